@@ -1,0 +1,114 @@
+# mpiscope — see README.md. `make`, `make demo`, `make check`.
+include config.mk
+
+ifeq ($(SANITIZE),1)
+  OPT += -fsanitize=address,undefined -fno-omit-frame-pointer
+  LDSAN := -fsanitize=address,undefined
+endif
+
+BASE_CFLAGS := -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -fPIC -MMD -MP -Ipreload -Ipmpi -Iinclude -I$(BUILD)/gen
+LIB_CFLAGS  := $(BASE_CFLAGS) -fvisibility=hidden
+
+HAVE_MPICH   := $(shell command -v $(MPICC_MPICH) >/dev/null 2>&1 && echo 1)
+HAVE_OPENMPI := $(shell command -v $(MPICC_OPENMPI) >/dev/null 2>&1 && echo 1)
+
+# Sources: everything MPI-free is "core" (shared by the library, the merge and tests).
+CORE_SRCS     := preload/log_file.c pmpi/region_name.c
+LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
+GEN_SRCS      := $(BUILD)/gen/pmpi_wrappers.c
+GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h
+ANALYSIS_SRCS := $(filter-out analysis/merge_main.c,$(wildcard analysis/*.c))
+
+CORE_OBJS     := $(CORE_SRCS:%.c=$(BUILD)/obj/core/%.o)
+ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/obj/core/%.o)
+
+MERGE      := $(BUILD)/bin/mpiscope-merge
+LIB_MPICH  := $(BUILD)/lib/libmpiscope-mpich.so
+LIB_OMPI   := $(BUILD)/lib/libmpiscope-openmpi.so
+
+TARGETS := $(MERGE)
+ifeq ($(HAVE_MPICH),1)
+  TARGETS += $(LIB_MPICH)
+endif
+ifeq ($(HAVE_OPENMPI),1)
+  TARGETS += $(LIB_OMPI)
+endif
+
+.PHONY: all deps demo check unit-tests mpi-tests smoke-tests clean
+.DEFAULT_GOAL := all
+
+all: $(TARGETS)
+	@test "$(HAVE_MPICH)" = 1 || echo "mpiscope: $(MPICC_MPICH) not found: libmpiscope-mpich.so left out"
+	@test "$(HAVE_OPENMPI)" = 1 || echo "mpiscope: $(MPICC_OPENMPI) not found: libmpiscope-openmpi.so left out"
+
+# ---- generated wrappers: one spec table -> C ----
+$(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_ops.h: pmpi/calls.tbl scripts/gen_wrappers.py
+	@mkdir -p $(BUILD)/gen
+	$(PYTHON) scripts/gen_wrappers.py pmpi/calls.tbl $(BUILD)/gen
+
+# ---- MPI-free objects ----
+$(BUILD)/obj/core/%.o: %.c | $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -c $< -o $@
+
+# ---- preload library, once per MPI flavour ----
+define preload_lib
+$(BUILD)/obj/$(1)/%.o: %.c | $(GEN_HDRS)
+	@mkdir -p $$(dir $$@)
+	$(2) $(LIB_CFLAGS) -c $$< -o $$@
+$(BUILD)/obj/$(1)/gen/%.o: $(BUILD)/gen/%.c
+	@mkdir -p $$(dir $$@)
+	$(2) $(LIB_CFLAGS) -c $$< -o $$@
+# MPI symbols stay undefined and weak: the library loads (and stays silent)
+# in processes without MPI, even with LD_BIND_NOW, and never pulls in an MPI.
+$(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(BUILD)/obj/$(1)/gen/pmpi_wrappers.o
+	@mkdir -p $$(dir $$@)
+	$(CC) -r -nostdlib -o $(BUILD)/obj/$(1)/all.o $$^
+	nm -u $(BUILD)/obj/$(1)/all.o | awk '{print $$$$2}' | grep -E '^(P?MPI_|ompi_|MPIR_|mpi_|MPI_F_)' | sort -u > $(BUILD)/obj/$(1)/weak.txt
+	objcopy --weaken-symbols=$(BUILD)/obj/$(1)/weak.txt $(BUILD)/obj/$(1)/all.o
+	$(CC) -shared -o $$@ $(BUILD)/obj/$(1)/all.o -Wl,-z,lazy -Wl,--version-script=preload/exports.map $(ZSTD_LIBS) -lpthread -ldl $(LDSAN)
+endef
+$(eval $(call preload_lib,mpich,$(MPICC_MPICH),$(LIB_MPICH)))
+$(eval $(call preload_lib,openmpi,$(MPICC_OPENMPI),$(LIB_OMPI)))
+
+# ---- merge ----
+$(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(ANALYSIS_OBJS) $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) -o $@ $^ $(ZSTD_LIBS) -lpthread -lm $(LDSAN)
+
+# ---- tests ----
+UNIT_SRCS  := $(wildcard test/unit/test_*.c)
+UNIT_BINS  := $(UNIT_SRCS:%.c=$(BUILD)/%)
+$(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $^ $(CRITERION_LIBS) $(ZSTD_LIBS) -lpthread -lm $(LDSAN)
+
+unit-tests: $(UNIT_BINS)
+	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 1; done
+
+mpi-tests: all
+	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
+	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
+	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) \
+	  bash test/mpi/run.sh
+
+smoke-tests: all
+	BUILD=$(BUILD) bash test/smoke.sh
+
+deps:
+	bash scripts/deps.sh
+
+check: deps
+	$(MAKE) all
+	$(MAKE) unit-tests
+	$(MAKE) smoke-tests
+	$(MAKE) mpi-tests
+
+demo: deps
+	$(MAKE) all
+	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) bash scripts/demo.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,16 @@
+# Build configuration. Override on the command line: make MPICC_MPICH=...
+CC            ?= gcc
+PYTHON        ?= python3
+BUILD         ?= build
+OPT           ?= -O2 -g
+WARN          ?= -Wall -Wextra -Werror
+MPICC_MPICH   ?= mpicc.mpich
+MPIEXEC_MPICH ?= mpiexec.mpich
+MPIF90_MPICH  ?= mpif90.mpich
+MPICC_OPENMPI ?= mpicc.openmpi
+MPIRUN_OPENMPI ?= mpirun.openmpi
+MPIF90_OPENMPI ?= mpif90.openmpi
+ZSTD_LIBS     ?= -lzstd
+CRITERION_LIBS ?= -lcriterion
+# SANITIZE=1 builds everything with AddressSanitizer and UBSan.
+SANITIZE      ?=

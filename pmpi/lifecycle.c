@@ -1,0 +1,109 @@
+/*
+ * MPI_Init, MPI_Init_thread and MPI_Finalize (the `custom` rows of
+ * calls.tbl). At init the ranks agree on the log directory through one
+ * PMPI_Bcast from rank 0 (the only collective the tool makes), then the core
+ * starts recording. Finalize is rank-local: no communication, no waiting.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "diag.h"
+#include "runtime.h"
+#include "semantics.h"
+
+static void default_dir(char *buf, size_t cap)
+{
+    time_t now = time(NULL);
+    struct tm tm;
+    localtime_r(&now, &tm);
+    char stamp[32];
+    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
+    snprintf(buf, cap, "mpiscope-%s-%ld", stamp, (long)getpid());
+}
+
+static void after_init(uint16_t op, uint64_t t0)
+{
+    if (!ms_runtime_allowed() && !ms_cfg.disable)
+        return;  /* setuid, or a forked child: stay out entirely */
+    int rank = 0, size = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    char dir[sizeof ms_cfg.dir];
+    memset(dir, 0, sizeof dir);
+    if (rank == 0) {
+        if (ms_cfg.dir[0])
+            memcpy(dir, ms_cfg.dir, sizeof dir);
+        else
+            default_dir(dir, sizeof dir);
+    }
+    /* Every rank takes part, even with MPISCOPE_DISABLE=1, so that a value
+     * that differs between ranks cannot leave a rank waiting here. */
+    PMPI_Bcast(dir, (int)sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    dir[sizeof dir - 1] = 0;
+    if (ms_cfg.disable)
+        return;
+    ms_config_report(rank == 0 && ms_cfg.verbose);
+
+    char lib[MPI_MAX_LIBRARY_VERSION_STRING] = "";
+    int len = 0;
+    PMPI_Get_library_version(lib, &len);
+    char *nl = strchr(lib, '\n');
+    if (nl)
+        *nl = 0;
+    ms_requests_init();
+    ms_comm_ids_init();
+    ms_start_info info = {
+        .dir = dir,
+        .rank = rank,
+        .size = size,
+        .init_start_ns = t0,
+        .init_end_ns = ms_now(),
+        .mpi_library = lib,
+    };
+    if (ms_runtime_start(&info) != 0)
+        return;
+    if (rank == 0 && ms_cfg.verbose)
+        ms_info("writing logs to %s/", dir);
+    ms_thread *t = ms_enter();
+    if (t) {
+        ms_call c = ms_call_init(op);
+        ms_call_record(t, &c, t0, info.init_end_ns);
+        ms_leave(t);
+    }
+}
+
+MS_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    uint64_t t0 = ms_now();
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        after_init(MS_OP_INIT, t0);
+    return rc;
+}
+
+MS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    uint64_t t0 = ms_now();
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        after_init(MS_OP_INIT_THREAD, t0);
+    return rc;
+}
+
+MS_EXPORT int MPI_Finalize(void)
+{
+    ms_thread *t = ms_enter();
+    uint64_t t0 = ms_now();
+    int rc = PMPI_Finalize();
+    uint64_t t1 = ms_now();
+    if (t) {
+        ms_call c = ms_call_init(MS_OP_FINALIZE);
+        ms_call_record(t, &c, t0, t1);
+        ms_leave(t);
+    }
+    ms_runtime_stop(t0);
+    return rc;
+}

@@ -1,0 +1,184 @@
+/*
+ * The request table: metadata of every live request, from the call that
+ * created it to the call that completes it. Completion calls report the
+ * creating op (`request=`), and the bytes, peer, tag and communicator of what
+ * completed: for receives, what the status says arrived.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "semantics.h"
+
+#define REQUEST_BITS 16u  /* live requests tracked at once; more report request=unknown */
+
+static ms_hmap requests;
+
+typedef struct scratch {
+    ms_pending *pend;
+    size_t pend_cap;
+    MPI_Status *sts;
+    size_t sts_cap;
+} scratch;
+
+void ms_requests_init(void)
+{
+    if (!requests.slots && ms_hmap_init(&requests, REQUEST_BITS) != 0)
+        ms_warn_once(MS_WARN_MEMORY, "no memory for the request table; completions report request=unknown");
+}
+
+static inline uint64_t req_key(MPI_Request r)
+{
+    if (r == MPI_REQUEST_NULL)
+        return 0;
+    uint64_t k = 0;
+    memcpy(&k, &r, sizeof r < sizeof k ? sizeof r : sizeof k);
+    return k;
+}
+
+void ms_req_new(ms_call *c, MPI_Request req, int recv)
+{
+    ms_hmap_slot *s = ms_hmap_put(&requests, req_key(req));
+    if (!s) {
+        if (req != MPI_REQUEST_NULL && requests.slots)
+            ms_warn_once(MS_WARN_MEMORY, "more than %u requests live at once; completions of the others report "
+                         "request=unknown", 1u << REQUEST_BITS);
+        return;
+    }
+    ms_req_meta m = {
+        .op = c->op,
+        .recv = (uint8_t)recv,
+        .persistent = 0,
+        .peer = c->peer,
+        .tag = c->tag,
+        .bytes = recv ? -1 : c->bytes,
+        .comm = c->comm,
+    };
+    memcpy(s->value, &m, sizeof m);
+}
+
+ms_pending ms_req_pending(MPI_Request req)
+{
+    ms_pending p = {.slot = NULL, .key = req_key(req)};
+    if (p.key)
+        p.slot = ms_hmap_get(&requests, p.key);
+    return p;
+}
+
+/* Fold one completed request into the call's fields. */
+static void add_completed(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st)
+{
+    ms_req_meta m;
+    uint16_t op = MS_OP_UNKNOWN;
+    int64_t bytes = -1, comm = -1;
+    int32_t peer = -1, tag = -1;
+    if (p->slot) {
+        memcpy(&m, p->slot->value, sizeof m);
+        op = m.op;
+        comm = m.comm;
+        peer = m.peer;
+        tag = m.tag;
+        bytes = m.bytes;
+        if (m.recv && st) {
+            ms_call r = *c;
+            ms_from_status(&r, st);
+            bytes = r.bytes;
+            peer = r.peer;
+            tag = r.tag;
+        }
+        if (!m.persistent)
+            ms_hmap_erase(p->slot);
+    }
+    if ((*n)++ == 0) {
+        c->req_op = op;
+        c->bytes = bytes;
+        c->peer = peer;
+        c->tag = tag;
+        c->comm = comm;
+        return;
+    }
+    if (c->req_op != op)
+        c->req_op = MS_OP_MIXED;
+    if (bytes >= 0)
+        c->bytes = c->bytes >= 0 ? c->bytes + bytes : bytes;
+    if (c->peer != peer)
+        c->peer = -1;
+    if (c->tag != tag)
+        c->tag = -1;
+    if (c->comm != comm)
+        c->comm = -1;
+}
+
+void ms_req_done(ms_call *c, const ms_pending *p, const MPI_Status *st, int rc)
+{
+    int n = 0;
+    if (p->key)
+        add_completed(c, &n, p, rc == MPI_SUCCESS ? st : NULL);
+}
+
+static scratch *get_scratch(ms_thread *t)
+{
+    scratch *s = t->collector[MS_COLLECTOR_PMPI_SCRATCH];
+    if (!s)
+        s = t->collector[MS_COLLECTOR_PMPI_SCRATCH] = calloc(1, sizeof *s);
+    return s;
+}
+
+/* Grow an array to hold n items: only when a call passes more requests than
+ * any before it on this thread. */
+static int reserve(void **arr, size_t *cap, size_t n, size_t item)
+{
+    if (n <= *cap)
+        return 0;
+    size_t want = n < 64 ? 64 : n;
+    void *p = realloc(*arr, want * item);
+    if (!p)
+        return -1;
+    *arr = p;
+    *cap = want;
+    return 0;
+}
+
+ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs)
+{
+    scratch *s = get_scratch(t);
+    if (!s || n <= 0 || reserve((void **)&s->pend, &s->pend_cap, (size_t)n, sizeof *s->pend) != 0)
+        return NULL;
+    for (int i = 0; i < n; i++)
+        s->pend[i] = ms_req_pending(reqs[i]);
+    return s->pend;
+}
+
+MPI_Status *ms_scratch_statuses(ms_thread *t, int n, MPI_Status *fallback)
+{
+    scratch *s = get_scratch(t);
+    if (!s || n <= 0 || reserve((void **)&s->sts, &s->sts_cap, (size_t)n, sizeof *s->sts) != 0)
+        return fallback;
+    return s->sts;
+}
+
+void ms_req_done_n(ms_call *c, const ms_pending *p, int n, const MPI_Status *sts, int rc)
+{
+    if (!p) {
+        if (n > 0)
+            c->req_op = MS_OP_UNKNOWN;
+        return;
+    }
+    int done = 0;
+    for (int i = 0; i < n; i++) {
+        if (!p[i].key)
+            continue;
+        const MPI_Status *st = NULL;
+        if (sts != MPI_STATUSES_IGNORE) {
+            if (rc == MPI_SUCCESS)
+                st = &sts[i];
+            else if (rc == MPI_ERR_IN_STATUS) {
+                if (sts[i].MPI_ERROR == MPI_ERR_PENDING)
+                    continue;
+                if (sts[i].MPI_ERROR == MPI_SUCCESS)
+                    st = &sts[i];
+            }
+        }
+        add_completed(c, &done, &p[i], st);
+    }
+}

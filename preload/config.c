@@ -1,0 +1,177 @@
+/* Configuration table: see config.h. */
+#include "config.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag.h"
+#include "log_format.h"
+
+ms_config ms_cfg;
+
+enum var_type { V_STRING, V_CHOICE, V_UINT, V_BOOL };
+
+typedef struct choice {
+    const char *text;
+    int value;
+} choice;
+
+typedef struct var {
+    const char *name;
+    enum var_type type;
+    const char *def;         /* default, as text */
+    size_t offset;           /* field in ms_config */
+    size_t size;             /* V_STRING: field capacity */
+    const choice *choices;   /* V_CHOICE, V_BOOL: NULL-terminated */
+    unsigned min, max;       /* V_UINT */
+    const char *help;
+} var;
+
+static const choice mode_choices[] = {{"trace", MS_MODE_TRACE}, {"summary", MS_MODE_SUMMARY}, {NULL, 0}};
+static const choice cupti_choices[] = {{"auto", MS_CUPTI_AUTO}, {"1", MS_CUPTI_ON}, {"0", MS_CUPTI_OFF}, {NULL, 0}};
+static const choice bool_choices[] = {{"0", 0}, {"1", 1}, {NULL, 0}};
+
+#define FIELD(f) offsetof(ms_config, f), sizeof(((ms_config *)0)->f)
+
+static const var vars[] = {
+    {"MPISCOPE_DIR", V_STRING, "", FIELD(dir), NULL, 0, 0,
+     "where the logs go (default: mpiscope-<date>-<time>-<pid of rank 0>)"},
+    {"MPISCOPE_MODE", V_CHOICE, "trace", FIELD(mode), mode_choices, 0, 0,
+     "trace: every call is an event; summary: per-region aggregates"},
+    {"MPISCOPE_CUPTI", V_CHOICE, "auto", FIELD(cupti), cupti_choices, 0, 0,
+     "GPU activity from CUPTI: auto, 1, 0"},
+    {"MPISCOPE_LIKWID", V_STRING, "", FIELD(likwid), NULL, 0, 0,
+     "LIKWID group measured per rank and region (unset: off)"},
+    {"MPISCOPE_BUFFER_KB", V_UINT, "1024", FIELD(buffer_kb), NULL, 64, 1u << 20,
+     "per-thread event buffer, KiB"},
+    {"MPISCOPE_FLUSH_MS", V_UINT, "200", FIELD(flush_ms), NULL, 1, 1000,
+     "longest time recorded events stay only in memory, ms"},
+    {"MPISCOPE_CALLSITE_DEPTH", V_UINT, "1", FIELD(callsite_depth), NULL, 0, 16,
+     "caller frames kept per call (0: off)"},
+    {"MPISCOPE_DISABLE", V_BOOL, "0", FIELD(disable), bool_choices, 0, 0,
+     "1: load, record nothing, write nothing"},
+    {"MPISCOPE_VERBOSE", V_BOOL, "0", FIELD(verbose), bool_choices, 0, 0,
+     "1: print the effective configuration at start (rank 0)"},
+};
+#define NVARS (sizeof vars / sizeof vars[0])
+_Static_assert(NVARS <= MS_WARN_CONFIG_LAST - MS_WARN_CONFIG_FIRST + 1, "one warning cause per variable");
+
+/* Problems found while loading, reported later. */
+static const char *bad_value[NVARS];
+
+static int parse(const var *v, const char *text)
+{
+    char *field = (char *)&ms_cfg + v->offset;
+    switch (v->type) {
+    case V_STRING:
+        if (strlen(text) >= v->size)
+            return -1;
+        strcpy(field, text);
+        return 0;
+    case V_CHOICE:
+    case V_BOOL:
+        for (const choice *c = v->choices; c->text; c++) {
+            if (strcmp(c->text, text) == 0) {
+                *(int *)field = c->value;
+                return 0;
+            }
+        }
+        return -1;
+    case V_UINT: {
+        char *end;
+        errno = 0;
+        unsigned long x = strtoul(text, &end, 10);
+        if (errno || end == text || *end || text[0] == '-' || x < v->min || x > v->max)
+            return -1;
+        *(unsigned *)field = (unsigned)x;
+        return 0;
+    }
+    }
+    return -1;
+}
+
+void ms_config_load(void)
+{
+    memset(&ms_cfg, 0, sizeof ms_cfg);
+    for (size_t i = 0; i < NVARS; i++) {
+        parse(&vars[i], vars[i].def);
+        bad_value[i] = NULL;
+        const char *env = getenv(vars[i].name);
+        if (env && parse(&vars[i], env) != 0) {
+            bad_value[i] = env;
+            parse(&vars[i], vars[i].def);
+        }
+    }
+}
+
+static void describe_allowed(const var *v, char *buf, size_t cap)
+{
+    size_t n = 0;
+    buf[0] = 0;
+    if (v->type == V_UINT) {
+        snprintf(buf, cap, "an integer from %u to %u", v->min, v->max);
+    } else if (v->type == V_STRING) {
+        snprintf(buf, cap, "at most %zu characters", v->size - 1);
+    } else {
+        for (const choice *c = v->choices; c->text && n < cap; c++)
+            n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "one of ", c->text);
+    }
+}
+
+void ms_config_report(int print_effective)
+{
+    for (size_t i = 0; i < NVARS; i++) {
+        if (!bad_value[i])
+            continue;
+        char allowed[160];
+        describe_allowed(&vars[i], allowed, sizeof allowed);
+        ms_warn_once((enum ms_cause)(MS_WARN_CONFIG_FIRST + i),
+                     "%s=\"%.64s\" is not valid (%s); using the default \"%s\"",
+                     vars[i].name, bad_value[i], allowed, vars[i].def);
+    }
+    if (print_effective) {
+        char buf[4096];
+        size_t n = ms_config_describe(buf, sizeof buf);
+        if (n > 0 && buf[n - 1] == '\n')
+            buf[n - 1] = 0;
+        ms_info("configuration:\n%s", buf);
+    }
+}
+
+size_t ms_config_describe(char *buf, size_t cap)
+{
+    size_t n = 0;
+    if (cap)
+        buf[0] = 0;
+    for (size_t i = 0; i < NVARS && n < cap; i++) {
+        const var *v = &vars[i];
+        const char *field = (const char *)&ms_cfg + v->offset;
+        int w = 0;
+        switch (v->type) {
+        case V_STRING:
+            w = snprintf(buf + n, cap - n, "  %s=%s\n", v->name, field);
+            break;
+        case V_UINT:
+            w = snprintf(buf + n, cap - n, "  %s=%u\n", v->name, *(const unsigned *)field);
+            break;
+        case V_CHOICE:
+        case V_BOOL: {
+            const char *text = "?";
+            for (const choice *c = v->choices; c->text; c++)
+                if (c->value == *(const int *)field) {
+                    text = c->text;
+                    break;
+                }
+            w = snprintf(buf + n, cap - n, "  %s=%s\n", v->name, text);
+            break;
+        }
+        }
+        if (w < 0)
+            break;
+        n += (size_t)w;
+    }
+    return n < cap ? n : cap;
+}

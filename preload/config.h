@@ -1,0 +1,35 @@
+/*
+ * Run-time configuration from the environment (DESIGN §3). One table in
+ * config.c lists every variable with its type, default and bounds.
+ * ms_config_load() is silent (a process that never calls MPI_Init must print
+ * nothing); ms_config_report() prints each problem once, then the effective
+ * configuration when MPISCOPE_VERBOSE=1 (rank 0).
+ */
+#ifndef MPISCOPE_CONFIG_H
+#define MPISCOPE_CONFIG_H
+
+#include <stddef.h>
+
+enum { MS_CUPTI_OFF = 0, MS_CUPTI_ON = 1, MS_CUPTI_AUTO = 2 };
+
+typedef struct ms_config {
+    char dir[2048];          /* MPISCOPE_DIR; "" = agree on a default */
+    int mode;                /* enum ms_mode */
+    int cupti;               /* MS_CUPTI_* */
+    char likwid[64];         /* LIKWID group; "" = off */
+    unsigned buffer_kb;      /* per-thread event buffer */
+    unsigned flush_ms;       /* longest time events stay only in memory */
+    unsigned callsite_depth; /* frames kept per call; 0 = off */
+    int disable;             /* load, record nothing, write nothing */
+    int verbose;             /* print the configuration at start */
+} ms_config;
+
+extern ms_config ms_cfg;
+
+void ms_config_load(void);
+void ms_config_report(int print_effective);
+
+/* Writes "NAME=value" of every variable, one per line, into buf. */
+size_t ms_config_describe(char *buf, size_t cap);
+
+#endif

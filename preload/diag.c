@@ -1,0 +1,42 @@
+/* Diagnostics: see diag.h. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static atomic_bool warned[MS_WARN_COUNT];
+
+static void vprint(const char *fmt, va_list ap)
+{
+    char line[1024];
+    int n = snprintf(line, sizeof line, "mpiscope: ");
+    int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m);
+    if (len > sizeof line - 2)
+        len = sizeof line - 2;
+    line[len++] = '\n';
+    /* One write, so lines of different ranks do not interleave. */
+    ssize_t w = write(STDERR_FILENO, line, len);
+    (void)w;
+}
+
+void ms_warn_once(enum ms_cause cause, const char *fmt, ...)
+{
+    if ((unsigned)cause >= MS_WARN_COUNT || atomic_exchange(&warned[cause], 1))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vprint(fmt, ap);
+    va_end(ap);
+}
+
+void ms_info(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vprint(fmt, ap);
+    va_end(ap);
+}

@@ -1,0 +1,26 @@
+/* Diagnostics on stderr, prefixed "mpiscope:", at most once per cause. */
+#ifndef MPISCOPE_DIAG_H
+#define MPISCOPE_DIAG_H
+
+enum ms_cause {
+    MS_WARN_CONFIG_FIRST = 0,      /* one cause per configuration variable */
+    MS_WARN_CONFIG_LAST = 31,
+    MS_WARN_DIR,
+    MS_WARN_OPEN,
+    MS_WARN_WRITE,
+    MS_WARN_THREADS,
+    MS_WARN_MEMORY,
+    MS_WARN_WRITER,
+    MS_WARN_COMM,
+    MS_WARN_UNSUPPORTED,
+    MS_WARN_COUNT
+};
+
+/* Print once per cause per process (a rank). Thread-safe. */
+void ms_warn_once(enum ms_cause cause, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Print unconditionally (used for MPISCOPE_VERBOSE). */
+void ms_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+#endif

@@ -1,0 +1,135 @@
+/* Log file writer: see log_file.h. */
+#include "log_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zstd.h>
+
+static int write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            return -1;
+        }
+        p += (size_t)w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+int ms_log_open(ms_log *log, const char *path, size_t max_payload, int level)
+{
+    memset(log, 0, sizeof *log);
+    log->fd = -1;
+    if (max_payload > MS_MAX_BLOCK_PAYLOAD)
+        max_payload = MS_MAX_BLOCK_PAYLOAD;
+    log->max_payload = max_payload;
+    size_t staged = sizeof(ms_block_header) + max_payload;
+    log->scratch_cap = staged + ZSTD_compressBound(staged);
+    log->scratch = malloc(log->scratch_cap);
+    log->cctx = ZSTD_createCCtx();
+    if (!log->scratch || !log->cctx) {
+        free(log->scratch);
+        ZSTD_freeCCtx(log->cctx);
+        log->scratch = NULL;
+        log->cctx = NULL;
+        errno = ENOMEM;
+        return -1;
+    }
+    ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_compressionLevel, level);
+    ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_checksumFlag, 1);
+    ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_contentSizeFlag, 1);
+    log->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (log->fd < 0) {
+        int e = errno;
+        free(log->scratch);
+        ZSTD_freeCCtx(log->cctx);
+        log->scratch = NULL;
+        log->cctx = NULL;
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *payload, size_t len)
+{
+    if (log->fd < 0 || log->failed)
+        return -1;
+    if (len > log->max_payload) {
+        errno = EMSGSIZE;
+        return -1;
+    }
+    ms_block_header bh = {.magic = MS_BLOCK_MAGIC, .kind = kind, .flags = 0,
+                          .thread = thread, .length = (uint32_t)len};
+    size_t staged = sizeof bh + len;
+    memcpy(log->scratch, &bh, sizeof bh);
+    if (len)
+        memcpy(log->scratch + sizeof bh, payload, len);
+    uint8_t *dst = log->scratch + staged;
+    size_t r = ZSTD_compress2(log->cctx, dst, log->scratch_cap - staged, log->scratch, staged);
+    if (ZSTD_isError(r)) {
+        log->failed = 1;
+        log->saved_errno = EIO;
+        errno = EIO;
+        return -1;
+    }
+    if (write_all(log->fd, dst, r) != 0) {
+        log->failed = 1;
+        log->saved_errno = errno;
+        return -1;
+    }
+    log->bytes_written += r;
+    return 0;
+}
+
+int ms_log_write_header(ms_log *log, const ms_file_header *h, const char *const *strings, unsigned n)
+{
+    size_t len = sizeof *h;
+    for (unsigned i = 0; i < n; i++)
+        len += 4 + strlen(strings[i]);
+    if (len > log->max_payload) {
+        errno = EMSGSIZE;
+        return -1;
+    }
+    /* The header is written once per run: a plain allocation is fine. */
+    uint8_t *buf = malloc(len);
+    if (!buf) {
+        errno = ENOMEM;
+        return -1;
+    }
+    ms_file_header hh = *h;
+    hh.nstrings = n;
+    memcpy(buf, &hh, sizeof hh);
+    size_t off = sizeof hh;
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t sl = (uint32_t)strlen(strings[i]);
+        memcpy(buf + off, &sl, 4);
+        memcpy(buf + off + 4, strings[i], sl);
+        off += 4 + sl;
+    }
+    int rc = ms_log_write_block(log, MS_BLOCK_HEADER, 0, buf, len);
+    free(buf);
+    return rc;
+}
+
+int ms_log_close(ms_log *log, const ms_end_record *end)
+{
+    int rc = 0;
+    if (end && ms_log_write_block(log, MS_BLOCK_END, 0, end, sizeof *end) != 0)
+        rc = -1;
+    if (log->fd >= 0 && close(log->fd) != 0)
+        rc = -1;
+    log->fd = -1;
+    free(log->scratch);
+    ZSTD_freeCCtx(log->cctx);
+    log->scratch = NULL;
+    log->cctx = NULL;
+    return rc;
+}

@@ -1,0 +1,40 @@
+/*
+ * Writing one rank's log file: open safely, write the header block, data
+ * blocks and the end block, each as its own zstd frame with a content
+ * checksum. No MPI dependency: tests and the log synthesizer link it too.
+ * Not thread-safe: one writer owns an ms_log.
+ */
+#ifndef MPISCOPE_LOG_FILE_H
+#define MPISCOPE_LOG_FILE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log_format.h"
+
+typedef struct ms_log {
+    int fd;
+    int failed;            /* a write failed: later writes are skipped */
+    int saved_errno;
+    void *cctx;            /* ZSTD_CCtx */
+    uint8_t *scratch;      /* block header + payload staging, then frame */
+    size_t scratch_cap;
+    size_t max_payload;
+    uint64_t bytes_written;
+} ms_log;
+
+/* Create `path` (never follows a symlink, never overwrites; mode 0666 less
+ * the umask) and allocate buffers for payloads up to max_payload bytes.
+ * Returns 0, or -1 with errno set. */
+int ms_log_open(ms_log *log, const char *path, size_t max_payload, int level);
+
+/* Header block: h followed by the strings ("key=value"). */
+int ms_log_write_header(ms_log *log, const ms_file_header *h, const char *const *strings, unsigned n);
+
+/* One block of any kind; payload may be NULL when len is 0. */
+int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *payload, size_t len);
+
+/* Write the end block when end != NULL, then close. Frees everything. */
+int ms_log_close(ms_log *log, const ms_end_record *end);
+
+#endif

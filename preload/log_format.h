@@ -1,0 +1,135 @@
+/*
+ * mpiscope per-rank log format: the one header shared by the runtime
+ * (preload/, pmpi/) and the reader (analysis/).  docs/FORMAT.md describes it
+ * in prose; this file is normative.  Everything on disk is little endian.
+ *
+ * A log is a sequence of independent zstd frames (content checksum on).
+ * Each frame decompresses to exactly one block: a ms_block_header followed by
+ * `length` payload bytes.
+ *   - block 1 (kind MS_BLOCK_HEADER): ms_file_header + metadata strings
+ *   - blocks of kind MS_BLOCK_DATA: one thread's record stream, in order
+ *   - last block (kind MS_BLOCK_END): ms_end_record
+ * A log without its end block was cut short (crash, kill): readers use its
+ * readable prefix and say "truncated".
+ */
+#ifndef MPISCOPE_LOG_FORMAT_H
+#define MPISCOPE_LOG_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MS_FORMAT_VERSION 1u
+#define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
+#define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
+#define MS_ENDIAN_MARK 0x01020304u
+
+/* Largest block payload a writer produces and a reader accepts. */
+#define MS_MAX_BLOCK_PAYLOAD (64u * 1024u * 1024u)
+/* Longest region name (bytes, without terminator). */
+#define MS_MAX_NAME 1024u
+
+enum ms_block_kind {
+    MS_BLOCK_HEADER = 1,
+    MS_BLOCK_DATA = 2,
+    MS_BLOCK_END = 3,
+};
+
+typedef struct ms_block_header {
+    uint32_t magic;   /* MS_BLOCK_MAGIC */
+    uint16_t kind;    /* enum ms_block_kind */
+    uint16_t flags;   /* 0 */
+    uint32_t thread;  /* data: thread index within the rank; else 0 */
+    uint32_t length;  /* payload bytes that follow */
+} ms_block_header;
+_Static_assert(sizeof(ms_block_header) == 16, "ms_block_header is 16 bytes on disk");
+
+enum ms_mode { MS_MODE_TRACE = 0, MS_MODE_SUMMARY = 1 };
+
+/* Payload of the header block; followed by `nstrings` metadata strings, each
+ * a u32 length and that many bytes of "key=value" (no terminator). Keys:
+ * host, mpi_library, argv0, run_dir, clock. */
+typedef struct ms_file_header {
+    char magic[8];              /* MS_FILE_MAGIC */
+    uint32_t version;           /* MS_FORMAT_VERSION */
+    uint32_t endian;            /* MS_ENDIAN_MARK */
+    int32_t rank;               /* world rank */
+    int32_t size;               /* world size */
+    int64_t pid;
+    uint64_t clock_ref_ns;      /* tool clock (CLOCK_MONOTONIC ns) ... */
+    int64_t realtime_ref_ns;    /* ... and CLOCK_REALTIME ns, read together */
+    uint64_t init_start_ns;     /* tool clock when MPI_Init was entered */
+    uint64_t init_end_ns;       /* tool clock when MPI_Init returned */
+    uint32_t mode;              /* enum ms_mode */
+    uint32_t nstrings;
+} ms_file_header;
+_Static_assert(sizeof(ms_file_header) == 72, "ms_file_header is 72 bytes on disk");
+
+/* Payload of the end block. */
+typedef struct ms_end_record {
+    uint64_t finalize_start_ns; /* tool clock when MPI_Finalize was entered (0: never) */
+    uint64_t end_ns;            /* tool clock when the log was closed */
+    uint64_t events;            /* events written, all threads */
+    uint64_t dropped;           /* events that could not be recorded (0 unless noted) */
+    uint32_t nthreads;          /* threads that recorded */
+    uint32_t flags;             /* MS_END_* */
+} ms_end_record;
+_Static_assert(sizeof(ms_end_record) == 40, "ms_end_record is 40 bytes on disk");
+
+#define MS_END_FINALIZED 1u     /* closed by MPI_Finalize (else at exit) */
+
+/*
+ * Data block payload: one thread's records. Each record starts with an
+ * unsigned LEB128 varint h; its low two bits give the record type.
+ *
+ *   h & 3 == MS_REC_EVENT: an event of region (h >> 2), the thread-local
+ *       region id, then varint gap (start - previous end) and varint
+ *       duration, both in ns. The stream's time cursor is then start+duration.
+ *   h & 3 == MS_REC_CONTROL: (h >> 2) is one of enum ms_control:
+ *       MS_CTL_REGION: varint id, varint len, len bytes of name
+ *       MS_CTL_TIME:   varint t; the time cursor becomes t (absolute ns)
+ *       MS_CTL_COMM:   varint comm id, varint n, n varints (world ranks)
+ *   types 2 and 3 are reserved; a reader rejects them.
+ * A thread's stream continues across its data blocks: region ids and the
+ * time cursor carry over. Each thread's stream begins with MS_CTL_TIME.
+ */
+enum ms_record_type { MS_REC_EVENT = 0, MS_REC_CONTROL = 1 };
+enum ms_control { MS_CTL_REGION = 0, MS_CTL_TIME = 1, MS_CTL_COMM = 2 };
+
+#define MS_VARINT_MAX 10u
+
+/* Append v as LEB128 at p (room for MS_VARINT_MAX bytes); returns the end. */
+static inline uint8_t *ms_put_varint(uint8_t *p, uint64_t v)
+{
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* Read a LEB128 varint from [*pp, end). Returns 0 and advances *pp on
+ * success, -1 on a varint that runs past end or is longer than 10 bytes. */
+static inline int ms_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
+{
+    const uint8_t *p = *pp;
+    uint64_t v = 0;
+    unsigned shift = 0;
+    for (unsigned i = 0; i < MS_VARINT_MAX; i++) {
+        if (p >= end)
+            return -1;
+        uint8_t b = *p++;
+        if (shift == 63 && b > 1)
+            return -1;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *pp = p;
+            *out = v;
+            return 0;
+        }
+        shift += 7;
+    }
+    return -1;
+}
+
+#endif

@@ -1,0 +1,342 @@
+/*
+ * The recording core: thread registry, ring-buffer waits, the writer thread,
+ * start and stop, constructor and destructor. MPI-free; the MPI_Init and
+ * MPI_Finalize hooks (lifecycle.c) call in here.
+ */
+#include "runtime.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "config.h"
+#include "diag.h"
+#include "log_file.h"
+
+MS_HIDDEN _Atomic int ms_active;
+MS_HIDDEN __thread ms_thread *ms_tls_thread __attribute__((tls_model("initial-exec")));
+static __thread int tls_attach_failed __attribute__((tls_model("initial-exec")));
+
+static ms_thread *_Atomic threads[MS_MAX_THREADS];
+static _Atomic uint32_t nthreads;
+static _Atomic uint64_t dropped;
+static uint64_t ring_capacity;
+
+static ms_log log_;
+static uint8_t *staging;
+static pthread_t writer;
+static sem_t writer_wake;
+static _Atomic int writer_stop;
+static int started, stopped, forked_child, not_allowed;
+static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* ---- threads ---- */
+
+ms_thread *ms_thread_attach(void)
+{
+    if (tls_attach_failed || !atomic_load(&ms_active)) {
+        if (tls_attach_failed)
+            atomic_fetch_add(&dropped, 1);
+        return NULL;
+    }
+    uint32_t idx = atomic_fetch_add(&nthreads, 1);
+    size_t head = (sizeof(ms_thread) + 4095) & ~(size_t)4095;
+    void *mem = MAP_FAILED;
+    if (idx < MS_MAX_THREADS)
+        mem = mmap(NULL, head + ring_capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) {
+        tls_attach_failed = 1;
+        atomic_fetch_add(&dropped, 1);
+        if (idx >= MS_MAX_THREADS)
+            ms_warn_once(MS_WARN_THREADS, "more than %u threads make MPI calls; calls of the others are counted as dropped",
+                         MS_MAX_THREADS);
+        else
+            ms_warn_once(MS_WARN_MEMORY, "cannot map an event buffer of %llu KiB: %s",
+                         (unsigned long long)(ring_capacity >> 10), strerror(errno));
+        return NULL;
+    }
+    ms_thread *t = mem;
+    t->ring = (uint8_t *)mem + head;
+    t->capacity = ring_capacity;
+    t->mask = ring_capacity - 1;
+    t->index = idx;
+    t->cursor = ms_now();
+    uint8_t rec[MS_VARINT_MAX + 1];
+    uint8_t *p = ms_rec_time(rec, t->cursor);
+    atomic_store_explicit(&threads[idx], t, memory_order_release);
+    ms_tls_thread = t;
+    ms_append(t, rec, (size_t)(p - rec));
+    return t;
+}
+
+void ms_writer_kick(ms_thread *t)
+{
+    (void)t;
+    sem_post(&writer_wake);
+}
+
+void ms_ring_wait(ms_thread *t, uint64_t need)
+{
+    sem_post(&writer_wake);
+    while (t->head_local + need - atomic_load_explicit(&t->tail, memory_order_acquire) > t->capacity) {
+        if (!atomic_load(&ms_active)) {
+            /* No writer any more (after stop, or in a forked child): what is
+             * buffered can no longer be written; make room. */
+            atomic_store(&t->tail, t->head_local);
+            return;
+        }
+        sched_yield();
+    }
+}
+
+void ms_comm_define(ms_thread *t, int64_t id, const int *world_ranks, uint32_t n)
+{
+    size_t need = 3u * MS_VARINT_MAX + (size_t)n * 5u;
+    if (need > t->capacity / 4)
+        n = 0, need = 3u * MS_VARINT_MAX;
+    uint8_t *rec = malloc(need);
+    if (!rec)
+        return;
+    uint8_t *p = ms_rec_comm(rec, (uint64_t)id, world_ranks, n);
+    size_t len = (size_t)(p - rec);
+    /* ms_append copies at most capacity bytes at once in two pieces. */
+    uint64_t h = t->head_local;
+    if (h + len - atomic_load_explicit(&t->tail, memory_order_acquire) > t->capacity)
+        ms_ring_wait(t, len);
+    for (size_t i = 0; i < len; i++)
+        t->ring[(h + i) & t->mask] = rec[i];
+    t->head_local = h + len;
+    atomic_store_explicit(&t->head, h + len, memory_order_release);
+    free(rec);
+}
+
+/* ---- writer ---- */
+
+static void drain_thread(ms_thread *t)
+{
+    uint64_t h = atomic_load_explicit(&t->head, memory_order_acquire);
+    uint64_t tl = atomic_load_explicit(&t->tail, memory_order_relaxed);
+    if (h == tl)
+        return;
+    size_t n = (size_t)(h - tl);
+    size_t off = (size_t)(tl & t->mask);
+    size_t first = t->capacity - off < n ? t->capacity - off : n;
+    memcpy(staging, t->ring + off, first);
+    memcpy(staging + first, t->ring, n - first);
+    if (ms_log_write_block(&log_, MS_BLOCK_DATA, t->index, staging, n) != 0)
+        ms_warn_once(MS_WARN_WRITE, "writing the log failed (%s); events from now on are lost, the run goes on",
+                     strerror(log_.saved_errno ? log_.saved_errno : errno));
+    atomic_store_explicit(&t->tail, h, memory_order_release);
+}
+
+static void drain_all(void)
+{
+    uint32_t n = atomic_load(&nthreads);
+    if (n > MS_MAX_THREADS)
+        n = MS_MAX_THREADS;
+    for (uint32_t i = 0; i < n; i++) {
+        ms_thread *t = atomic_load_explicit(&threads[i], memory_order_acquire);
+        if (t)
+            drain_thread(t);
+    }
+}
+
+static void *writer_main(void *arg)
+{
+    (void)arg;
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL);
+    while (!atomic_load(&writer_stop)) {
+        struct timespec deadline;
+        clock_gettime(CLOCK_REALTIME, &deadline);
+        uint64_t ns = (uint64_t)deadline.tv_nsec + (uint64_t)ms_cfg.flush_ms * 1000000u;
+        deadline.tv_sec += (time_t)(ns / 1000000000u);
+        deadline.tv_nsec = (long)(ns % 1000000000u);
+        while (sem_timedwait(&writer_wake, &deadline) != 0 && errno == EINTR)
+            ;
+        drain_all();
+    }
+    return NULL;
+}
+
+/* ---- start and stop ---- */
+
+static uint64_t pow2_at_least(uint64_t x)
+{
+    uint64_t p = 1;
+    while (p < x)
+        p <<= 1;
+    return p;
+}
+
+static void read_argv0(char *buf, size_t cap)
+{
+    buf[0] = 0;
+    FILE *f = fopen("/proc/self/cmdline", "re");
+    if (!f)
+        return;
+    size_t n = fread(buf, 1, cap - 1, f);
+    buf[n] = 0;
+    fclose(f);
+}
+
+static int make_dir(const char *dir)
+{
+    if (mkdir(dir, 0777) == 0)
+        return 0;
+    if (errno != EEXIST)
+        return -1;
+    struct stat st;
+    if (lstat(dir, &st) != 0)
+        return -1;
+    if (!S_ISDIR(st.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
+    return 0;
+}
+
+int ms_runtime_start(const ms_start_info *info)
+{
+    pthread_mutex_lock(&lifecycle_lock);
+    int rc = -1;
+    if (started || !ms_runtime_allowed())
+        goto out;
+    ring_capacity = pow2_at_least((uint64_t)ms_cfg.buffer_kb * 1024u);
+    if (make_dir(info->dir) != 0) {
+        ms_warn_once(MS_WARN_DIR, "cannot create the log directory \"%s\" (%s); nothing is recorded",
+                     info->dir, strerror(errno));
+        goto out;
+    }
+    char path[sizeof ms_cfg.dir + 32];
+    snprintf(path, sizeof path, "%s/rank-%06d.zst", info->dir, info->rank);
+    if (ms_log_open(&log_, path, ring_capacity, 3) != 0) {
+        ms_warn_once(MS_WARN_OPEN, "cannot create the log \"%s\" (%s); nothing is recorded", path, strerror(errno));
+        goto out;
+    }
+    staging = malloc(ring_capacity);
+    if (!staging || sem_init(&writer_wake, 0, 0) != 0) {
+        ms_warn_once(MS_WARN_MEMORY, "out of memory at start; nothing is recorded");
+        goto fail;
+    }
+
+    ms_file_header h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, MS_FILE_MAGIC, 8);
+    h.version = MS_FORMAT_VERSION;
+    h.endian = MS_ENDIAN_MARK;
+    h.rank = info->rank;
+    h.size = info->size;
+    h.pid = (int64_t)getpid();
+    h.clock_ref_ns = ms_now();
+    h.realtime_ref_ns = ms_realtime_ns();
+    h.init_start_ns = info->init_start_ns;
+    h.init_end_ns = info->init_end_ns;
+    h.mode = (uint32_t)ms_cfg.mode;
+    char host[256] = "", argv0[512], s_host[300], s_lib[600], s_argv0[600], s_dir[sizeof ms_cfg.dir + 16];
+    gethostname(host, sizeof host - 1);
+    read_argv0(argv0, sizeof argv0);
+    snprintf(s_host, sizeof s_host, "host=%s", host);
+    snprintf(s_lib, sizeof s_lib, "mpi_library=%.500s", info->mpi_library ? info->mpi_library : "");
+    snprintf(s_argv0, sizeof s_argv0, "argv0=%s", argv0);
+    snprintf(s_dir, sizeof s_dir, "run_dir=%s", info->dir);
+    const char *strings[] = {s_host, s_lib, s_argv0, s_dir, "clock=CLOCK_MONOTONIC"};
+    if (ms_log_write_header(&log_, &h, strings, sizeof strings / sizeof strings[0]) != 0) {
+        ms_warn_once(MS_WARN_WRITE, "cannot write the log \"%s\" (%s); nothing is recorded", path, strerror(errno));
+        goto fail;
+    }
+    atomic_store(&writer_stop, 0);
+    atomic_store(&ms_active, 1);
+    if (pthread_create(&writer, NULL, writer_main, NULL) != 0) {
+        atomic_store(&ms_active, 0);
+        ms_warn_once(MS_WARN_WRITER, "cannot start the writer thread; nothing is recorded");
+        goto fail;
+    }
+    started = 1;
+    rc = 0;
+    goto out;
+fail:
+    ms_log_close(&log_, NULL);
+    free(staging);
+    staging = NULL;
+out:
+    pthread_mutex_unlock(&lifecycle_lock);
+    return rc;
+}
+
+void ms_runtime_stop(uint64_t finalize_start_ns)
+{
+    pthread_mutex_lock(&lifecycle_lock);
+    if (!started || stopped || forked_child) {
+        pthread_mutex_unlock(&lifecycle_lock);
+        return;
+    }
+    stopped = 1;
+    atomic_store(&ms_active, 0);
+    atomic_store(&writer_stop, 1);
+    sem_post(&writer_wake);
+    pthread_join(writer, NULL);
+    drain_all();
+
+    ms_end_record end;
+    memset(&end, 0, sizeof end);
+    end.finalize_start_ns = finalize_start_ns;
+    uint32_t n = atomic_load(&nthreads);
+    if (n > MS_MAX_THREADS)
+        n = MS_MAX_THREADS;
+    for (uint32_t i = 0; i < n; i++) {
+        ms_thread *t = atomic_load(&threads[i]);
+        if (t) {
+            end.events += t->events;
+            end.nthreads++;
+        }
+    }
+    end.dropped = atomic_load(&dropped);
+    end.flags = finalize_start_ns ? MS_END_FINALIZED : 0;
+    end.end_ns = ms_now();
+    if (ms_log_close(&log_, &end) != 0)
+        ms_warn_once(MS_WARN_WRITE, "closing the log failed (%s)", strerror(errno));
+    free(staging);
+    staging = NULL;
+    pthread_mutex_unlock(&lifecycle_lock);
+}
+
+int ms_runtime_allowed(void)
+{
+    return !not_allowed && !forked_child && !ms_cfg.disable;
+}
+
+static void at_fork_child(void)
+{
+    /* The child has no writer thread and must never write the parent's log. */
+    forked_child = 1;
+    atomic_store(&ms_active, 0);
+    pthread_mutex_init(&lifecycle_lock, NULL);
+}
+
+__attribute__((constructor)) static void ms_ctor(void)
+{
+    if (getauxval(AT_SECURE)) {
+        not_allowed = 1;
+        return;
+    }
+    ms_config_load();
+    pthread_atfork(NULL, NULL, at_fork_child);
+}
+
+__attribute__((destructor)) static void ms_dtor(void)
+{
+    /* exit() without MPI_Finalize: keep what was recorded. */
+    ms_runtime_stop(0);
+}

@@ -1,0 +1,129 @@
+/*
+ * Per-thread recording state and the interface collectors (pmpi/, cupti/,
+ * likwid/) use to record. The hot path (ms_enter, ms_event, ms_leave) never
+ * allocates, never takes a lock and never does I/O: it appends encoded
+ * records to the thread's ring buffer, which the writer thread (writer.c)
+ * drains into the log.
+ */
+#ifndef MPISCOPE_TSTATE_H
+#define MPISCOPE_TSTATE_H
+
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "records.h"
+
+#define MS_HIDDEN __attribute__((visibility("hidden")))
+#define MS_LIKELY(x) __builtin_expect(!!(x), 1)
+#define MS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* Most threads one process records; calls of further threads are counted as
+ * dropped in the end record. */
+#define MS_MAX_THREADS 1024u
+
+enum ms_collector { MS_COLLECTOR_PMPI = 0, MS_COLLECTOR_PMPI_SCRATCH = 1, MS_COLLECTOR_COUNT = 4 };
+
+typedef struct ms_thread {
+    /* Written by the owning thread only. */
+    uint8_t *ring;                 /* capacity bytes, a power of two */
+    uint64_t mask;
+    uint64_t capacity;
+    uint64_t head_local;           /* producer position */
+    uint64_t cursor;               /* time cursor of the stream (ns) */
+    uint64_t events;
+    uint32_t index;                /* thread index in the log */
+    uint32_t next_region;          /* next thread-local region id */
+    int busy;                      /* re-entry guard */
+    void *collector[MS_COLLECTOR_COUNT];
+    /* Shared with the writer thread. */
+    _Alignas(64) _Atomic uint64_t head;   /* published: whole records before it */
+    _Alignas(64) _Atomic uint64_t tail;   /* consumed by the writer */
+} ms_thread;
+
+/* Recording is on between a successful start and finalize. */
+extern MS_HIDDEN _Atomic int ms_active;
+extern MS_HIDDEN __thread ms_thread *ms_tls_thread __attribute__((tls_model("initial-exec")));
+
+MS_HIDDEN ms_thread *ms_thread_attach(void);
+MS_HIDDEN void ms_ring_wait(ms_thread *t, uint64_t need);
+MS_HIDDEN void ms_writer_kick(ms_thread *t);
+
+/* Begin recording a call: the calling thread's state, or NULL when this call
+ * is not to be recorded (recording off, or a call made from inside another
+ * recorded call or by the tool itself). */
+static inline ms_thread *ms_enter(void)
+{
+    if (MS_UNLIKELY(!atomic_load_explicit(&ms_active, memory_order_relaxed)))
+        return NULL;
+    ms_thread *t = ms_tls_thread;
+    if (MS_UNLIKELY(!t)) {
+        t = ms_thread_attach();
+        if (!t)
+            return NULL;
+    }
+    if (t->busy)
+        return NULL;
+    t->busy = 1;
+    return t;
+}
+
+static inline void ms_leave(ms_thread *t)
+{
+    t->busy = 0;
+}
+
+/* Append one encoded record (at most MS_REGION_DEF_MAX bytes). */
+static inline void ms_append(ms_thread *t, const uint8_t *rec, size_t n)
+{
+    uint64_t h = t->head_local;
+    if (MS_UNLIKELY(h + n - atomic_load_explicit(&t->tail, memory_order_acquire) > t->capacity))
+        ms_ring_wait(t, n);
+    uint64_t off = h & t->mask;
+    uint64_t first = t->capacity - off;
+    if (MS_LIKELY(first >= n)) {
+        memcpy(t->ring + off, rec, n);
+    } else {
+        memcpy(t->ring + off, rec, first);
+        memcpy(t->ring, rec + first, n - first);
+    }
+    h += n;
+    t->head_local = h;
+    atomic_store_explicit(&t->head, h, memory_order_release);
+    if (MS_UNLIKELY((h & (t->capacity / 2 - 1)) < n))
+        ms_writer_kick(t);
+}
+
+/* Record one event of region `region` from t0 to t1 (tool clock). */
+static inline void ms_event(ms_thread *t, uint32_t region, uint64_t t0, uint64_t t1)
+{
+    uint8_t rec[MS_EVENT_MAX + MS_VARINT_MAX + 1];
+    uint8_t *p = rec;
+    if (MS_UNLIKELY(t0 < t->cursor))
+        p = ms_rec_time(p, t0), t->cursor = t0;
+    if (MS_UNLIKELY(t1 < t0))
+        t1 = t0;
+    p = ms_rec_event(p, region, t0 - t->cursor, t1 - t0);
+    t->cursor = t1;
+    t->events++;
+    ms_append(t, rec, (size_t)(p - rec));
+}
+
+/* Define a new thread-local region id for `name` (not interned: collectors
+ * cache ids themselves; defining a name twice is allowed). */
+static inline uint32_t ms_region_define(ms_thread *t, const char *name, size_t len)
+{
+    uint8_t rec[MS_REGION_DEF_MAX];
+    uint32_t id = t->next_region++;
+    uint8_t *p = ms_rec_region(rec, id, name, len);
+    ms_append(t, rec, (size_t)(p - rec));
+    return id;
+}
+
+/* Record a communicator's members (world ranks in comm rank order). Not for
+ * the hot path: it allocates. Member lists too long for the ring buffer are
+ * written without members. */
+MS_HIDDEN void ms_comm_define(ms_thread *t, int64_t id, const int *world_ranks, uint32_t n);
+
+#endif
