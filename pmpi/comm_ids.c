@@ -1,10 +1,15 @@
 /*
  * Communicator ids (DESIGN §4): 0 is MPI_COMM_WORLD, 1 is MPI_COMM_SELF; every
- * other communicator's id is derived, on each member and without any message,
+ * other communicator's id is derived on each member, without any message,
  * from its parent's id, the parent's creation sequence number and the world
- * rank of the new communicator's rank 0. The log keeps each communicator's
- * members as world ranks.
+ * rank of the new communicator's rank 0. MPI_Comm_create_group, which only a
+ * group of the parent calls, counts in a sequence of its own. An
+ * intercommunicator's id comes from the world ranks of both groups' rank 0
+ * and how many intercommunicators joined those two before. The log keeps
+ * each communicator's members as world ranks (for an intercommunicator: its
+ * remote group, whose ranks its peers are).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag.h"
@@ -13,22 +18,208 @@
 #define COMM_BITS 14u
 
 static ms_hmap comms;
+static ms_hmap inter_pairs;  /* (world rank, world rank) -> intercommunicators so far */
+static MPI_Group world_group = MPI_GROUP_NULL;
+
+static inline uint64_t comm_key(MPI_Comm c)
+{
+    uint64_t k = 0;
+    memcpy(&k, &c, sizeof c < sizeof k ? sizeof c : sizeof k);
+    return k;
+}
+
+static uint64_t mix64(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+/* Ids are positive and never 0 or 1. */
+static int64_t derive(uint64_t a, uint64_t b, uint64_t c)
+{
+    uint64_t h = mix64(mix64(mix64(a) ^ b) ^ c) & (uint64_t)INT64_MAX;
+    return h < 2 ? (int64_t)h + 2 : (int64_t)h;
+}
+
+static ms_comm_info query(MPI_Comm comm, int64_t id)
+{
+    ms_comm_info ci = {.id = id, .rank = -1, .size = 0, .remote_size = 0};
+    int inter = 0;
+    PMPI_Comm_rank(comm, &ci.rank);
+    PMPI_Comm_size(comm, &ci.size);
+    if (PMPI_Comm_test_inter(comm, &inter) == MPI_SUCCESS && inter)
+        PMPI_Comm_remote_size(comm, &ci.remote_size);
+    return ci;
+}
+
+static void put(MPI_Comm comm, const ms_comm_info *ci)
+{
+    ms_hmap_slot *s = ms_hmap_put(&comms, comm_key(comm));
+    if (s)
+        memcpy(s->value, ci, sizeof *ci);
+    else
+        ms_warn_once(MS_WARN_COMM, "too many communicators at once; the others are reported as comm=-1");
+}
 
 void ms_comm_ids_init(void)
 {
-    if (!comms.slots)
-        ms_hmap_init(&comms, COMM_BITS);
+    if (comms.slots)
+        return;
+    ms_hmap_init(&comms, COMM_BITS);
+    ms_hmap_init(&inter_pairs, 10);
+    PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    ms_comm_info w = query(MPI_COMM_WORLD, 0);
+    ms_comm_info s = query(MPI_COMM_SELF, 1);
+    put(MPI_COMM_WORLD, &w);
+    put(MPI_COMM_SELF, &s);
+}
+
+ms_comm_info ms_comm_get(MPI_Comm comm)
+{
+    ms_hmap_slot *s = ms_hmap_get(&comms, comm_key(comm));
+    if (s) {
+        ms_comm_info ci;
+        memcpy(&ci, s->value, sizeof ci);
+        return ci;
+    }
+    if (comm == MPI_COMM_NULL) {
+        ms_comm_info none = {.id = -1, .rank = -1};
+        return none;
+    }
+    return query(comm, -1);
 }
 
 int64_t ms_comm_lookup(MPI_Comm comm)
 {
     if (comm == MPI_COMM_NULL)
         return -1;
-    uint64_t key = 0;
-    memcpy(&key, &comm, sizeof comm < sizeof key ? sizeof comm : sizeof key);
-    ms_hmap_slot *s = ms_hmap_get(&comms, key);
+    ms_hmap_slot *s = ms_hmap_get(&comms, comm_key(comm));
     if (s)
         return (int64_t)s->value[0];
     ms_warn_once(MS_WARN_COMM, "a communicator created by a call mpiscope does not record is reported as comm=-1");
     return -1;
+}
+
+/* World ranks of a group's members, in group rank order (malloc'd). */
+static int *world_ranks(MPI_Group g, int n)
+{
+    int *in = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    int *out = malloc(sizeof(int) * (size_t)(n > 0 ? n : 1));
+    if (!in || !out) {
+        free(in);
+        free(out);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        in[i] = i;
+    if (PMPI_Group_translate_ranks(g, n, in, world_group, out) != MPI_SUCCESS) {
+        free(out);
+        out = NULL;
+    }
+    free(in);
+    return out;
+}
+
+static int world_rank_of(MPI_Group g, int rank)
+{
+    int out = MPI_UNDEFINED;
+    PMPI_Group_translate_ranks(g, 1, &rank, world_group, &out);
+    return out;
+}
+
+void ms_comm_created(ms_thread *t, MPI_Comm parent, MPI_Comm newcomm, enum ms_comm_origin how)
+{
+    /* Every member of the parent counts the creation, even those that get
+     * MPI_COMM_NULL, so that the sequence stays the same on all of them. */
+    ms_hmap_slot *ps = ms_hmap_get(&comms, comm_key(parent));
+    ms_comm_info pi = {.id = -1};
+    if (ps)
+        memcpy(&pi, ps->value, sizeof pi);
+    uint64_t seq = how == MS_COMM_GROUP ? (1ull << 32) | ++pi.seq_group : ++pi.seq;
+    if (ps)
+        memcpy(ps->value, &pi, sizeof pi);
+    if (newcomm == MPI_COMM_NULL)
+        return;
+    if (!ps)
+        ms_warn_once(MS_WARN_COMM, "a communicator created by a call mpiscope does not record is reported as comm=-1");
+
+    ms_comm_info ci;
+    MPI_Group g = MPI_GROUP_NULL;
+    if (how == MS_COMM_DUP) {
+        /* Same group as the parent (an idup'ed communicator may not be used yet). */
+        ci = ps ? pi : query(parent, -1);
+        ci.seq = ci.seq_group = 0;
+        if (ci.remote_size > 0)
+            PMPI_Comm_remote_group(parent, &g);
+        else
+            PMPI_Comm_group(parent, &g);
+    } else {
+        ci = query(newcomm, -1);
+        if (ci.remote_size > 0)
+            PMPI_Comm_remote_group(newcomm, &g);
+        else
+            PMPI_Comm_group(newcomm, &g);
+    }
+    int n = ci.remote_size > 0 ? ci.remote_size : ci.size;
+    int *members = g != MPI_GROUP_NULL ? world_ranks(g, n) : NULL;
+
+    if (how == MS_COMM_INTER) {
+        MPI_Group lg;
+        PMPI_Comm_group(newcomm, &lg);
+        uint64_t a = (uint32_t)world_rank_of(lg, 0);
+        uint64_t b = members ? (uint32_t)members[0] : 0;
+        PMPI_Group_free(&lg);
+        uint64_t pair = (a < b ? a << 32 | b : b << 32 | a) + 2;
+        ms_hmap_slot *s = ms_hmap_put(&inter_pairs, pair);
+        uint64_t nth = s ? ++s->value[0] : 0;
+        ci.id = derive(UINT64_C(0x696e746572636f6d), pair, nth);
+    } else {
+        int rank0 = members && ci.remote_size == 0 ? members[0] : -1;
+        if (ci.remote_size > 0 && g != MPI_GROUP_NULL) {
+            MPI_Group lg;
+            PMPI_Comm_group(how == MS_COMM_DUP ? parent : newcomm, &lg);
+            rank0 = world_rank_of(lg, 0);
+            PMPI_Group_free(&lg);
+        }
+        ci.id = derive((uint64_t)pi.id, seq, (uint64_t)(uint32_t)rank0);
+    }
+    ci.seq = ci.seq_group = 0;
+    put(newcomm, &ci);
+    if (t)
+        ms_comm_define(t, ci.id, members ? members : &ci.rank, members ? (uint32_t)n : 0);
+    free(members);
+    if (g != MPI_GROUP_NULL)
+        PMPI_Group_free(&g);
+}
+
+void ms_comm_forget(MPI_Comm comm)
+{
+    ms_hmap_slot *s = ms_hmap_get(&comms, comm_key(comm));
+    if (s)
+        ms_hmap_erase(s);
+}
+
+int ms_topo_outdegree(MPI_Comm comm)
+{
+    int kind = MPI_UNDEFINED, n = 0;
+    if (PMPI_Topo_test(comm, &kind) != MPI_SUCCESS)
+        return 0;
+    if (kind == MPI_CART) {
+        PMPI_Cartdim_get(comm, &n);
+        return 2 * n;
+    }
+    if (kind == MPI_GRAPH) {
+        int rank;
+        PMPI_Comm_rank(comm, &rank);
+        PMPI_Graph_neighbors_count(comm, rank, &n);
+        return n;
+    }
+    if (kind == MPI_DIST_GRAPH) {
+        int in, out, weighted;
+        PMPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+        return out;
+    }
+    return 0;
 }

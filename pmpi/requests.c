@@ -36,7 +36,7 @@ static inline uint64_t req_key(MPI_Request r)
     return k;
 }
 
-void ms_req_new(ms_call *c, MPI_Request req, int recv)
+void ms_req_new(ms_call *c, MPI_Request req, int recv, int persistent)
 {
     ms_hmap_slot *s = ms_hmap_put(&requests, req_key(req));
     if (!s) {
@@ -48,7 +48,7 @@ void ms_req_new(ms_call *c, MPI_Request req, int recv)
     ms_req_meta m = {
         .op = c->op,
         .recv = (uint8_t)recv,
-        .persistent = 0,
+        .persistent = (uint8_t)persistent,
         .peer = c->peer,
         .tag = c->tag,
         .bytes = recv ? -1 : c->bytes,
@@ -65,8 +65,10 @@ ms_pending ms_req_pending(MPI_Request req)
     return p;
 }
 
-/* Fold one completed request into the call's fields. */
-static void add_completed(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st)
+/* Fold one request (started or completed) into the call's fields: the first
+ * sets them, later ones keep what they share. A completed non-persistent
+ * request leaves the table. */
+static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, int completing)
 {
     ms_req_meta m;
     uint16_t op = MS_OP_UNKNOWN;
@@ -86,7 +88,7 @@ static void add_completed(ms_call *c, int *n, const ms_pending *p, const MPI_Sta
             peer = r.peer;
             tag = r.tag;
         }
-        if (!m.persistent)
+        if (completing && !m.persistent)
             ms_hmap_erase(p->slot);
     }
     if ((*n)++ == 0) {
@@ -107,6 +109,39 @@ static void add_completed(ms_call *c, int *n, const ms_pending *p, const MPI_Sta
         c->tag = -1;
     if (c->comm != comm)
         c->comm = -1;
+}
+
+static void add_completed(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st)
+{
+    fold(c, n, p, st, 1);
+}
+
+void ms_req_started(ms_call *c, MPI_Request req)
+{
+    ms_pending p = ms_req_pending(req);
+    int n = 0;
+    if (p.key)
+        fold(c, &n, &p, NULL, 0);
+}
+
+void ms_req_started_n(ms_call *c, int count, const MPI_Request *reqs)
+{
+    int n = 0;
+    for (int i = 0; i < count; i++) {
+        ms_pending p = ms_req_pending(reqs[i]);
+        if (p.key)
+            fold(c, &n, &p, NULL, 0);
+    }
+}
+
+void ms_req_forget(ms_call *c, const ms_pending *p)
+{
+    int n = 0;
+    if (!p->key)
+        return;
+    fold(c, &n, p, NULL, 0);
+    if (p->slot)
+        ms_hmap_erase(p->slot);
 }
 
 void ms_req_done(ms_call *c, const ms_pending *p, const MPI_Status *st, int rc)
@@ -178,6 +213,44 @@ void ms_req_done_n(ms_call *c, const ms_pending *p, int n, const MPI_Status *sts
                 if (sts[i].MPI_ERROR == MPI_SUCCESS)
                     st = &sts[i];
             }
+        }
+        add_completed(c, &done, &p[i], st);
+    }
+}
+
+void ms_req_done_any(ms_call *c, const ms_pending *p, int n, int index, const MPI_Status *st, int rc)
+{
+    int done = 0;
+    if (index == MPI_UNDEFINED || index < 0 || index >= n)
+        return;
+    if (!p) {
+        c->req_op = MS_OP_UNKNOWN;
+        return;
+    }
+    if (p[index].key)
+        add_completed(c, &done, &p[index], rc == MPI_SUCCESS ? st : NULL);
+}
+
+void ms_req_done_some(ms_call *c, const ms_pending *p, int n, int outcount, const int *indices,
+                      const MPI_Status *sts, int rc)
+{
+    if (outcount == MPI_UNDEFINED || outcount <= 0)
+        return;
+    if (!p) {
+        c->req_op = MS_OP_UNKNOWN;
+        return;
+    }
+    int done = 0;
+    for (int k = 0; k < outcount; k++) {
+        int i = indices[k];
+        if (i < 0 || i >= n || !p[i].key)
+            continue;
+        const MPI_Status *st = NULL;
+        if (sts != MPI_STATUSES_IGNORE) {
+            if (rc == MPI_SUCCESS)
+                st = &sts[k];
+            else if (rc == MPI_ERR_IN_STATUS && sts[k].MPI_ERROR == MPI_SUCCESS)
+                st = &sts[k];
         }
         add_completed(c, &done, &p[i], st);
     }

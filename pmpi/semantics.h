@@ -21,16 +21,22 @@
 
 /* ---- arguments ---- */
 
-static inline int64_t ms_bytes(int64_t count, MPI_Datatype datatype)
+static inline int64_t ms_type_size(MPI_Datatype datatype)
 {
-    if (count == 0)
-        return 0;
     if (datatype == MPI_DATATYPE_NULL)
         return -1;
     int size;
     if (PMPI_Type_size(datatype, &size) != MPI_SUCCESS || size == MPI_UNDEFINED)
         return -1;
-    return count * size;
+    return size;
+}
+
+static inline int64_t ms_bytes(int64_t count, MPI_Datatype datatype)
+{
+    if (count == 0)
+        return 0;
+    int64_t size = ms_type_size(datatype);
+    return size < 0 || count < 0 ? -1 : count * size;
 }
 
 /* Ranks and tags: wildcards, MPI_PROC_NULL and the like are -1. */
@@ -51,8 +57,28 @@ static inline int32_t ms_root_arg(int root)
 
 /* ---- communicators (comm_ids.c) ---- */
 
-MS_HIDDEN int64_t ms_comm_lookup(MPI_Comm comm);
+enum ms_comm_origin { MS_COMM_SPLIT, MS_COMM_DUP, MS_COMM_GROUP, MS_COMM_INTER };
+
+/* What the tool keeps per communicator, in its handle-map slot. */
+typedef struct ms_comm_info {
+    int64_t id;
+    uint32_t seq;          /* communicators created from this one so far */
+    uint32_t seq_group;    /* ... by MPI_Comm_create_group */
+    int32_t rank;          /* own rank */
+    int32_t size;          /* local group size */
+    int32_t remote_size;   /* intercommunicators: remote group size; else 0 */
+    int32_t unused;
+} ms_comm_info;
+_Static_assert(sizeof(ms_comm_info) <= MS_HMAP_VALUE, "communicator info fits a map slot");
+
 MS_HIDDEN void ms_comm_ids_init(void);
+MS_HIDDEN int64_t ms_comm_lookup(MPI_Comm comm);
+/* The communicator's info: cached, or queried (and then not cached). */
+MS_HIDDEN ms_comm_info ms_comm_get(MPI_Comm comm);
+MS_HIDDEN void ms_comm_created(ms_thread *t, MPI_Comm parent, MPI_Comm newcomm, enum ms_comm_origin how);
+MS_HIDDEN void ms_comm_forget(MPI_Comm comm);
+/* Out-degree of a topology communicator (0 without a topology). */
+MS_HIDDEN int ms_topo_outdegree(MPI_Comm comm);
 
 static inline int64_t ms_comm_id(MPI_Comm comm)
 {
@@ -61,6 +87,106 @@ static inline int64_t ms_comm_id(MPI_Comm comm)
     if (comm == MPI_COMM_SELF)
         return 1;
     return ms_comm_lookup(comm);
+}
+
+/* Peers of a collective: the remote group of an intercommunicator. */
+static inline int ms_comm_peers(MPI_Comm comm)
+{
+    ms_comm_info ci = ms_comm_get(comm);
+    return ci.remote_size > 0 ? ci.remote_size : ci.size;
+}
+
+/* Whether this rank is the root of a rooted collective. */
+static inline int ms_is_root(int root, MPI_Comm comm)
+{
+    ms_comm_info ci = ms_comm_get(comm);
+    return ci.remote_size > 0 ? root == MPI_ROOT : root == ci.rank;
+}
+
+/* ---- windows and matched messages (objects.c) ---- */
+
+MS_HIDDEN void ms_objects_init(void);
+MS_HIDDEN void ms_win_new(MPI_Win win, int64_t comm_id);
+MS_HIDDEN int64_t ms_win_comm(MPI_Win win);
+MS_HIDDEN void ms_win_forget(MPI_Win win);
+MS_HIDDEN void ms_msg_new(MPI_Message msg, int64_t comm_id);
+/* The comm id a matched message came from; forgets the message. */
+MS_HIDDEN int64_t ms_msg_take(MPI_Message msg);
+
+/* ---- bytes of collectives (DESIGN §4, docs/FORMAT.md) ---- */
+
+static inline int64_t ms_bytes_scaled(int64_t count, MPI_Datatype t, MPI_Comm comm)
+{
+    int64_t b = ms_bytes(count, t);
+    return b < 0 ? -1 : b * ms_comm_peers(comm);
+}
+
+static inline int64_t ms_bytes_nbr(int64_t count, MPI_Datatype t, MPI_Comm comm)
+{
+    int64_t b = ms_bytes(count, t);
+    return b < 0 ? -1 : b * ms_topo_outdegree(comm);
+}
+
+/* Count arrays are int, or MPI_Count in the large-count (_c) variants. */
+static inline int64_t ms_count_at(const void *cs, int wide, int i)
+{
+#if MPI_VERSION >= 4
+    if (wide)
+        return (int64_t)((const MPI_Count *)cs)[i];
+#else
+    (void)wide;
+#endif
+    return (int64_t)((const int *)cs)[i];
+}
+
+static inline int64_t ms_sum(const void *cs, int wide, int n, MPI_Datatype t)
+{
+    if (!cs || n < 0)
+        return -1;
+    int64_t total = 0;
+    for (int i = 0; i < n; i++)
+        total += ms_count_at(cs, wide, i);
+    return ms_bytes(total, t);
+}
+
+static inline int64_t ms_sumw(const void *cs, int wide, int n, const MPI_Datatype *ts)
+{
+    if (!cs || !ts || n < 0)
+        return -1;
+    int64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        int64_t b = ms_bytes(ms_count_at(cs, wide, i), ts[i]);
+        if (b < 0)
+            return -1;
+        total += b;
+    }
+    return total;
+}
+
+static inline int64_t ms_bytes_sum(const void *cs, int wide, MPI_Datatype t, MPI_Comm comm)
+{
+    return ms_sum(cs, wide, ms_comm_peers(comm), t);
+}
+
+static inline int64_t ms_bytes_sumw(const void *cs, int wide, const MPI_Datatype *ts, MPI_Comm comm)
+{
+    return ms_sumw(cs, wide, ms_comm_peers(comm), ts);
+}
+
+static inline int64_t ms_bytes_nbrsum(const void *cs, int wide, MPI_Datatype t, MPI_Comm comm)
+{
+    return ms_sum(cs, wide, ms_topo_outdegree(comm), t);
+}
+
+static inline int64_t ms_bytes_nbrsumw(const void *cs, int wide, const MPI_Datatype *ts, MPI_Comm comm)
+{
+    return ms_sumw(cs, wide, ms_topo_outdegree(comm), ts);
+}
+
+static inline int64_t ms_bytes_atrank(const void *cs, int wide, MPI_Datatype t, MPI_Comm comm)
+{
+    ms_comm_info ci = ms_comm_get(comm);
+    return cs && ci.rank >= 0 ? ms_bytes(ms_count_at(cs, wide, ci.rank), t) : -1;
 }
 
 /* ---- statuses ---- */
@@ -108,11 +234,17 @@ typedef struct ms_pending {
     uint64_t key;         /* 0: MPI_REQUEST_NULL */
 } ms_pending;
 
-MS_HIDDEN void ms_req_new(ms_call *c, MPI_Request req, int recv);
+MS_HIDDEN void ms_req_new(ms_call *c, MPI_Request req, int recv, int persistent);
+MS_HIDDEN void ms_req_started(ms_call *c, MPI_Request req);
+MS_HIDDEN void ms_req_started_n(ms_call *c, int n, const MPI_Request *reqs);
+MS_HIDDEN void ms_req_forget(ms_call *c, const ms_pending *p);
 MS_HIDDEN ms_pending ms_req_pending(MPI_Request req);
 MS_HIDDEN void ms_req_done(ms_call *c, const ms_pending *p, const MPI_Status *st, int rc);
 MS_HIDDEN ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs);
 MS_HIDDEN void ms_req_done_n(ms_call *c, const ms_pending *p, int n, const MPI_Status *sts, int rc);
+MS_HIDDEN void ms_req_done_any(ms_call *c, const ms_pending *p, int n, int index, const MPI_Status *st, int rc);
+MS_HIDDEN void ms_req_done_some(ms_call *c, const ms_pending *p, int n, int outcount, const int *indices,
+                                const MPI_Status *sts, int rc);
 /* Statuses of the wrapper's own for n requests, or `fallback` (the caller's
  * MPI_STATUSES_IGNORE) when none can be had. */
 MS_HIDDEN MPI_Status *ms_scratch_statuses(ms_thread *t, int n, MPI_Status *fallback);
