@@ -132,6 +132,16 @@ void ms_config_report(int print_effective)
                      "%s=\"%.64s\" is not valid (%s); using the default \"%s\"",
                      vars[i].name, bad_value[i], allowed, vars[i].def);
     }
+    /* Settings this build records nothing for yet: say so once, carry on. */
+    if (ms_cfg.mode == MS_MODE_SUMMARY) {
+        ms_warn_once(MS_WARN_UNSUPPORTED, "MPISCOPE_MODE=summary is not available in this build; recording a trace");
+        ms_cfg.mode = MS_MODE_TRACE;
+    }
+    if (ms_cfg.cupti == MS_CUPTI_ON)
+        ms_warn_once(MS_WARN_CUPTI, "MPISCOPE_CUPTI=1: CUPTI support is not built in; no GPU activity is recorded");
+    if (ms_cfg.likwid[0])
+        ms_warn_once(MS_WARN_LIKWID, "MPISCOPE_LIKWID=%s: LIKWID support is not built in; no counters are recorded",
+                     ms_cfg.likwid);
     if (print_effective) {
         char buf[4096];
         size_t n = ms_config_describe(buf, sizeof buf);

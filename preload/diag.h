@@ -13,6 +13,8 @@ enum ms_cause {
     MS_WARN_WRITER,
     MS_WARN_COMM,
     MS_WARN_UNSUPPORTED,
+    MS_WARN_CUPTI,
+    MS_WARN_LIKWID,
     MS_WARN_COUNT
 };
 
