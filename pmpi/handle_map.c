@@ -44,11 +44,10 @@ ms_hmap_slot *ms_hmap_get(ms_hmap *m, uint64_t key)
     return NULL;
 }
 
-ms_hmap_slot *ms_hmap_put(ms_hmap *m, uint64_t key)
+ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key)
 {
-    ms_hmap_slot *s = ms_hmap_get(m, key);
-    if (s || !m->slots || key <= DELETED)
-        return s;
+    if (!m->slots || key <= DELETED)
+        return NULL;
     uint64_t mask = ((uint64_t)1 << m->bits) - 1;
     uint64_t i = mix(key) & mask;
     for (uint64_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
@@ -61,6 +60,32 @@ ms_hmap_slot *ms_hmap_put(ms_hmap *m, uint64_t key)
             return &m->slots[i];
         }
     }
+    return NULL;
+}
+
+ms_hmap_slot *ms_hmap_put(ms_hmap *m, uint64_t key)
+{
+    ms_hmap_slot *s = ms_hmap_get(m, key);
+    return s ? s : ms_hmap_add(m, key);
+}
+
+ms_hmap_slot *ms_hmap_scan(ms_hmap *m, uint64_t key, uint64_t *cursor)
+{
+    if (!m->slots || key <= DELETED)
+        return NULL;
+    uint64_t mask = ((uint64_t)1 << m->bits) - 1;
+    uint64_t start = mix(key) & mask;
+    for (uint64_t n = *cursor; n <= mask; n++) {
+        uint64_t i = (start + n) & mask;
+        uint64_t k = atomic_load_explicit(&m->slots[i].key, memory_order_acquire);
+        if (k == EMPTY)
+            break;
+        if (k == key) {
+            *cursor = n + 1;
+            return &m->slots[i];
+        }
+    }
+    *cursor = mask + 1;
     return NULL;
 }
 

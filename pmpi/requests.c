@@ -36,11 +36,28 @@ static inline uint64_t req_key(MPI_Request r)
     return k;
 }
 
-void ms_req_new(ms_call *c, MPI_Request req, int recv, int persistent)
+static inline uint64_t where_of(const MPI_Request *req)
 {
-    ms_hmap_slot *s = ms_hmap_put(&requests, req_key(req));
+    return (uint64_t)(uintptr_t)req;
+}
+
+void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent)
+{
+    uint64_t key = req_key(*req), where = where_of(req);
+    /* A handle stored where a live one of the same value was: that one is
+     * gone (completed where the tool could not see it); reuse its entry. */
+    ms_hmap_slot *s = NULL, *x;
+    uint64_t cursor = 0;
+    while ((x = ms_hmap_scan(&requests, key, &cursor)) != NULL) {
+        if (((const ms_req_meta *)x->value)->where == where) {
+            s = x;
+            break;
+        }
+    }
+    if (!s)
+        s = ms_hmap_add(&requests, key);
     if (!s) {
-        if (req != MPI_REQUEST_NULL && requests.slots)
+        if (key && requests.slots)
             ms_warn_once(MS_WARN_MEMORY, "more than %u requests live at once; completions of the others report "
                          "request=unknown", 1u << REQUEST_BITS);
         return;
@@ -53,16 +70,40 @@ void ms_req_new(ms_call *c, MPI_Request req, int recv, int persistent)
         .tag = c->tag,
         .bytes = recv ? -1 : c->bytes,
         .comm = c->comm,
+        .where = where,
+        .claim = 0,
     };
     memcpy(s->value, &m, sizeof m);
 }
 
-ms_pending ms_req_pending(MPI_Request req)
+/* The entry of the request at *req: the one returned to that address, else
+ * the first with its handle value not yet taken by this call (token). */
+static ms_pending find(const MPI_Request *req, uint64_t token)
 {
-    ms_pending p = {.slot = NULL, .key = req_key(req)};
-    if (p.key)
-        p.slot = ms_hmap_get(&requests, p.key);
+    ms_pending p = {.slot = NULL, .key = req_key(*req)};
+    if (!p.key)
+        return p;
+    uint64_t cursor = 0, where = where_of(req);
+    ms_hmap_slot *x;
+    while ((x = ms_hmap_scan(&requests, p.key, &cursor)) != NULL) {
+        ms_req_meta *m = (ms_req_meta *)x->value;
+        if (token && m->claim == token)
+            continue;
+        if (m->where == where) {
+            p.slot = x;
+            break;
+        }
+        if (!p.slot)
+            p.slot = x;
+    }
+    if (p.slot && token)
+        ((ms_req_meta *)p.slot->value)->claim = token;
     return p;
+}
+
+ms_pending ms_req_pending(const MPI_Request *req)
+{
+    return find(req, 0);
 }
 
 /* Fold one request (started or completed) into the call's fields: the first
@@ -116,7 +157,7 @@ static void add_completed(ms_call *c, int *n, const ms_pending *p, const MPI_Sta
     fold(c, n, p, st, 1);
 }
 
-void ms_req_started(ms_call *c, MPI_Request req)
+void ms_req_started(ms_call *c, const MPI_Request *req)
 {
     ms_pending p = ms_req_pending(req);
     int n = 0;
@@ -128,7 +169,7 @@ void ms_req_started_n(ms_call *c, int count, const MPI_Request *reqs)
 {
     int n = 0;
     for (int i = 0; i < count; i++) {
-        ms_pending p = ms_req_pending(reqs[i]);
+        ms_pending p = ms_req_pending(&reqs[i]);
         if (p.key)
             fold(c, &n, &p, NULL, 0);
     }
@@ -179,8 +220,12 @@ ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs)
     scratch *s = get_scratch(t);
     if (!s || n <= 0 || reserve((void **)&s->pend, &s->pend_cap, (size_t)n, sizeof *s->pend) != 0)
         return NULL;
+    /* Several entries may share one handle value: each element takes its
+     * own, marked with a token unique to this call. */
+    static __thread uint64_t calls __attribute__((tls_model("initial-exec")));
+    uint64_t token = ((uint64_t)(t->index + 1) << 40) | (++calls & ((1ull << 40) - 1));
     for (int i = 0; i < n; i++)
-        s->pend[i] = ms_req_pending(reqs[i]);
+        s->pend[i] = find(&reqs[i], token);
     return s->pend;
 }
 

@@ -225,6 +225,8 @@ typedef struct ms_req_meta {
     int32_t unused;
     int64_t bytes;
     int64_t comm;
+    uint64_t where;       /* address the handle was returned to */
+    uint64_t claim;       /* token of the completion call that took it */
 } ms_req_meta;
 _Static_assert(sizeof(ms_req_meta) <= MS_HMAP_VALUE, "request metadata fits a map slot");
 
@@ -234,11 +236,13 @@ typedef struct ms_pending {
     uint64_t key;         /* 0: MPI_REQUEST_NULL */
 } ms_pending;
 
-MS_HIDDEN void ms_req_new(ms_call *c, MPI_Request req, int recv, int persistent);
-MS_HIDDEN void ms_req_started(ms_call *c, MPI_Request req);
+/* `req` points to the caller's handle: its address tells apart requests that
+ * the MPI library gave one handle value (requests complete at creation). */
+MS_HIDDEN void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent);
+MS_HIDDEN ms_pending ms_req_pending(const MPI_Request *req);
+MS_HIDDEN void ms_req_started(ms_call *c, const MPI_Request *req);
 MS_HIDDEN void ms_req_started_n(ms_call *c, int n, const MPI_Request *reqs);
 MS_HIDDEN void ms_req_forget(ms_call *c, const ms_pending *p);
-MS_HIDDEN ms_pending ms_req_pending(MPI_Request req);
 MS_HIDDEN void ms_req_done(ms_call *c, const ms_pending *p, const MPI_Status *st, int rc);
 MS_HIDDEN ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs);
 MS_HIDDEN void ms_req_done_n(ms_call *c, const ms_pending *p, int n, const MPI_Status *sts, int rc);

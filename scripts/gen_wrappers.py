@@ -254,17 +254,17 @@ def gen_wrapper(row):
         elif name in ("newreq", "newrecv", "persist", "persistrecv"):
             recv = int(name in ("newrecv", "persistrecv"))
             persistent = int(name.startswith("persist"))
-            post.append(f"if (rc == MPI_SUCCESS)\n        ms_req_new(&c, *{a[0]}, {recv}, {persistent});")
+            post.append(f"if (rc == MPI_SUCCESS)\n        ms_req_new(&c, {a[0]}, {recv}, {persistent});")
         elif name == "start":
-            pre.append(f"ms_req_started(&c, *{a[0]});")
+            pre.append(f"ms_req_started(&c, {a[0]});")
         elif name == "startall":
             pre.append(f"ms_req_started_n(&c, {a[0]}, {a[1]});")
         elif name == "freereq":
-            pre.append(f"ms_pending ms_p = ms_req_pending(*{a[0]});")
+            pre.append(f"ms_pending ms_p = ms_req_pending({a[0]});")
             post.append("if (rc == MPI_SUCCESS)\n        ms_req_forget(&c, &ms_p);")
         elif name == "complete":
             own_status(pre, a[1])
-            pre.append(f"ms_pending ms_p = ms_req_pending(*{a[0]});")
+            pre.append(f"ms_pending ms_p = ms_req_pending({a[0]});")
             if has(row, "when"):
                 post.append(f"if ({guard})\n        ms_req_done(&c, &ms_p, {a[1]}, rc);")
             else:
