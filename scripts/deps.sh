@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The Debian packages mpiscope needs to build, test and run its demo.
+#   scripts/deps.sh          install what is missing (as root), else say how
+#   scripts/deps.sh --list   print the list, one package a line
+# Prints nothing and exits 0 when everything is already installed.
+set -euo pipefail
+
+PACKAGES=(
+    build-essential make gcc gfortran pkg-config  # compilers and build
+    python3 python3-venv                          # wrapper generator, test checkers
+    zstd libzstd-dev                              # log compression
+    libcriterion-dev                              # unit tests
+    mpich libmpich-dev                            # MPICH flavour
+    openmpi-bin libopenmpi-dev                    # Open MPI flavour
+    likwid                                        # hardware counters (ships its headers)
+    libdw-dev                                     # call-site symbolization
+    netpipe-mpich2 python3-mpi4py                 # benchmarks and third-party programs
+    valgrind clang libclang-rt-14-dev             # memory checks, sanitizers, fuzzers
+)
+
+if [ "${1:-}" = "--list" ]; then
+    printf '%s\n' "${PACKAGES[@]}"
+    exit 0
+elif [ $# -gt 0 ]; then
+    echo "usage: $0 [--list]" >&2
+    exit 2
+fi
+
+# One dpkg-query for all: "name:status " for each package dpkg knows.
+installed=" $(dpkg-query -W -f='${Package}:${db:Status-Status} ' "${PACKAGES[@]}" 2>/dev/null || true)"
+missing=()
+for p in "${PACKAGES[@]}"; do
+    case "$installed" in
+        *" $p:installed "*) ;;
+        *) missing+=("$p") ;;
+    esac
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+cmd="apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "$(id -u)" -ne 0 ]; then
+    echo "mpiscope: missing packages: ${missing[*]}" >&2
+    echo "mpiscope: as root, run: apt-get update && DEBIAN_FRONTEND=noninteractive $cmd" >&2
+    exit 1
+fi
+echo "mpiscope: installing ${missing[*]}"
+apt-get update
+DEBIAN_FRONTEND=noninteractive $cmd

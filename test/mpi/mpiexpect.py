@@ -1,0 +1,137 @@
+"""Region names of MPI calls, for the expectation scripts of test/mpi/.
+
+Each test program <name>.c has a <name>.expect.py that defines
+
+    def expect(rank, size): -> list of region names, one entry per call
+
+(MPI_Init and MPI_Finalize left out), and ends with
+
+    if __name__ == "__main__":
+        mpiexpect.main(expect)
+
+so that `python3 <name>.expect.py N` prints the expected region table
+`name,ranks,calls` for N ranks. check.py compares the same expectation with
+the merged profile.
+"""
+
+import collections
+import csv
+import sys
+
+# Element sizes of the predefined datatypes the tests use.
+CHAR, SHORT, INT, DOUBLE = 1, 2, 4, 8
+
+WORLD, SELF = 0, 1
+
+P2P = "point-to-point"
+COLL = "collective"
+WAIT = "wait"
+
+
+def region(op, kind, bytes=-1, peer=-1, root=-1, tag=-1, comm=-1, request=None):
+    """The region name of DESIGN.md section 4."""
+    name = f"mpi:{op} kind={kind} bytes={bytes} peer={peer} root={root} tag={tag} comm={comm}"
+    if request is not None:
+        name += f" request={request}"
+    return name
+
+
+def send(nbytes, peer, tag, comm=WORLD):
+    return region("send", P2P, nbytes, peer, -1, tag, comm)
+
+
+def recv(nbytes, peer, tag, comm=WORLD):
+    """A blocking receive: the bytes, source and tag actually received."""
+    return region("recv", P2P, nbytes, peer, -1, tag, comm)
+
+
+def isend(nbytes, peer, tag, comm=WORLD):
+    return region("isend", P2P, nbytes, peer, -1, tag, comm)
+
+
+def irecv(peer, tag, comm=WORLD):
+    """A nonblocking receive: bytes unknown when posted (-1); the posted
+    source and tag (-1 for wildcards). Its completion reports what arrived."""
+    return region("irecv", P2P, -1, peer, -1, tag, comm)
+
+
+class Req:
+    """A request as its completion reports it: the creating op, the bytes
+    sent (sends) or actually received (receives), the peer, tag and comm."""
+
+    def __init__(self, op, nbytes, peer, tag, comm=WORLD):
+        self.op, self.nbytes, self.peer, self.tag, self.comm = op, nbytes, peer, tag, comm
+
+
+def sreq(nbytes, peer, tag, comm=WORLD, op="isend"):
+    return Req(op, nbytes, peer, tag, comm)
+
+
+def rreq(nbytes, peer, tag, comm=WORLD, op="irecv"):
+    """A receive request: nbytes, peer and tag as actually received."""
+    return Req(op, nbytes, peer, tag, comm)
+
+
+def completion(op, reqs):
+    """A completion call (DESIGN section 4): request=<op> of the completed
+    requests (or mixed), bytes summed, peer/tag/comm when all share them."""
+    if not reqs:
+        return region(op, WAIT)
+
+    def common(values):
+        values = set(values)
+        return values.pop() if len(values) == 1 else -1
+
+    ops = {r.op for r in reqs}
+    known = [r.nbytes for r in reqs if r.nbytes >= 0]
+    return region(op, WAIT, sum(known) if known else -1, common(r.peer for r in reqs), -1,
+                  common(r.tag for r in reqs), common(r.comm for r in reqs),
+                  request=ops.pop() if len(ops) == 1 else "mixed")
+
+
+def wait(req):
+    return completion("wait", [req])
+
+
+def waitall(*reqs):
+    return completion("waitall", list(reqs))
+
+
+def barrier(comm=WORLD):
+    return region("barrier", COLL, comm=comm)
+
+
+def bcast(nbytes, root, comm=WORLD):
+    return region("bcast", COLL, nbytes, root=root, comm=comm)
+
+
+def reduce(nbytes, root, comm=WORLD):
+    return region("reduce", COLL, nbytes, root=root, comm=comm)
+
+
+def allreduce(nbytes, comm=WORLD):
+    return region("allreduce", COLL, nbytes, comm=comm)
+
+
+def per_rank(expect, size):
+    """{rank: Counter(name -> calls)} for every rank of a run of `size`."""
+    return {r: collections.Counter(expect(r, size)) for r in range(size)}
+
+
+def region_table(expect, size):
+    """{name: (ranks, calls)}: the region table the merge should produce."""
+    table = {}
+    for counts in per_rank(expect, size).values():
+        for name, calls in counts.items():
+            ranks, total = table.get(name, (0, 0))
+            table[name] = (ranks + 1, total + calls)
+    return table
+
+
+def main(expect):
+    if len(sys.argv) != 2 or not sys.argv[1].isdigit() or int(sys.argv[1]) < 1:
+        sys.exit(f"usage: {sys.argv[0]} RANKS")
+    out = csv.writer(sys.stdout, lineterminator="\n")
+    out.writerow(["name", "ranks", "calls"])
+    for name, (ranks, calls) in sorted(region_table(expect, int(sys.argv[1])).items()):
+        out.writerow([name, ranks, calls])

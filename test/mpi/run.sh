@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# Real MPI programs under the preload library, with exact expectations.
+#
+#   test/mpi/run.sh [TEST...]      (TEST: a program name without extension)
+#
+# A test is a program test/mpi/NAME.c (or NAME.f90) and its expectation
+# test/mpi/NAME.expect.py (see mpiexpect.py). For each MPI flavour with a
+# built library (MPICH always; Open MPI when libmpiscope-openmpi.so exists),
+# each test runs at every rank count of TEST_RANKS (default "1 2 4"), once
+# without and once with the preload library, and a case passes when
+#   - both runs exit 0 with the same stdout, and the profiled run prints no
+#     mpiscope: diagnostic;
+#   - the run wrote exactly rank-000000.zst .. rank-<N-1>.zst, each a valid
+#     zstd stream;
+#   - mpiscope-merge exits 0 with nothing on stderr, prints a text report,
+#     and check.py finds its --csv, --ranks-csv and --json outputs equal to
+#     the expectation.
+# Each case keeps its files under $BUILD/test/mpi/<flavour>/<test>-<N>/.
+#
+# Environment (set by `make mpi-tests`): BUILD, MPICC_MPICH, MPIEXEC_MPICH,
+# MPIF90_MPICH, MPICC_OPENMPI, MPIRUN_OPENMPI, MPIF90_OPENMPI; TEST_RANKS and
+# TEST_TIMEOUT (seconds per run, default 120) for debugging.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+
+BUILD=${BUILD:-build}
+MPICC_MPICH=${MPICC_MPICH:-mpicc.mpich}
+MPIEXEC_MPICH=${MPIEXEC_MPICH:-mpiexec.mpich}
+MPIF90_MPICH=${MPIF90_MPICH:-mpif90.mpich}
+MPICC_OPENMPI=${MPICC_OPENMPI:-mpicc.openmpi}
+MPIRUN_OPENMPI=${MPIRUN_OPENMPI:-mpirun.openmpi}
+MPIF90_OPENMPI=${MPIF90_OPENMPI:-mpif90.openmpi}
+TEST_RANKS=${TEST_RANKS:-1 2 4}
+TEST_TIMEOUT=${TEST_TIMEOUT:-120}
+PYTHON=${PYTHON:-python3}
+export PYTHONDONTWRITEBYTECODE=1
+
+case "$BUILD" in
+    /*) build_abs=$BUILD ;;
+    *) build_abs=$PWD/$BUILD ;;
+esac
+merge=$build_abs/bin/mpiscope-merge
+src=test/mpi
+out=$build_abs/test/mpi
+
+# Test programs may pass MPI_STATUSES_IGNORE, which GCC 12 flags wrongly
+# against MPICH's prototypes (-Wstringop-overflow).
+CFLAGS_TEST="-std=c11 -O2 -g -Wall -Wextra -Werror -Wno-stringop-overflow"
+FFLAGS_TEST="-O2 -g -Wall -Werror"
+
+# The configuration must come from this runner, not from the caller.
+for v in $(env | sed -n 's/^\(MPISCOPE_[A-Z_]*\)=.*/\1/p'); do
+    unset "$v"
+done
+
+passed=0
+failed=0
+pass() {
+    echo "ok: $1"
+    passed=$((passed + 1))
+}
+# fail LABEL REASON [DETAILS_FILE]
+fail() {
+    echo "FAIL: $1: $2"
+    if [ -n "${3:-}" ] && [ -s "$3" ]; then
+        head -40 "$3" | sed 's/^/    /'
+        [ "$(wc -l <"$3")" -le 40 ] || echo "    ... (all of it in $3)"
+    fi
+    failed=$((failed + 1))
+}
+
+if [ $# -gt 0 ]; then
+    tests=("$@")
+else
+    tests=()
+    for f in "$src"/*.c "$src"/*.f90; do
+        [ -e "$f" ] || continue
+        name=$(basename "$f")
+        tests+=("${name%.*}")
+    done
+fi
+
+# launch FLAVOUR N PRELOAD DIR PROGRAM: runs PROGRAM at N ranks, with the
+# preload library and MPISCOPE_DIR when PRELOAD is not empty.
+launch() {
+    local flavour=$1 n=$2 preload=$3 dir=$4 prog=$5
+    local args=()
+    if [ "$flavour" = mpich ]; then
+        [ -z "$preload" ] || args=(-genv LD_PRELOAD "$preload" -genv MPISCOPE_DIR "$dir")
+        timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n "$n" ${args[@]+"${args[@]}"} "$prog"
+    else
+        [ -z "$preload" ] || args=(-x "LD_PRELOAD=$preload" -x "MPISCOPE_DIR=$dir")
+        timeout -k 10 "$TEST_TIMEOUT" "$MPIRUN_OPENMPI" --allow-run-as-root --oversubscribe -np "$n" \
+            ${args[@]+"${args[@]}"} "$prog"
+    fi
+}
+
+# compile FLAVOUR TEST: builds the program into $out/FLAVOUR/bin/TEST.
+compile() {
+    local flavour=$1 t=$2 bin=$out/$1/bin/$2 log=$out/$1/bin/$2.log
+    mkdir -p "$out/$flavour/bin"
+    if [ -e "$src/$t.c" ]; then
+        local cc=$MPICC_MPICH
+        [ "$flavour" = mpich ] || cc=$MPICC_OPENMPI
+        # shellcheck disable=SC2086
+        "$cc" $CFLAGS_TEST -I"$src" -o "$bin" "$src/$t.c" -lm >"$log" 2>&1
+    elif [ -e "$src/$t.f90" ]; then
+        local fc=$MPIF90_MPICH
+        [ "$flavour" = mpich ] || fc=$MPIF90_OPENMPI
+        # shellcheck disable=SC2086
+        "$fc" $FFLAGS_TEST -J "$out/$flavour/bin" -o "$bin" "$src/$t.f90" >"$log" 2>&1
+    else
+        echo "no program $src/$t.c or $src/$t.f90" >"$log"
+        false
+    fi
+}
+
+# run_case FLAVOUR LIB TEST N
+run_case() {
+    local flavour=$1 lib=$2 t=$3 n=$4
+    local label="$flavour $t -n $n" dir=$out/$flavour/$t-$n bin=$out/$flavour/bin/$t
+    rm -rf "$dir"
+    mkdir -p "$dir"
+
+    launch "$flavour" "$n" "" "" "$bin" >"$dir/plain.out" 2>"$dir/plain.err"
+    local rc=$?
+    if [ $rc -ne 0 ]; then
+        fail "$label" "exits $rc without the preload library" "$dir/plain.err"
+        return
+    fi
+    launch "$flavour" "$n" "$lib" "$dir/logs" "$bin" >"$dir/profiled.out" 2>"$dir/profiled.err"
+    rc=$?
+    if [ $rc -ne 0 ]; then
+        fail "$label" "exits $rc with the preload library (0 without)" "$dir/profiled.err"
+        return
+    fi
+    if ! diff "$dir/plain.out" "$dir/profiled.out" >"$dir/stdout.diff"; then
+        fail "$label" "stdout differs with the preload library (< without, > with)" "$dir/stdout.diff"
+        return
+    fi
+    if grep 'mpiscope:' "$dir/profiled.err" >"$dir/diagnostics"; then
+        fail "$label" "the preload library printed diagnostics" "$dir/diagnostics"
+        return
+    fi
+
+    local want got
+    want=$(for ((r = 0; r < n; r++)); do printf 'rank-%06d.zst\n' "$r"; done)
+    got=$(cd "$dir/logs" 2>/dev/null && ls -1 rank-*.zst 2>/dev/null)
+    if [ "$got" != "$want" ]; then
+        fail "$label" "logs in $dir/logs are [${got//$'\n'/ }], expected [${want//$'\n'/ }]"
+        return
+    fi
+    if ! zstd -tq "$dir"/logs/rank-*.zst >"$dir/zstd.err" 2>&1; then
+        fail "$label" "a log is not a valid zstd stream" "$dir/zstd.err"
+        return
+    fi
+
+    "$merge" "$dir/logs" >"$dir/report.txt" 2>"$dir/merge.err"
+    rc=$?
+    if [ $rc -ne 0 ] || [ -s "$dir/merge.err" ]; then
+        fail "$label" "mpiscope-merge DIR exits $rc (stderr below)" "$dir/merge.err"
+        return
+    fi
+    if [ ! -s "$dir/report.txt" ]; then
+        fail "$label" "mpiscope-merge DIR printed no report"
+        return
+    fi
+    "$merge" --csv "$dir/regions.csv" --ranks-csv "$dir/ranks.csv" --json "$dir/report.json" "$dir/logs" \
+        >"$dir/merge.out" 2>"$dir/merge.err"
+    rc=$?
+    if [ $rc -ne 0 ] || [ -s "$dir/merge.err" ]; then
+        fail "$label" "mpiscope-merge --csv --ranks-csv --json exits $rc (stderr below)" "$dir/merge.err"
+        return
+    fi
+    if ! "$PYTHON" "$src/check.py" "$src/$t.expect.py" "$n" "$dir/regions.csv" \
+        --ranks-csv "$dir/ranks.csv" --json "$dir/report.json" >"$dir/check.out" 2>&1; then
+        fail "$label" "merged profile differs from $src/$t.expect.py (files in $dir)" "$dir/check.out"
+        return
+    fi
+    pass "$label"
+}
+
+flavours=()
+lib_mpich=$build_abs/lib/libmpiscope-mpich.so
+lib_openmpi=$build_abs/lib/libmpiscope-openmpi.so
+if [ -e "$lib_mpich" ]; then
+    flavours+=(mpich)
+else
+    fail "mpich" "$lib_mpich is missing (run make first)"
+fi
+if [ -e "$lib_openmpi" ]; then
+    flavours+=(openmpi)
+else
+    echo "note: $lib_openmpi not built: Open MPI cases left out"
+fi
+if [ ! -x "$merge" ]; then
+    fail "merge" "$merge is missing (run make first)"
+    flavours=()
+fi
+
+for flavour in ${flavours[@]+"${flavours[@]}"}; do
+    lib=$lib_mpich
+    [ "$flavour" = mpich ] || lib=$lib_openmpi
+    for t in "${tests[@]}"; do
+        if [ ! -e "$src/$t.expect.py" ]; then
+            fail "$flavour $t" "no expectation $src/$t.expect.py"
+            continue
+        fi
+        if ! compile "$flavour" "$t"; then
+            fail "$flavour $t" "does not compile" "$out/$flavour/bin/$t.log"
+            continue
+        fi
+        for n in $TEST_RANKS; do
+            run_case "$flavour" "$lib" "$t" "$n"
+        done
+    done
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
