@@ -42,9 +42,13 @@ all: $(TARGETS)
 	@test "$(HAVE_OPENMPI)" = 1 || echo "mpiscope: $(MPICC_OPENMPI) not found: libmpiscope-openmpi.so left out"
 
 # ---- generated wrappers: one spec table -> C ----
-$(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_ops.h: pmpi/calls.tbl scripts/gen_wrappers.py
+# The generator rewrites a file only when its text changes; the stamp records
+# that it ran, so it runs once per change of the table or the generator.
+$(BUILD)/gen/stamp: pmpi/calls.tbl scripts/gen_wrappers.py
 	@mkdir -p $(BUILD)/gen
 	$(PYTHON) scripts/gen_wrappers.py pmpi/calls.tbl $(BUILD)/gen
+	@touch $@
+$(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_ops.h: $(BUILD)/gen/stamp ;
 
 # ---- MPI-free objects ----
 $(BUILD)/obj/core/%.o: %.c | $(GEN_HDRS)
@@ -111,4 +115,4 @@ demo: deps
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD)/obj $(BUILD)/test -name '*.d' 2>/dev/null)

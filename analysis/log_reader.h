@@ -1,0 +1,117 @@
+/*
+ * Reading one rank's log (format: preload/log_format.h, docs/FORMAT.md).
+ *
+ * The file is read as a stream, frame by frame, into a buffer that grows up
+ * to the largest frame a writer can produce; it never has to fit in memory.
+ * Each frame is checked (zstd content checksum, content size, block header)
+ * before its records are decoded and delivered through callbacks:
+ *
+ *   header  once, first, with the file header and its metadata strings
+ *   region  when a region name is seen for the first time in this file:
+ *           names get dense per-file indices 0, 1, 2, ... (the same name
+ *           defined by two threads gets one index)
+ *   event   per recorded call: thread, region index, start and end
+ *           (absolute tool-clock ns)
+ *   comm    per communicator record
+ *   end     once, last, with the end record
+ *
+ * Any callback may be NULL. A callback that returns non-zero stops the read
+ * with MS_READ_STOPPED.
+ *
+ * The input is treated as hostile: every length is checked against what is
+ * actually there, nothing is allocated from a length field beyond the limits
+ * below, and every failure is a status with a message that names the file
+ * and the byte offset of the frame at fault. Callbacks see only data from
+ * frames that passed their checksum.
+ */
+#ifndef MPISCOPE_LOG_READER_H
+#define MPISCOPE_LOG_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log_format.h"
+
+/* Limits on what one file may define; beyond them the file is corrupt. */
+#define MS_READER_MAX_REGIONS (1u << 18)        /* distinct names per file */
+#define MS_READER_MAX_NAME_BYTES (64u << 20)    /* their total length */
+#define MS_READER_MAX_THREADS (1u << 16)        /* threads per file */
+#define MS_READER_MAX_IDS (1u << 20)            /* region ids per thread */
+
+typedef enum ms_read_status {
+    MS_READ_OK = 0,       /* complete log: header, data, end block */
+    MS_READ_TRUNCATED,    /* cut short (no end block, or cut inside a frame);
+                             everything before the cut was delivered */
+    MS_READ_CORRUPT,      /* not an mpiscope log, or a bad frame or record */
+    MS_READ_UNSUPPORTED,  /* a newer format version or another byte order */
+    MS_READ_IO,           /* the file cannot be opened or read */
+    MS_READ_NOMEM,
+    MS_READ_STOPPED,      /* a callback returned non-zero */
+} ms_read_status;
+
+/* The header block, as read. Strings are "" when the key is absent; they
+ * stay valid until the next read with the same reader. */
+typedef struct ms_log_meta {
+    ms_file_header header;
+    const char *host;
+    const char *mpi_library;
+    const char *argv0;
+    const char *run_dir;
+    const char *clock;
+    /* The end record when the file's last frame is a valid end block, found
+     * before the stream is read so that a consumer knows finalize_start_ns
+     * while events arrive. The end callback still confirms it. */
+    int has_end_hint;
+    ms_end_record end_hint;
+} ms_log_meta;
+
+typedef struct ms_event {
+    uint32_t thread;      /* thread index within the rank (block header) */
+    uint32_t region;      /* per-file region index */
+    uint64_t start_ns;    /* tool clock */
+    uint64_t end_ns;      /* >= start_ns */
+} ms_event;
+
+typedef struct ms_read_callbacks {
+    int (*header)(void *ctx, const ms_log_meta *meta);
+    int (*region)(void *ctx, uint32_t region, const char *name, size_t len);
+    int (*event)(void *ctx, const ms_event *ev);
+    int (*comm)(void *ctx, uint32_t thread, uint64_t comm_id, const int32_t *world_ranks,
+                uint32_t n);
+    int (*end)(void *ctx, const ms_end_record *end);
+} ms_read_callbacks;
+
+typedef struct ms_read_result {
+    ms_read_status status;
+    uint64_t offset;       /* byte offset of the frame at fault (or of the cut) */
+    uint64_t frames;       /* frames read successfully */
+    uint64_t events;       /* events delivered */
+    uint32_t threads;      /* distinct threads seen */
+    int has_header;
+    int has_end;
+    char message[512];     /* "<path>: ..." for every status but OK */
+} ms_read_result;
+
+typedef struct ms_reader ms_reader;
+
+/* A reader keeps its buffers and decompression context between files: use
+ * one per thread. Returns NULL when out of memory. */
+ms_reader *ms_reader_create(void);
+void ms_reader_destroy(ms_reader *r);
+
+/* Read `path` from its start, delivering its content to cb (may be NULL).
+ * Returns res->status, and fills res. */
+ms_read_status ms_reader_read(ms_reader *r, const char *path, const ms_read_callbacks *cb,
+                              void *ctx, ms_read_result *res);
+
+/* Names of the last file read (or being read): index -> name. */
+uint32_t ms_reader_region_count(const ms_reader *r);
+const char *ms_reader_region_name(const ms_reader *r, uint32_t region, size_t *len);
+
+/* Header of the last file read; NULL before a header was read. */
+const ms_log_meta *ms_reader_meta(const ms_reader *r);
+
+/* A short word for a status: "ok", "truncated", "corrupt", ... */
+const char *ms_read_status_str(ms_read_status s);
+
+#endif

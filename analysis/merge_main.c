@@ -1,0 +1,176 @@
+/*
+ * mpiscope-merge: reduce the per-rank logs of a run into reports
+ * (DESIGN section 6).
+ *
+ * Exit status: 0 success (a truncated log is a warning, its readable part is
+ * used); 1 bad usage (also: no such directory, no logs in it, an output that
+ * cannot be written); 2 an input that is not an mpiscope log or is corrupt
+ * beyond its readable prefix.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "reduce.h"
+#include "report.h"
+
+#define VERSION "0.1.0"
+#define PROG "mpiscope-merge"
+
+enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2 };
+
+static void usage(FILE *fp)
+{
+    fputs("usage: " PROG " [options] DIR\n"
+          "Reads every rank-*.zst log in DIR and reports on the run; with no output option,\n"
+          "a text report goes to stdout.\n"
+          "\n"
+          "  --csv FILE        region table, one row per region over all ranks\n"
+          "  --ranks-csv FILE  one row per (region, rank)\n"
+          "  --json FILE       everything, machine-readable\n"
+          "  -j, --jobs N      threads reading logs (default: one per CPU)\n"
+          "  -h, --help        show this help\n"
+          "  -V, --version     show the version\n"
+          "FILE may be - for stdout.\n"
+          "\n"
+          "Exit status: 0 success (truncated logs are warnings), 1 bad usage,\n"
+          "2 an input that is not an mpiscope log or is corrupt.\n",
+          fp);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, PROG ": ");
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    usage(stderr);
+    return EXIT_USAGE;
+}
+
+typedef int (*writer_fn)(FILE *fp, const ms_run *run);
+
+static int json_writer(FILE *fp, const ms_run *run)
+{
+    return ms_report_json(fp, run, VERSION);
+}
+
+/* Write one report to path ("-": stdout). Returns 0, or -1 after a message. */
+static int write_report(const char *path, writer_fn fn, const ms_run *run)
+{
+    int to_stdout = strcmp(path, "-") == 0;
+    FILE *fp = to_stdout ? stdout : fopen(path, "w");
+    if (!fp) {
+        fprintf(stderr, PROG ": cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    int rc = fn(fp, run);
+    int e = errno;
+    if (to_stdout) {
+        if (fflush(fp) != 0) {
+            rc = -1;
+            e = errno;
+        }
+    } else if (fclose(fp) != 0) {
+        rc = -1;
+        e = errno;
+    }
+    if (rc != 0) {
+        fprintf(stderr, PROG ": cannot write %s: %s\n", to_stdout ? "to stdout" : path, strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option longopts[] = {
+        {"csv", required_argument, NULL, 'c'},
+        {"ranks-csv", required_argument, NULL, 'r'},
+        {"json", required_argument, NULL, 'J'},
+        {"jobs", required_argument, NULL, 'j'},
+        {"help", no_argument, NULL, 'h'},
+        {"version", no_argument, NULL, 'V'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *csv = NULL, *ranks_csv = NULL, *json = NULL;
+    unsigned jobs = 0;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":j:hV", longopts, NULL)) != -1) {
+        switch (c) {
+        case 'c':
+            csv = optarg;
+            break;
+        case 'r':
+            ranks_csv = optarg;
+            break;
+        case 'J':
+            json = optarg;
+            break;
+        case 'j': {
+            char *end;
+            errno = 0;
+            long v = strtol(optarg, &end, 10);
+            if (errno || *end || end == optarg || v < 1 || v > 256)
+                return usage_error("-j wants a number of threads from 1 to 256, not \"%s\"", optarg);
+            jobs = (unsigned)v;
+            break;
+        }
+        case 'h':
+            usage(stdout);
+            return EXIT_OK;
+        case 'V':
+            puts(PROG " " VERSION);
+            return EXIT_OK;
+        case ':':
+            return usage_error("option %s needs an argument", argv[optind - 1]);
+        default:
+            if (optopt) {
+                char opt[3] = {'-', (char)optopt, '\0'};
+                return usage_error("unknown option %s", opt);
+            }
+            return usage_error("unknown option %s", argv[optind - 1]);
+        }
+    }
+    if (optind >= argc)
+        return usage_error("%s", "no log directory given");
+    if (optind + 1 < argc)
+        return usage_error("one log directory only; extra argument \"%s\"", argv[optind + 1]);
+    const char *dir = argv[optind];
+
+    ms_run *run = NULL;
+    ms_reduce_status st = ms_reduce_dir(dir, jobs, &run);
+    if (st == MS_REDUCE_NOMEM || !run) {
+        fprintf(stderr, PROG ": out of memory\n");
+        ms_run_free(run);
+        return EXIT_INPUT;
+    }
+    if (st == MS_REDUCE_USAGE) {
+        for (size_t i = 0; i < run->nerrors; i++)
+            fprintf(stderr, PROG ": %s\n", run->errors[i]);
+        ms_run_free(run);
+        return EXIT_USAGE;
+    }
+    for (size_t i = 0; i < run->nwarnings; i++)
+        fprintf(stderr, PROG ": warning: %s\n", run->warnings[i]);
+    if (st == MS_REDUCE_BAD_INPUT) {
+        for (size_t i = 0; i < run->nerrors; i++)
+            fprintf(stderr, PROG ": %s\n", run->errors[i]);
+        ms_run_free(run);
+        return EXIT_INPUT;
+    }
+
+    int rc = EXIT_OK;
+    if (csv && write_report(csv, ms_report_csv, run) != 0)
+        rc = EXIT_USAGE;
+    if (ranks_csv && write_report(ranks_csv, ms_report_ranks_csv, run) != 0)
+        rc = EXIT_USAGE;
+    if (json && write_report(json, json_writer, run) != 0)
+        rc = EXIT_USAGE;
+    if (!csv && !ranks_csv && !json && write_report("-", ms_report_text, run) != 0)
+        rc = EXIT_USAGE;
+    ms_run_free(run);
+    return rc;
+}

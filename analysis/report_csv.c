@@ -1,0 +1,86 @@
+/* CSV reports: see report.h. Fields follow RFC 4180. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+
+/* A text field, quoted when it holds a comma, a quote or a line break. */
+static void put_field(FILE *fp, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, fp);
+        return;
+    }
+    fputc('"', fp);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', fp);
+        fputc(*s, fp);
+    }
+    fputc('"', fp);
+}
+
+static void put_num(FILE *fp, double v)
+{
+    fprintf(fp, ",%.9g", isfinite(v) ? v : 0.0);
+}
+
+static void put_times(FILE *fp, const ms_summary *s)
+{
+    put_num(fp, s->total_s);
+    put_num(fp, s->mean_s);
+    put_num(fp, s->std_s);
+    put_num(fp, s->min_s);
+    put_num(fp, s->max_s);
+    put_num(fp, s->p50_s);
+    put_num(fp, s->p95_s);
+    put_num(fp, s->p99_s);
+}
+
+int ms_report_csv(FILE *fp, const ms_run *run)
+{
+    fputs(MS_REGIONS_CSV_HEADER "\n", fp);
+    for (size_t i = 0; i < run->nregions; i++) {
+        const ms_region *g = &run->regions[i];
+        const ms_region_info *f = &g->info;
+        put_field(fp, g->name);
+        if (f->is_mpi) {
+            fputc(',', fp);
+            put_field(fp, f->op);
+            fputc(',', fp);
+            put_field(fp, f->kind);
+            fprintf(fp, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", f->bytes, f->peer,
+                    f->root, f->tag, f->comm);
+            put_field(fp, f->request);
+        } else {
+            fputs(",,,,,,,,", fp);
+        }
+        const ms_summary *s = &g->summary;
+        fprintf(fp, ",%" PRIu32 ",%" PRIu64, s->ranks, s->calls);
+        put_times(fp, s);
+        put_num(fp, s->first_s);
+        put_num(fp, s->last_s);
+        put_num(fp, s->imbalance_pct);
+        fputc('\n', fp);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+int ms_report_ranks_csv(FILE *fp, const ms_run *run)
+{
+    fputs(MS_RANKS_CSV_HEADER "\n", fp);
+    for (size_t i = 0; i < run->nregions; i++) {
+        const ms_region *g = &run->regions[i];
+        for (size_t k = 0; k < g->nranks; k++) {
+            const ms_region_rank *p = &g->ranks[k];
+            ms_summary s;
+            ms_stats_summarize(&p->stats, &s);
+            put_field(fp, g->name);
+            fprintf(fp, ",%" PRId32 ",%" PRIu64, run->ranks[p->rank_index].rank, s.calls);
+            put_times(fp, &s);
+            fputc('\n', fp);
+        }
+    }
+    return ferror(fp) ? -1 : 0;
+}

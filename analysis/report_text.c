@@ -1,0 +1,478 @@
+/* Text report: see report.h. Laid out for 100 columns, in the manner of
+ * mpiP and IPM: run header, per-rank table, top regions, MPI operations,
+ * message sizes, warnings. */
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define TOP_REGIONS 20
+#define RANK_ROWS_ALL 64      /* more ranks than this: show the first RANK_ROWS_SOME */
+#define RANK_ROWS_SOME 32
+#define NAME_WIDTH 44
+#define HOST_WIDTH 20
+#define TEXT_WARNINGS 50
+
+/* ---- cells: UTF-8 aware padding, units ---- */
+
+/* Columns taken by s: one per character (continuation bytes take none). */
+static size_t columns(const char *s)
+{
+    size_t n = 0;
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+static void cell(FILE *fp, const char *s, int width, int right)
+{
+    size_t c = columns(s);
+    size_t pad = (size_t)width > c ? (size_t)width - c : 0;
+    if (right)
+        fprintf(fp, "%*s%s", (int)pad, "", s);
+    else
+        fprintf(fp, "%s%*s", s, (int)pad, "");
+}
+
+/* A number with 3 significant digits, or more for values of 1000 and up. */
+static void sig3(char *buf, size_t cap, double v, const char *unit)
+{
+    int dec = v < 9.995 ? 2 : v < 99.95 ? 1 : 0;
+    snprintf(buf, cap, "%.*f %s", dec, v, unit);
+}
+
+static void fmt_time(char *buf, size_t cap, double ns)
+{
+    if (!isfinite(ns) || ns <= 0)
+        snprintf(buf, cap, "0");
+    else if (ns < 999.5)
+        snprintf(buf, cap, "%.0f ns", ns);
+    else if (ns < 999.5e3)
+        sig3(buf, cap, ns / 1e3, "\xc2\xb5s");
+    else if (ns < 999.5e6)
+        sig3(buf, cap, ns / 1e6, "ms");
+    else
+        sig3(buf, cap, ns / 1e9, "s");
+}
+
+static void fmt_bytes(char *buf, size_t cap, double b)
+{
+    static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    if (b < 1023.5) {
+        snprintf(buf, cap, "%.0f B", b);
+        return;
+    }
+    size_t u = 0;
+    b /= 1024.0;
+    while (b >= 1023.5 && u + 1 < sizeof units / sizeof units[0]) {
+        b /= 1024.0;
+        u++;
+    }
+    sig3(buf, cap, b, units[u]);
+}
+
+/* 2^k bytes, exactly: "512 B", "1 KiB", "64 MiB". */
+static void fmt_pow2(char *buf, size_t cap, unsigned k)
+{
+    static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+    snprintf(buf, cap, "%llu %s", 1ull << (k % 10), units[k / 10]);
+}
+
+static void fmt_count(char *buf, size_t cap, uint64_t n)
+{
+    snprintf(buf, cap, "%" PRIu64, n);
+}
+
+static void fmt_pct(char *buf, size_t cap, double p)
+{
+    snprintf(buf, cap, "%.1f", isfinite(p) ? p : 0.0);
+}
+
+/* ---- names ---- */
+
+/* Copy s into dst (cap bytes), printable: white space becomes a space,
+ * other control bytes '?'. */
+static void printable(char *dst, size_t cap, const char *s)
+{
+    size_t i = 0;
+    for (; *s && i + 1 < cap; s++) {
+        unsigned char c = (unsigned char)*s;
+        dst[i++] = (c == '\t' || c == '\n' || c == '\r') ? ' ' : (c < 0x20 || c == 0x7f) ? '?' : (char)c;
+    }
+    dst[i] = '\0';
+}
+
+/* Byte offset of the character at column col. */
+static size_t offset_of_column(const char *s, size_t col)
+{
+    size_t i = 0, c = 0;
+    while (s[i]) {
+        if (((unsigned char)s[i] & 0xc0) != 0x80) {
+            if (c == col)
+                return i;
+            c++;
+        }
+        i++;
+    }
+    return i;
+}
+
+/* Fit s into width columns, cutting out its middle ("..."). */
+static void fit(char *dst, size_t cap, const char *s, size_t width)
+{
+    size_t c = columns(s);
+    if (c <= width) {
+        snprintf(dst, cap, "%s", s);
+        return;
+    }
+    size_t head = (width - 3) / 2, tail = width - 3 - head;
+    size_t h = offset_of_column(s, head);
+    size_t t = offset_of_column(s, c - tail);
+    snprintf(dst, cap, "%.*s...%s", (int)h, s, s + t);
+}
+
+/* The display name of a region: an MPI call without the fields that say
+ * nothing (kind, -1 values, comm=0). */
+static void short_name(char *dst, size_t cap, const ms_region *g)
+{
+    char buf[2048];
+    const ms_region_info *f = &g->info;
+    if (!f->is_mpi) {
+        printable(buf, sizeof buf, g->name);
+    } else {
+        size_t n = (size_t)snprintf(buf, sizeof buf, "%s", f->op);
+#define ADD(...)                                                                 \
+    do {                                                                         \
+        if (n < sizeof buf)                                                      \
+            n += (size_t)snprintf(buf + n, sizeof buf - n, __VA_ARGS__);         \
+    } while (0)
+        if (f->bytes >= 0)
+            ADD(" bytes=%" PRId64, f->bytes);
+        if (f->peer != -1)
+            ADD(" peer=%" PRId64, f->peer);
+        if (f->root != -1)
+            ADD(" root=%" PRId64, f->root);
+        if (f->tag != -1)
+            ADD(" tag=%" PRId64, f->tag);
+        if (f->comm != 0 && f->comm != -1)
+            ADD(" comm=%" PRId64, f->comm);
+        if (f->request[0])
+            ADD(" req=%s", f->request);
+#undef ADD
+        char clean[2048];
+        printable(clean, sizeof clean, buf);
+        memcpy(buf, clean, sizeof buf);
+    }
+    fit(dst, cap, buf, NAME_WIDTH);
+}
+
+/* ---- sections ---- */
+
+static void header(FILE *fp, const ms_run *run)
+{
+    char dir[512], a[64], b[64], c[64], fitted[512];
+    printable(dir, sizeof dir, run->dir);
+    fit(fitted, sizeof fitted, dir, 80);
+    fprintf(fp, "mpiscope report: %s\n\n", fitted);
+    fmt_time(a, sizeof a, (double)run->wall_ns);
+    fprintf(fp, "  ranks        %zu", run->nranks);
+    if (run->world_size > 0 && (size_t)run->world_size != run->nranks)
+        fprintf(fp, " of %" PRId32, run->world_size);
+    fprintf(fp, "\n  hosts        %zu", run->nhosts);
+    if (run->nhosts > 0) {
+        char h[256];
+        fputs(" (", fp);
+        for (size_t i = 0; i < run->nhosts && i < 4; i++) {
+            printable(h, sizeof h, run->hosts[i]);
+            fprintf(fp, "%s%s", i ? ", " : "", h);
+        }
+        fputs(run->nhosts > 4 ? ", ...)" : ")", fp);
+    }
+    fprintf(fp, "\n  wall time    %s\n", a);
+    if (run->nranks > 0) {
+        const ms_rank_info *r0 = &run->ranks[0];
+        char s[600], f[600];
+        if (r0->argv0[0]) {
+            printable(s, sizeof s, r0->argv0);
+            fit(f, sizeof f, s, 80);
+            fprintf(fp, "  program      %s\n", f);
+        }
+        if (r0->mpi_library[0]) {
+            printable(s, sizeof s, r0->mpi_library);
+            fit(a, sizeof a, s, 60);
+            fprintf(fp, "  MPI library  %s\n", a);
+        }
+    }
+    fmt_time(a, sizeof a, (double)run->mpi_ns);
+    fmt_time(b, sizeof b, (double)run->app_ns);
+    fprintf(fp, "  MPI time     %.1f %% of application time (%s of %s, all ranks)\n", run->mpi_pct, a, b);
+    fmt_pct(a, sizeof a, run->mpi_pct_min);
+    fmt_pct(b, sizeof b, run->mpi_pct_mean);
+    fmt_pct(c, sizeof c, run->mpi_pct_max);
+    fprintf(fp, "  MPI %% / rank min %s  mean %s  max %s\n", a, b, c);
+    fprintf(fp, "  events       %" PRIu64 "\n", run->events);
+}
+
+static void rank_table(FILE *fp, const ms_run *run)
+{
+    fputs("\nPer rank\n", fp);
+    fputs("   rank  ", fp);
+    cell(fp, "host", HOST_WIDTH, 0);
+    fputs("      app time      MPI time   MPI %  status\n", fp);
+    size_t rows = run->nranks > RANK_ROWS_ALL ? RANK_ROWS_SOME : run->nranks;
+    for (size_t i = 0; i < rows; i++) {
+        const ms_rank_info *in = &run->ranks[i];
+        char host[256], h[64], app[32], mpi[32], pct[32];
+        printable(host, sizeof host, in->host);
+        fit(h, sizeof h, host, HOST_WIDTH);
+        fmt_time(app, sizeof app, (double)in->app_ns);
+        fmt_time(mpi, sizeof mpi, (double)in->mpi_ns);
+        fmt_pct(pct, sizeof pct, in->mpi_pct);
+        fprintf(fp, "  %5" PRId32 "  ", in->rank);
+        cell(fp, h, HOST_WIDTH, 0);
+        cell(fp, app, 14, 1);
+        cell(fp, mpi, 14, 1);
+        cell(fp, pct, 8, 1);
+        fprintf(fp, "  %s\n", in->status == MS_READ_OK ? (in->finalized ? "" : "not finalized") : "truncated");
+    }
+    if (rows < run->nranks)
+        fprintf(fp, "  ... %zu more ranks (--ranks-csv and --json list every rank)\n", run->nranks - rows);
+}
+
+static void top_regions(FILE *fp, const ms_run *run)
+{
+    size_t n = run->nregions < TOP_REGIONS ? run->nregions : TOP_REGIONS;
+    fprintf(fp, "\nTop regions by total time (%zu of %zu)\n", n, run->nregions);
+    fputs("  ", fp);
+    cell(fp, "region", NAME_WIDTH, 0);
+    fputs("       calls      total       mean        max  imbal %\n", fp);
+    for (size_t i = 0; i < n; i++) {
+        const ms_region *g = &run->regions[i];
+        const ms_summary *s = &g->summary;
+        char name[NAME_WIDTH * 4 + 8], calls[32], tot[32], mean[32], max[32], imb[32];
+        short_name(name, sizeof name, g);
+        fmt_count(calls, sizeof calls, s->calls);
+        fmt_time(tot, sizeof tot, (double)g->total_ns);
+        fmt_time(mean, sizeof mean, s->mean_s * 1e9);
+        fmt_time(max, sizeof max, s->max_s * 1e9);
+        fmt_pct(imb, sizeof imb, s->imbalance_pct);
+        fputs("  ", fp);
+        cell(fp, name, NAME_WIDTH, 0);
+        cell(fp, calls, 12, 1);
+        cell(fp, tot, 11, 1);
+        cell(fp, mean, 11, 1);
+        cell(fp, max, 11, 1);
+        cell(fp, imb, 9, 1);
+        fputc('\n', fp);
+    }
+    if (n > 0)
+        fputs("  (MPI names without \"mpi:\", kind, comm=0 and fields that are -1; --csv has full names)\n",
+              fp);
+}
+
+typedef struct op_row {
+    char op[MS_FIELD_MAX];
+    char kind[MS_FIELD_MAX];
+    uint64_t calls, total_ns, window_ns;
+    uint64_t bytes;
+    int has_bytes;
+} op_row;
+
+static int op_row_cmp(const void *a, const void *b)
+{
+    const op_row *x = a, *y = b;
+    if (x->total_ns != y->total_ns)
+        return x->total_ns > y->total_ns ? -1 : 1;
+    int c = strcmp(x->op, y->op);
+    return c ? c : strcmp(x->kind, y->kind);
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* The operation of an MPI region, also when its fields do not parse. */
+static void op_of(const ms_region *g, char *op, char *kind)
+{
+    if (g->info.is_mpi) {
+        memcpy(op, g->info.op, MS_FIELD_MAX);
+        memcpy(kind, g->info.kind, MS_FIELD_MAX);
+        return;
+    }
+    const char *s = g->name + 4;
+    size_t n = strcspn(s, " ");
+    if (n >= MS_FIELD_MAX)
+        n = MS_FIELD_MAX - 1;
+    memcpy(op, s, n);
+    op[n] = '\0';
+    strcpy(kind, "?");
+}
+
+static int operations(FILE *fp, const ms_run *run)
+{
+    op_row *rows = calloc(run->nregions ? run->nregions : 1, sizeof *rows);
+    if (!rows)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < run->nregions; i++) {
+        const ms_region *g = &run->regions[i];
+        if (!g->is_mpi)
+            continue;
+        char op[MS_FIELD_MAX], kind[MS_FIELD_MAX];
+        op_of(g, op, kind);
+        size_t k = 0;
+        while (k < n && (strcmp(rows[k].op, op) != 0 || strcmp(rows[k].kind, kind) != 0))
+            k++;
+        if (k == n) {
+            memcpy(rows[n].op, op, sizeof op);
+            memcpy(rows[n].kind, kind, sizeof kind);
+            n++;
+        }
+        op_row *r = &rows[k];
+        r->calls += g->summary.calls;
+        r->total_ns = sat_add(r->total_ns, g->total_ns);
+        r->window_ns = sat_add(r->window_ns, g->window_ns);
+        if (g->info.is_mpi && g->info.bytes >= 0) {
+            r->bytes = sat_add(r->bytes, sat_mul((uint64_t)g->info.bytes, g->summary.calls));
+            r->has_bytes = 1;
+        }
+    }
+    qsort(rows, n, sizeof *rows, op_row_cmp);
+    fputs("\nMPI operations\n", fp);
+    fputs("  operation             kind                    calls   total time  % MPI time         bytes\n", fp);
+    for (size_t k = 0; k < n; k++) {
+        op_row *r = &rows[k];
+        char op[64], kind[64], calls[32], tot[32], pct[32], bytes[32];
+        printable(op, sizeof op, r->op);
+        printable(kind, sizeof kind, r->kind);
+        char opf[32], kindf[32];
+        fit(opf, sizeof opf, op, 20);
+        fit(kindf, sizeof kindf, kind, 16);
+        fmt_count(calls, sizeof calls, r->calls);
+        fmt_time(tot, sizeof tot, (double)r->total_ns);
+        fmt_pct(pct, sizeof pct, run->mpi_ns ? 100.0 * (double)r->window_ns / (double)run->mpi_ns : 0.0);
+        if (r->has_bytes)
+            fmt_bytes(bytes, sizeof bytes, (double)r->bytes);
+        else
+            snprintf(bytes, sizeof bytes, "-");
+        fputs("  ", fp);
+        cell(fp, opf, 20, 0);
+        fputs("  ", fp);
+        cell(fp, kindf, 16, 0);
+        cell(fp, calls, 13, 1);
+        cell(fp, tot, 13, 1);
+        cell(fp, pct, 12, 1);
+        cell(fp, bytes, 14, 1);
+        fputc('\n', fp);
+    }
+    if (n == 0)
+        fputs("  (no MPI calls recorded)\n", fp);
+    else
+        fputs("  (% MPI time counts calls between MPI_Init and MPI_Finalize, as the MPI time above)\n", fp);
+    free(rows);
+    return 0;
+}
+
+static void histogram(FILE *fp, const ms_run *run)
+{
+    /* Bucket 0: 0 bytes; bucket k >= 1: [2^(k-1), 2^k). */
+    uint64_t p2p[65] = {0}, coll[65] = {0};
+    int any = 0;
+    for (size_t i = 0; i < run->nregions; i++) {
+        const ms_region_info *f = &run->regions[i].info;
+        if (!f->is_mpi || f->bytes < 0)
+            continue;
+        int is_p2p = strcmp(f->kind, "point-to-point") == 0;
+        if (!is_p2p && strcmp(f->kind, "collective") != 0)
+            continue;
+        unsigned k = 0;
+        for (uint64_t b = (uint64_t)f->bytes; b; b >>= 1)
+            k++;
+        uint64_t *h = is_p2p ? p2p : coll;
+        h[k] = sat_add(h[k], run->regions[i].summary.calls);
+        any = 1;
+    }
+    fputs("\nMessage sizes (calls per size, point-to-point and collective calls of known size)\n", fp);
+    if (!any) {
+        fputs("  (none)\n", fp);
+        return;
+    }
+    fputs("  bytes                          point-to-point     collective\n", fp);
+    for (unsigned k = 0; k < 65; k++) {
+        if (!p2p[k] && !coll[k])
+            continue;
+        char range[96], lo[32], hi[32], a[32], b[32];
+        if (k == 0) {
+            snprintf(range, sizeof range, "0");
+        } else {
+            fmt_pow2(lo, sizeof lo, k - 1);
+            fmt_pow2(hi, sizeof hi, k);
+            snprintf(range, sizeof range, "%s .. < %s", lo, hi);
+        }
+        fmt_count(a, sizeof a, p2p[k]);
+        fmt_count(b, sizeof b, coll[k]);
+        fputs("  ", fp);
+        cell(fp, range, 26, 0);
+        cell(fp, a, 20, 1);
+        cell(fp, b, 15, 1);
+        fputc('\n', fp);
+    }
+}
+
+/* Print s indented by two columns, wrapped at spaces to fit the page;
+ * longer words are cut. */
+static void wrapped(FILE *fp, const char *s)
+{
+    const size_t width = 96;
+    while (*s) {
+        size_t cols = 0, i = 0, brk = 0;
+        while (s[i] && cols < width) {
+            if (s[i] == ' ')
+                brk = i;
+            i++;
+            while (((unsigned char)s[i] & 0xc0) == 0x80)
+                i++;
+            cols++;
+        }
+        if (s[i] && s[i] != ' ' && brk > 0)
+            i = brk;
+        fprintf(fp, "  %.*s\n", (int)i, s);
+        s += i;
+        while (*s == ' ')
+            s++;
+    }
+}
+
+static void warnings(FILE *fp, const ms_run *run)
+{
+    if (run->nwarnings == 0)
+        return;
+    fprintf(fp, "\nWarnings (%zu)\n", run->nwarnings);
+    for (size_t i = 0; i < run->nwarnings && i < TEXT_WARNINGS; i++) {
+        char s[1024];
+        printable(s, sizeof s, run->warnings[i]);
+        wrapped(fp, s);
+    }
+    if (run->nwarnings > TEXT_WARNINGS)
+        fprintf(fp, "  ... %zu more (--json lists all)\n", run->nwarnings - TEXT_WARNINGS);
+}
+
+int ms_report_text(FILE *fp, const ms_run *run)
+{
+    header(fp, run);
+    rank_table(fp, run);
+    top_regions(fp, run);
+    if (operations(fp, run) != 0)
+        return -1;
+    histogram(fp, run);
+    warnings(fp, run);
+    return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,184 @@
+/* Duration statistics: see stats.h. */
+#include "stats.h"
+
+#include <math.h>
+#include <string.h>
+
+#define NS_PER_S 1e9
+
+void ms_stats_init(ms_stats *s)
+{
+    memset(s, 0, sizeof *s);
+    ms_sketch_init(&s->sketch);
+}
+
+void ms_stats_free(ms_stats *s)
+{
+    ms_sketch_free(&s->sketch);
+    memset(s, 0, sizeof *s);
+}
+
+static int64_t end_of(int64_t start, uint64_t dur)
+{
+    if (dur > (uint64_t)INT64_MAX || start > INT64_MAX - (int64_t)dur)
+        return INT64_MAX;
+    return start + (int64_t)dur;
+}
+
+int ms_stats_add(ms_stats *s, int64_t start, uint64_t dur_ns)
+{
+    if (ms_sketch_add(&s->sketch, dur_ns) != 0)
+        return -1;
+    int64_t end = end_of(start, dur_ns);
+    if (s->calls == 0) {
+        s->min_ns = s->max_ns = dur_ns;
+        s->first_start = start;
+        s->first_ns = dur_ns;
+        s->last_end = end;
+        s->last_ns = dur_ns;
+    } else {
+        if (dur_ns < s->min_ns)
+            s->min_ns = dur_ns;
+        if (dur_ns > s->max_ns)
+            s->max_ns = dur_ns;
+        if (start < s->first_start) {
+            s->first_start = start;
+            s->first_ns = dur_ns;
+        }
+        if (end >= s->last_end) {
+            s->last_end = end;
+            s->last_ns = dur_ns;
+        }
+    }
+    s->calls++;
+    s->total_ns += dur_ns;
+    double d = (double)dur_ns;
+    double delta = d - s->mean_ns;
+    s->mean_ns += delta / (double)s->calls;
+    s->m2 += delta * (d - s->mean_ns);
+    return 0;
+}
+
+int ms_stats_merge(ms_stats *dst, const ms_stats *src)
+{
+    if (src->calls == 0)
+        return 0;
+    if (ms_sketch_merge(&dst->sketch, &src->sketch) != 0)
+        return -1;
+    if (dst->calls == 0) {
+        ms_sketch sk = dst->sketch;
+        *dst = *src;
+        dst->sketch = sk;
+        return 0;
+    }
+    double na = (double)dst->calls, nb = (double)src->calls, n = na + nb;
+    double delta = src->mean_ns - dst->mean_ns;
+    dst->mean_ns += delta * nb / n;
+    dst->m2 += src->m2 + delta * delta * na * nb / n;
+    dst->calls += src->calls;
+    dst->total_ns += src->total_ns;
+    if (src->min_ns < dst->min_ns)
+        dst->min_ns = src->min_ns;
+    if (src->max_ns > dst->max_ns)
+        dst->max_ns = src->max_ns;
+    if (src->first_start < dst->first_start) {
+        dst->first_start = src->first_start;
+        dst->first_ns = src->first_ns;
+    }
+    if (src->last_end > dst->last_end) {
+        dst->last_end = src->last_end;
+        dst->last_ns = src->last_ns;
+    }
+    return 0;
+}
+
+static int64_t shift(int64_t t, int64_t delta)
+{
+    if (delta > 0 && t > INT64_MAX - delta)
+        return INT64_MAX;
+    if (delta < 0 && t < INT64_MIN - delta)
+        return INT64_MIN;
+    return t + delta;
+}
+
+void ms_stats_shift(ms_stats *s, int64_t delta)
+{
+    if (s->calls == 0)
+        return;
+    s->first_start = shift(s->first_start, delta);
+    s->last_end = shift(s->last_end, delta);
+}
+
+static void fill(const ms_stats *s, ms_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    if (s->calls == 0)
+        return;
+    out->calls = s->calls;
+    out->total_s = (double)s->total_ns / NS_PER_S;
+    out->mean_s = s->mean_ns / NS_PER_S;
+    out->std_s = sqrt(s->m2 > 0.0 ? s->m2 / (double)s->calls : 0.0) / NS_PER_S;
+    out->min_s = (double)s->min_ns / NS_PER_S;
+    out->max_s = (double)s->max_ns / NS_PER_S;
+    out->p50_s = ms_sketch_quantile(&s->sketch, 0.50) / NS_PER_S;
+    out->p95_s = ms_sketch_quantile(&s->sketch, 0.95) / NS_PER_S;
+    out->p99_s = ms_sketch_quantile(&s->sketch, 0.99) / NS_PER_S;
+    out->first_s = (double)s->first_ns / NS_PER_S;
+    out->last_s = (double)s->last_ns / NS_PER_S;
+}
+
+void ms_stats_summarize(const ms_stats *s, ms_summary *out)
+{
+    fill(s, out);
+    out->ranks = s->calls > 0;
+}
+
+double ms_imbalance_pct(const uint64_t *totals_ns, size_t n)
+{
+    size_t k = 0;
+    uint64_t max = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        if (totals_ns[i] == 0)
+            continue;
+        k++;
+        sum += (double)totals_ns[i];
+        if (totals_ns[i] > max)
+            max = totals_ns[i];
+    }
+    if (k < 2)
+        return 0.0;
+    return ((double)max / (sum / (double)k) - 1.0) * 100.0;
+}
+
+int ms_stats_combine(const ms_stats *const *per_rank, size_t n, ms_summary *out)
+{
+    ms_stats all;
+    ms_stats_init(&all);
+    uint32_t ranks = 0;
+    uint64_t max = 0;
+    size_t nonzero = 0;
+    double sum = 0.0;
+    for (size_t i = 0; i < n; i++) {
+        const ms_stats *s = per_rank[i];
+        if (s->calls == 0)
+            continue;
+        ranks++;
+        /* The same rule as ms_imbalance_pct, without a totals array. */
+        if (s->total_ns > 0) {
+            nonzero++;
+            sum += (double)s->total_ns;
+            if (s->total_ns > max)
+                max = s->total_ns;
+        }
+        if (ms_stats_merge(&all, s) != 0) {
+            ms_stats_free(&all);
+            return -1;
+        }
+    }
+    fill(&all, out);
+    out->ranks = ranks;
+    out->imbalance_pct = nonzero < 2 ? 0.0 : ((double)max / (sum / (double)nonzero) - 1.0) * 100.0;
+    ms_stats_free(&all);
+    return 0;
+}

@@ -1,0 +1,163 @@
+/*
+ * Synthesizing rank logs for the unit tests, through the real writer
+ * (preload/log_file.c) and record encoders (preload/records.h).
+ *
+ *   synth s;
+ *   synth_open(&s, path, rank, size);          header block written
+ *   synth_region(&s, thread, id, "name");      records go to a per-thread
+ *   synth_event(&s, thread, id, start, end);   buffer; absolute times
+ *   synth_flush(&s, thread);                   -> one data block
+ *   synth_close(&s, finalize_start_ns);        end block (or none: -1)
+ */
+#ifndef MPISCOPE_TEST_SYNTH_H
+#define MPISCOPE_TEST_SYNTH_H
+
+#include <ftw.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "log_file.h"
+#include "records.h"
+
+#define SYNTH_THREADS 4
+#define SYNTH_BUF (4u << 20)
+#define SYNTH_NO_END UINT64_MAX
+
+/* Header values the tests share. */
+#define SYNTH_CLOCK_REF 1000000000ull      /* tool clock at calibration */
+#define SYNTH_REALTIME_REF 1700000000000000000ll
+
+typedef struct synth {
+    ms_log log;
+    uint8_t *buf[SYNTH_THREADS];
+    size_t len[SYNTH_THREADS];
+    uint64_t cursor[SYNTH_THREADS];
+    int has_time[SYNTH_THREADS];
+    uint64_t events;
+    uint64_t last_end;
+} synth;
+
+static inline void synth_header(ms_file_header *h, int rank, int size)
+{
+    memset(h, 0, sizeof *h);
+    memcpy(h->magic, MS_FILE_MAGIC, 8);
+    h->version = MS_FORMAT_VERSION;
+    h->endian = MS_ENDIAN_MARK;
+    h->rank = rank;
+    h->size = size;
+    h->pid = 4000 + rank;
+    h->clock_ref_ns = SYNTH_CLOCK_REF;
+    h->realtime_ref_ns = SYNTH_REALTIME_REF;
+    h->init_start_ns = 1000;
+    h->init_end_ns = 2000;
+    h->mode = MS_MODE_TRACE;
+}
+
+/* Open with a caller-made header (NULL: synth_header's) and host name. */
+static inline int synth_open_with(synth *s, const char *path, const ms_file_header *h, const char *host)
+{
+    memset(s, 0, sizeof *s);
+    if (ms_log_open(&s->log, path, SYNTH_BUF, 3) != 0)
+        return -1;
+    for (int i = 0; i < SYNTH_THREADS; i++) {
+        s->buf[i] = malloc(SYNTH_BUF);
+        if (!s->buf[i])
+            return -1;
+    }
+    char host_kv[128];
+    snprintf(host_kv, sizeof host_kv, "host=%s", host);
+    const char *strings[] = {host_kv, "mpi_library=MPICH Version: 4.0.2", "argv0=./app",
+                             "run_dir=/tmp/run", "clock=CLOCK_MONOTONIC"};
+    return ms_log_write_header(&s->log, h, strings, 5);
+}
+
+static inline int synth_open(synth *s, const char *path, int rank, int size)
+{
+    ms_file_header h;
+    synth_header(&h, rank, size);
+    return synth_open_with(s, path, &h, "node0");
+}
+
+static inline void synth_region(synth *s, int thread, uint32_t id, const char *name)
+{
+    s->len[thread] = (size_t)(ms_rec_region(s->buf[thread] + s->len[thread], id, name, strlen(name)) -
+                              s->buf[thread]);
+}
+
+static inline void synth_time(synth *s, int thread, uint64_t t)
+{
+    s->len[thread] = (size_t)(ms_rec_time(s->buf[thread] + s->len[thread], t) - s->buf[thread]);
+    s->cursor[thread] = t;
+    s->has_time[thread] = 1;
+}
+
+/* An event at absolute times; a time record first when needed. */
+static inline void synth_event(synth *s, int thread, uint32_t id, uint64_t start, uint64_t end)
+{
+    if (!s->has_time[thread] || start < s->cursor[thread])
+        synth_time(s, thread, start);
+    uint8_t *p = ms_rec_event(s->buf[thread] + s->len[thread], id, start - s->cursor[thread], end - start);
+    s->len[thread] = (size_t)(p - s->buf[thread]);
+    s->cursor[thread] = end;
+    s->events++;
+    if (end > s->last_end)
+        s->last_end = end;
+}
+
+static inline void synth_comm(synth *s, int thread, uint64_t id, const int *ranks, uint32_t n)
+{
+    s->len[thread] = (size_t)(ms_rec_comm(s->buf[thread] + s->len[thread], id, ranks, n) - s->buf[thread]);
+}
+
+static inline int synth_flush(synth *s, int thread)
+{
+    if (s->len[thread] == 0)
+        return 0;
+    int rc = ms_log_write_block(&s->log, MS_BLOCK_DATA, (uint32_t)thread, s->buf[thread], s->len[thread]);
+    s->len[thread] = 0;
+    return rc;
+}
+
+/* Flush every thread, write the end block (unless finalize_start is
+ * SYNTH_NO_END) and close. */
+static inline int synth_close(synth *s, uint64_t finalize_start)
+{
+    int rc = 0;
+    uint32_t nthreads = 0;
+    for (int i = 0; i < SYNTH_THREADS; i++) {
+        nthreads += s->has_time[i] != 0;
+        rc |= synth_flush(s, i);
+        free(s->buf[i]);
+    }
+    ms_end_record end = {.finalize_start_ns = finalize_start, .end_ns = s->last_end + 10,
+                         .events = s->events, .dropped = 0, .nthreads = nthreads,
+                         .flags = finalize_start ? MS_END_FINALIZED : 0};
+    rc |= ms_log_close(&s->log, finalize_start == SYNTH_NO_END ? NULL : &end);
+    return rc;
+}
+
+/* A fresh directory under /tmp. */
+static inline char *synth_tmpdir(void)
+{
+    char *d = strdup("/tmp/mpiscope-test-XXXXXX");
+    return d && mkdtemp(d) ? d : NULL;
+}
+
+static inline int synth_rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* Remove a directory made by synth_tmpdir, with what is in it. */
+static inline void synth_rmdir(const char *dir)
+{
+    nftw(dir, synth_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+#endif

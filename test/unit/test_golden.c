@@ -1,0 +1,105 @@
+/* Golden logs of every released format version (test/golden/) keep
+ * decoding to the same reports. */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "reduce.h"
+#include "report.h"
+
+/* test/golden/<version>, from the repository root or from the test binary
+ * (build/test/unit/). */
+static const char *golden_dir(const char *version)
+{
+    static char path[4096];
+    struct stat sb;
+    snprintf(path, sizeof path, "test/golden/%s", version);
+    if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        return path;
+    char exe[2048];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    cr_assert_gt(n, 0);
+    exe[n] = '\0';
+    char *slash = strrchr(exe, '/');
+    if (slash)
+        *slash = '\0';
+    snprintf(path, sizeof path, "%s/../../../test/golden/%s", exe, version);
+    return path;
+}
+
+static char *slurp(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    cr_assert_not_null(fp, "%s is missing", path);
+    char *buf = NULL;
+    size_t cap = 0, len = 0;
+    for (;;) {
+        if (len + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 8192;
+            buf = realloc(buf, cap);
+            cr_assert_not_null(buf);
+        }
+        size_t n = fread(buf + len, 1, cap - len - 1, fp);
+        len += n;
+        if (n == 0)
+            break;
+    }
+    fclose(fp);
+    buf[len] = '\0';
+    return buf;
+}
+
+static char *report(const ms_run *run, int (*fn)(FILE *, const ms_run *))
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    cr_assert_not_null(fp);
+    cr_assert_eq(fn(fp, run), 0);
+    fclose(fp);
+    return buf;
+}
+
+static void check_version(const char *dir)
+{
+    ms_run *run;
+    cr_assert_eq(ms_reduce_dir(dir, 2, &run), MS_REDUCE_OK, "%s", run && run->nerrors ? run->errors[0] : "");
+    cr_expect_eq(run->nwarnings, 0);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/regions.csv", dir);
+    char *want = slurp(path), *got = report(run, ms_report_csv);
+    cr_expect_str_eq(got, want, "%s", path);
+    free(want);
+    free(got);
+    snprintf(path, sizeof path, "%s/ranks.csv", dir);
+    want = slurp(path);
+    got = report(run, ms_report_ranks_csv);
+    cr_expect_str_eq(got, want, "%s", path);
+    free(want);
+    free(got);
+    ms_run_free(run);
+}
+
+Test(golden, version_1)
+{
+    check_version(golden_dir("v1"));
+}
+
+Test(golden, version_1_facts)
+{
+    ms_run *run;
+    cr_assert_eq(ms_reduce_dir(golden_dir("v1"), 1, &run), MS_REDUCE_OK);
+    cr_assert_eq(run->nranks, 2);
+    cr_expect_str_eq(run->ranks[0].host, "golden-a");
+    cr_expect_str_eq(run->ranks[1].host, "golden-b");
+    cr_expect_eq(run->ranks[0].threads, 2);
+    cr_expect_eq(run->ranks[0].events, 16);
+    cr_expect_eq(run->ranks[1].events, 14);
+    cr_expect_eq(run->ranks[0].finalized, 1);
+    cr_expect_eq(run->ranks[0].app_ns, 48000);
+    cr_expect_eq(run->ranks[1].app_ns, 46000);
+    ms_run_free(run);
+}
