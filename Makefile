@@ -34,7 +34,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all deps demo check unit-tests mpi-tests smoke-tests clean
+.PHONY: all deps demo check unit-tests mpi-tests smoke-tests clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -50,6 +50,23 @@ $(BUILD)/gen/stamp: pmpi/calls.tbl scripts/gen_wrappers.py
 	@touch $@
 $(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_ops.h: $(BUILD)/gen/stamp ;
 
+# ---- generated Fortran entry points, once per MPI flavour ----
+# The symbols the MPI's Fortran libraries export decide which entry points
+# exist (none without a Fortran compiler wrapper); docs/FORTRAN.md says which
+# bindings each MPI needs. The list is refreshed on every make, and rewritten
+# only when it changed.
+define fortran_gen
+$(BUILD)/gen/fortran-$(1).syms: FORCE
+	@mkdir -p $$(dir $$@)
+	@bash scripts/fortran_symbols.sh $(2) >$$@.new && { cmp -s $$@.new $$@ || mv $$@.new $$@; }; rm -f $$@.new
+$(BUILD)/gen/pmpi_fortran_$(1).c: pmpi/calls.tbl scripts/gen_fortran.py scripts/gen_wrappers.py $(BUILD)/gen/fortran-$(1).syms
+	$(PYTHON) scripts/gen_fortran.py pmpi/calls.tbl $(1) $(BUILD)/gen/fortran-$(1).syms $$@
+endef
+$(eval $(call fortran_gen,mpich,$(MPIF90_MPICH)))
+$(eval $(call fortran_gen,openmpi,$(MPIF90_OPENMPI)))
+
+FORCE:
+
 # ---- MPI-free objects ----
 $(BUILD)/obj/core/%.o: %.c | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
@@ -60,15 +77,16 @@ define preload_lib
 $(BUILD)/obj/$(1)/%.o: %.c | $(GEN_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(2) $(LIB_CFLAGS) -c $$< -o $$@
-$(BUILD)/obj/$(1)/gen/%.o: $(BUILD)/gen/%.c
+$(BUILD)/obj/$(1)/gen/%.o: $(BUILD)/gen/%.c | $(GEN_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(2) $(LIB_CFLAGS) -c $$< -o $$@
 # MPI symbols stay undefined and weak: the library loads (and stays silent)
 # in processes without MPI, even with LD_BIND_NOW, and never pulls in an MPI.
-$(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(BUILD)/obj/$(1)/gen/pmpi_wrappers.o
+$(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(BUILD)/obj/$(1)/gen/pmpi_wrappers.o \
+    $(BUILD)/obj/$(1)/gen/pmpi_fortran_$(1).o
 	@mkdir -p $$(dir $$@)
 	$(CC) -r -nostdlib -o $(BUILD)/obj/$(1)/all.o $$^
-	nm -u $(BUILD)/obj/$(1)/all.o | awk '{print $$$$2}' | grep -E '^(P?MPI_|ompi_|MPIR_|mpi_|MPI_F_)' | sort -u > $(BUILD)/obj/$(1)/weak.txt
+	nm -u $(BUILD)/obj/$(1)/all.o | awk '{print $$$$2}' | grep -E '^(P?MPI_|ompi_|MPIR_|p?mpi_|pmpir_|MPI_F_)' | sort -u > $(BUILD)/obj/$(1)/weak.txt
 	objcopy --weaken-symbols=$(BUILD)/obj/$(1)/weak.txt $(BUILD)/obj/$(1)/all.o
 	$(CC) -shared -o $$@ $(BUILD)/obj/$(1)/all.o -Wl,-z,lazy -Wl,--version-script=preload/exports.map $(ZSTD_LIBS) -lpthread -ldl $(LDSAN)
 endef
@@ -85,7 +103,7 @@ UNIT_SRCS  := $(wildcard test/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:%.c=$(BUILD)/%)
 $(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(CORE_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $^ $(CRITERION_LIBS) $(ZSTD_LIBS) -lpthread -lm $(LDSAN)
+	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) -lpthread -lm $(LDSAN)
 
 unit-tests: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 1; done

@@ -54,7 +54,15 @@ struct ms_reader {
     ms_log_meta meta;
     int has_meta;
     int has_end_hint;
-    ms_end_record end_hint;
+    ms_end_record end_hint;  /* as stored (log clock) */
+    size_t hint_size;        /* its size in the last frame */
+    size_t end_size;         /* the end record's size on disk: by format version */
+    /* Log clock -> CLOCK_MONOTONIC ns: ns = ns0 + (ticks - t0) * ns_per_tick,
+     * the rate taken from the latest clock sample, or the end record. */
+    int ticks;               /* the log clock is not already ns */
+    uint64_t t0, ns0;
+    double ns_per_tick;
+    int rate_final;          /* fixed by the end record */
     ms_strtab names;
     ms_idmap thread_slots;   /* thread index -> position in threads */
     thread_state *threads;
@@ -111,6 +119,44 @@ static void reset(ms_reader *r)
     memset(&r->meta, 0, sizeof r->meta);
     r->has_meta = 0;
     r->has_end_hint = 0;
+    r->end_size = 0;
+    r->ticks = 0;
+    r->t0 = r->ns0 = 0;
+    r->ns_per_tick = 1.0;
+    r->rate_final = 0;
+}
+
+/* ---- the log clock ---- */
+
+static uint64_t to_ns(const ms_reader *r, uint64_t t)
+{
+    if (!r->ticks)
+        return t;
+    double d = ((double)t - (double)r->t0) * r->ns_per_tick + (double)r->ns0;
+    if (!(d > 0))
+        return 0;
+    return d >= (double)MAX_TIME ? MAX_TIME : (uint64_t)d;
+}
+
+/* A later pair of readings of both clocks fixes the rate between them. */
+static void clock_pair(ms_reader *r, uint64_t ticks, uint64_t mono_ns)
+{
+    if (!r->ticks || ticks <= r->t0 || mono_ns <= r->ns0)
+        return;
+    /* Too short a span says little about the rate. */
+    if (mono_ns - r->ns0 < 1000000u)
+        return;
+    r->ns_per_tick = (double)(mono_ns - r->ns0) / (double)(ticks - r->t0);
+}
+
+/* The end record with its log-clock times in CLOCK_MONOTONIC ns. */
+static ms_end_record end_in_ns(const ms_reader *r, const ms_end_record *e)
+{
+    ms_end_record n = *e;
+    if (n.finalize_start_ns)
+        n.finalize_start_ns = to_ns(r, n.finalize_start_ns);
+    n.end_ticks = n.end_ns;
+    return n;
 }
 
 void ms_reader_destroy(ms_reader *r)
@@ -233,16 +279,26 @@ static ms_read_status parse_header(ms_reader *r, const uint8_t *p, size_t len)
                     "format version %" PRIu32 " is newer than this reader supports (version %u); "
                     "use a newer mpiscope-merge",
                     version, MS_FORMAT_VERSION);
-    if (len < sizeof h)
+    ms_clock_info clock = {.kind = MS_CLOCK_NS, .ticks_per_ns = 1.0};
+    size_t fixed = sizeof h + (version >= 2 ? sizeof clock : 0);
+    if (len < fixed)
         return corrupt_at(r, "header block too short");
     memcpy(&h, p, sizeof h);
+    if (version >= 2) {
+        memcpy(&clock, p + sizeof h, sizeof clock);
+        if ((clock.kind != MS_CLOCK_NS && clock.kind != MS_CLOCK_TSC) || clock.reserved != 0 ||
+            !(clock.ticks_per_ns > 1e-3 && clock.ticks_per_ns < 1e3) || clock.ticks_ref > MAX_TIME)
+            return corrupt_at(r, "bad clock description in the header block");
+    } else {
+        clock.ticks_ref = h.clock_ref_ns;
+    }
     if (h.size < 1 || h.rank < 0 || h.rank >= h.size)
         return corrupt_at(r, "rank or size out of range in the header block");
     if (h.mode != MS_MODE_TRACE && h.mode != MS_MODE_SUMMARY)
         return corrupt_at(r, "unknown mode in the header block");
     if (h.clock_ref_ns > MAX_TIME || h.init_start_ns > MAX_TIME || h.init_end_ns > MAX_TIME)
         return corrupt_at(r, "time out of range in the header block");
-    size_t rest = len - sizeof h;
+    size_t rest = len - fixed;
     if (h.nstrings > rest / 4)
         return corrupt_at(r, "metadata string count exceeds the header block");
 
@@ -253,9 +309,7 @@ static ms_read_status parse_header(ms_reader *r, const uint8_t *p, size_t len)
     r->meta_buf = buf;
     memset(&r->meta, 0, sizeof r->meta);
     r->meta.host = r->meta.mpi_library = r->meta.argv0 = r->meta.run_dir = r->meta.clock = "";
-    r->meta.has_end_hint = r->has_end_hint;
-    r->meta.end_hint = r->end_hint;
-    const uint8_t *s = p + sizeof h, *end = p + len;
+    const uint8_t *s = p + fixed, *end = p + len;
     char *dst = buf;
     for (uint32_t i = 0; i < h.nstrings; i++) {
         uint32_t sl;
@@ -278,6 +332,24 @@ static ms_read_status parse_header(ms_reader *r, const uint8_t *p, size_t len)
     }
     if (s != end)
         return corrupt_at(r, "unexpected bytes after the metadata strings");
+
+    r->end_size = version >= 2 ? sizeof(ms_end_record) : MS_END_RECORD_V1_SIZE;
+    if (r->has_end_hint && r->hint_size != r->end_size)
+        r->has_end_hint = 0;
+    r->ticks = clock.kind == MS_CLOCK_TSC;
+    r->t0 = clock.ticks_ref;
+    r->ns0 = h.clock_ref_ns;
+    r->ns_per_tick = 1.0 / clock.ticks_per_ns;
+    if (r->has_end_hint && r->end_size == sizeof(ms_end_record)) {
+        clock_pair(r, r->end_hint.end_ticks, r->end_hint.end_ns);
+        r->rate_final = 1;
+    }
+    /* Consumers see every time in CLOCK_MONOTONIC ns. */
+    h.init_start_ns = to_ns(r, h.init_start_ns);
+    h.init_end_ns = to_ns(r, h.init_end_ns);
+    r->meta.has_end_hint = r->has_end_hint;
+    if (r->has_end_hint)
+        r->meta.end_hint = end_in_ns(r, &r->end_hint);
     r->meta.header = h;
     r->has_meta = 1;
     return MS_READ_OK;
@@ -445,9 +517,9 @@ static ms_read_status parse_data(ms_reader *r, uint32_t thread, const uint8_t *p
                 goto out;
             }
             ev.region = region;
-            ev.start_ns = t->cursor + gap;
-            ev.end_ns = ev.start_ns + dur;
-            t->cursor = ev.end_ns;
+            ev.start_ns = to_ns(r, t->cursor + gap);
+            ev.end_ns = to_ns(r, t->cursor + gap + dur);
+            t->cursor += gap + dur;
             nev++;
             if (on_event && on_event(r->ctx, &ev) != 0) {
                 st = stopped(r);
@@ -534,15 +606,28 @@ static ms_read_status decode_block(ms_reader *r, const uint8_t *blk, size_t n, i
         return parse_data(r, bh.thread, p, bh.length);
     case MS_BLOCK_END: {
         ms_end_record e;
-        if (bh.length != sizeof e || bh.thread != 0)
+        memset(&e, 0, sizeof e);
+        if (bh.length != r->end_size || bh.thread != 0)
             return corrupt_at(r, "malformed end block");
-        memcpy(&e, p, sizeof e);
+        memcpy(&e, p, r->end_size);
         if (r->has_end_hint && memcmp(&e, &r->end_hint, sizeof e) != 0)
             return corrupt_at(r, "end block differs from the file's last frame (file changed while read?)");
+        if (r->end_size == sizeof e && !r->rate_final)
+            clock_pair(r, e.end_ticks, e.end_ns);
         *state = STATE_ENDED;
         r->res->has_end = 1;
-        if (r->cb && r->cb->end && r->cb->end(r->ctx, &e) != 0)
+        ms_end_record n = end_in_ns(r, &e);
+        if (r->cb && r->cb->end && r->cb->end(r->ctx, &n) != 0)
             return stopped(r);
+        return MS_READ_OK;
+    }
+    case MS_BLOCK_CLOCK: {
+        ms_clock_sample cs;
+        if (r->end_size != sizeof(ms_end_record) || bh.length != sizeof cs || bh.thread != 0)
+            return corrupt_at(r, "malformed clock block");
+        memcpy(&cs, p, sizeof cs);
+        if (!r->rate_final)
+            clock_pair(r, cs.ticks, cs.mono_ns);
         return MS_READ_OK;
     }
     default:
@@ -629,24 +714,31 @@ static void probe_end(ms_reader *r, int fd, off_t size)
     if (got != (ssize_t)n)
         return;
     uint8_t out[sizeof(ms_block_header) + sizeof(ms_end_record)];
+    const size_t sizes[] = {sizeof(ms_end_record), MS_END_RECORD_V1_SIZE};
     for (size_t pos = n - 4 + 1; pos-- > 0;) {
         if (memcmp(buf + pos, zstd_magic, 4) != 0)
             continue;
         size_t fsz = ZSTD_findFrameCompressedSize(buf + pos, n - pos);
         if (ZSTD_isError(fsz) || fsz != n - pos)
             continue;
-        if (ZSTD_getFrameContentSize(buf + pos, fsz) != sizeof out)
-            continue;
-        size_t d = ZSTD_decompressDCtx(r->dctx, out, sizeof out, buf + pos, fsz);
-        if (ZSTD_isError(d) || d != sizeof out)
-            continue;
-        ms_block_header bh;
-        memcpy(&bh, out, sizeof bh);
-        if (bh.magic != MS_BLOCK_MAGIC || bh.kind != MS_BLOCK_END || bh.length != sizeof(ms_end_record))
-            continue;
-        memcpy(&r->end_hint, out + sizeof bh, sizeof(ms_end_record));
-        r->has_end_hint = 1;
-        return;
+        unsigned long long content = ZSTD_getFrameContentSize(buf + pos, fsz);
+        for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+            size_t want = sizeof(ms_block_header) + sizes[k];
+            if (content != want)
+                continue;
+            size_t d = ZSTD_decompressDCtx(r->dctx, out, want, buf + pos, fsz);
+            if (ZSTD_isError(d) || d != want)
+                continue;
+            ms_block_header bh;
+            memcpy(&bh, out, sizeof bh);
+            if (bh.magic != MS_BLOCK_MAGIC || bh.kind != MS_BLOCK_END || bh.length != sizes[k])
+                continue;
+            memset(&r->end_hint, 0, sizeof r->end_hint);
+            memcpy(&r->end_hint, out + sizeof bh, sizes[k]);
+            r->hint_size = sizes[k];
+            r->has_end_hint = 1;
+            return;
+        }
     }
 }
 

@@ -42,9 +42,16 @@ int ms_log_open(ms_log *log, const char *path, size_t max_payload, int level)
         errno = ENOMEM;
         return -1;
     }
-    ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_compressionLevel, level);
-    ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_checksumFlag, 1);
-    ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_contentSizeFlag, 1);
+    if (ZSTD_isError(ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_compressionLevel, level)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_checksumFlag, 1)) ||
+        ZSTD_isError(ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_contentSizeFlag, 1))) {
+        free(log->scratch);
+        ZSTD_freeCCtx(log->cctx);
+        log->scratch = NULL;
+        log->cctx = NULL;
+        errno = EINVAL;
+        return -1;
+    }
     log->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (log->fd < 0) {
         int e = errno;
@@ -89,9 +96,13 @@ int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *
     return 0;
 }
 
-int ms_log_write_header(ms_log *log, const ms_file_header *h, const char *const *strings, unsigned n)
+int ms_log_write_header(ms_log *log, const ms_file_header *h, const ms_clock_info *clock,
+                        const char *const *strings, unsigned n)
 {
-    size_t len = sizeof *h;
+    ms_clock_info ns_clock = {.kind = MS_CLOCK_NS, .ticks_ref = h->clock_ref_ns, .ticks_per_ns = 1.0};
+    if (!clock)
+        clock = &ns_clock;
+    size_t len = sizeof *h + sizeof *clock;
     for (unsigned i = 0; i < n; i++)
         len += 4 + strlen(strings[i]);
     if (len > log->max_payload) {
@@ -107,7 +118,8 @@ int ms_log_write_header(ms_log *log, const ms_file_header *h, const char *const 
     ms_file_header hh = *h;
     hh.nstrings = n;
     memcpy(buf, &hh, sizeof hh);
-    size_t off = sizeof hh;
+    memcpy(buf + sizeof hh, clock, sizeof *clock);
+    size_t off = sizeof hh + sizeof *clock;
     for (unsigned i = 0; i < n; i++) {
         uint32_t sl = (uint32_t)strlen(strings[i]);
         memcpy(buf + off, &sl, 4);

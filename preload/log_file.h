@@ -28,8 +28,10 @@ typedef struct ms_log {
  * Returns 0, or -1 with errno set. */
 int ms_log_open(ms_log *log, const char *path, size_t max_payload, int level);
 
-/* Header block: h followed by the strings ("key=value"). */
-int ms_log_write_header(ms_log *log, const ms_file_header *h, const char *const *strings, unsigned n);
+/* Header block: h, the clock info (NULL: nanoseconds of CLOCK_MONOTONIC),
+ * then the strings ("key=value"). */
+int ms_log_write_header(ms_log *log, const ms_file_header *h, const ms_clock_info *clock,
+                        const char *const *strings, unsigned n);
 
 /* One block of any kind; payload may be NULL when len is 0. */
 int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *payload, size_t len);

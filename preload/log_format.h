@@ -6,8 +6,11 @@
  * A log is a sequence of independent zstd frames (content checksum on).
  * Each frame decompresses to exactly one block: a ms_block_header followed by
  * `length` payload bytes.
- *   - block 1 (kind MS_BLOCK_HEADER): ms_file_header + metadata strings
+ *   - block 1 (kind MS_BLOCK_HEADER): ms_file_header, ms_clock_info (from
+ *     version 2 on), metadata strings
  *   - blocks of kind MS_BLOCK_DATA: one thread's record stream, in order
+ *   - blocks of kind MS_BLOCK_CLOCK (version 2): a clock sample, written
+ *     before the data blocks of each flush
  *   - last block (kind MS_BLOCK_END): ms_end_record
  * A log without its end block was cut short (crash, kill): readers use its
  * readable prefix and say "truncated".
@@ -18,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_FORMAT_VERSION 1u
+#define MS_FORMAT_VERSION 2u
 #define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
 #define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
 #define MS_ENDIAN_MARK 0x01020304u
@@ -32,6 +35,7 @@ enum ms_block_kind {
     MS_BLOCK_HEADER = 1,
     MS_BLOCK_DATA = 2,
     MS_BLOCK_END = 3,
+    MS_BLOCK_CLOCK = 4,
 };
 
 typedef struct ms_block_header {
@@ -45,9 +49,12 @@ _Static_assert(sizeof(ms_block_header) == 16, "ms_block_header is 16 bytes on di
 
 enum ms_mode { MS_MODE_TRACE = 0, MS_MODE_SUMMARY = 1 };
 
-/* Payload of the header block; followed by `nstrings` metadata strings, each
- * a u32 length and that many bytes of "key=value" (no terminator). Keys:
- * host, mpi_library, argv0, run_dir, clock. */
+/* Payload of the header block; followed by ms_clock_info (version 2 on),
+ * then `nstrings` metadata strings, each a u32 length and that many bytes of
+ * "key=value" (no terminator). Keys: host, mpi_library, argv0, run_dir,
+ * clock.
+ * Times marked "log clock" are in the unit ms_clock_info names: nanoseconds
+ * of CLOCK_MONOTONIC, or time-stamp-counter ticks. */
 typedef struct ms_file_header {
     char magic[8];              /* MS_FILE_MAGIC */
     uint32_t version;           /* MS_FORMAT_VERSION */
@@ -55,25 +62,47 @@ typedef struct ms_file_header {
     int32_t rank;               /* world rank */
     int32_t size;               /* world size */
     int64_t pid;
-    uint64_t clock_ref_ns;      /* tool clock (CLOCK_MONOTONIC ns) ... */
+    uint64_t clock_ref_ns;      /* CLOCK_MONOTONIC ns ... */
     int64_t realtime_ref_ns;    /* ... and CLOCK_REALTIME ns, read together */
-    uint64_t init_start_ns;     /* tool clock when MPI_Init was entered */
-    uint64_t init_end_ns;       /* tool clock when MPI_Init returned */
+    uint64_t init_start_ns;     /* log clock when MPI_Init was entered */
+    uint64_t init_end_ns;       /* log clock when MPI_Init returned */
     uint32_t mode;              /* enum ms_mode */
     uint32_t nstrings;
 } ms_file_header;
 _Static_assert(sizeof(ms_file_header) == 72, "ms_file_header is 72 bytes on disk");
 
-/* Payload of the end block. */
+enum ms_clock_kind { MS_CLOCK_NS = 0, MS_CLOCK_TSC = 1 };
+
+/* After the file header (version 2 on): the unit of the log clock. */
+typedef struct ms_clock_info {
+    uint32_t kind;              /* enum ms_clock_kind */
+    uint32_t reserved;          /* 0 */
+    uint64_t ticks_ref;         /* log clock, read together with clock_ref_ns */
+    double ticks_per_ns;        /* estimate made at start; 1 for MS_CLOCK_NS */
+} ms_clock_info;
+_Static_assert(sizeof(ms_clock_info) == 24, "ms_clock_info is 24 bytes on disk");
+
+/* Payload of a clock block: the three clocks read together. Readers map the
+ * log clock to CLOCK_MONOTONIC through these samples (and the end record's). */
+typedef struct ms_clock_sample {
+    uint64_t ticks;             /* log clock */
+    uint64_t mono_ns;           /* CLOCK_MONOTONIC */
+    int64_t realtime_ns;        /* CLOCK_REALTIME */
+} ms_clock_sample;
+_Static_assert(sizeof(ms_clock_sample) == 24, "ms_clock_sample is 24 bytes on disk");
+
+/* Payload of the end block. Version 1 wrote the first 40 bytes. */
 typedef struct ms_end_record {
-    uint64_t finalize_start_ns; /* tool clock when MPI_Finalize was entered (0: never) */
-    uint64_t end_ns;            /* tool clock when the log was closed */
+    uint64_t finalize_start_ns; /* log clock when MPI_Finalize was entered (0: never) */
+    uint64_t end_ns;            /* CLOCK_MONOTONIC ns when the log was closed ... */
     uint64_t events;            /* events written, all threads */
     uint64_t dropped;           /* events that could not be recorded (0 unless noted) */
     uint32_t nthreads;          /* threads that recorded */
     uint32_t flags;             /* MS_END_* */
+    uint64_t end_ticks;         /* ... and the log clock, read together (version 2) */
 } ms_end_record;
-_Static_assert(sizeof(ms_end_record) == 40, "ms_end_record is 40 bytes on disk");
+_Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk");
+#define MS_END_RECORD_V1_SIZE 40u
 
 #define MS_END_FINALIZED 1u     /* closed by MPI_Finalize (else at exit) */
 
@@ -83,14 +112,15 @@ _Static_assert(sizeof(ms_end_record) == 40, "ms_end_record is 40 bytes on disk")
  *
  *   h & 3 == MS_REC_EVENT: an event of region (h >> 2), the thread-local
  *       region id, then varint gap (start - previous end) and varint
- *       duration, both in ns. The stream's time cursor is then start+duration.
+ *       duration, both in log clock units. The stream's time cursor is then start+duration.
  *   h & 3 == MS_REC_CONTROL: (h >> 2) is one of enum ms_control:
  *       MS_CTL_REGION: varint id, varint len, len bytes of name
- *       MS_CTL_TIME:   varint t; the time cursor becomes t (absolute ns)
+ *       MS_CTL_TIME:   varint t; the time cursor becomes t (absolute, log clock)
  *       MS_CTL_COMM:   varint comm id, varint n, n varints (world ranks)
  *   types 2 and 3 are reserved; a reader rejects them.
  * A thread's stream continues across its data blocks: region ids and the
- * time cursor carry over. Each thread's stream begins with MS_CTL_TIME.
+ * time cursor carry over. A thread's stream has an MS_CTL_TIME before its
+ * first event.
  */
 enum ms_record_type { MS_REC_EVENT = 0, MS_REC_CONTROL = 1 };
 enum ms_control { MS_CTL_REGION = 0, MS_CTL_TIME = 1, MS_CTL_COMM = 2 };

@@ -39,6 +39,8 @@ static sem_t writer_wake;
 static _Atomic int writer_stop;
 static int started, stopped, forked_child, not_allowed;
 static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Both clocks at load, to estimate the counter's rate by start. */
+static uint64_t load_ticks, load_mono;
 
 /* ---- threads ---- */
 
@@ -139,16 +141,47 @@ static void drain_thread(ms_thread *t)
     atomic_store_explicit(&t->tail, h, memory_order_release);
 }
 
+/* Before the data of each flush: a sample of the clocks, taken after every
+ * event about to be written, so readers interpolate instead of guessing. */
+static void write_clock_sample(void)
+{
+    ms_clock_sample cs;
+    cs.mono_ns = ms_mono_ns();
+    cs.ticks = ms_now();
+    cs.realtime_ns = ms_realtime_ns();
+    if (ms_log_write_block(&log_, MS_BLOCK_CLOCK, 0, &cs, sizeof cs) != 0)
+        ms_warn_once(MS_WARN_WRITE, "writing the log failed (%s); events from now on are lost, the run goes on",
+                     strerror(log_.saved_errno ? log_.saved_errno : errno));
+}
+
 static void drain_all(void)
 {
     uint32_t n = atomic_load(&nthreads);
     if (n > MS_MAX_THREADS)
         n = MS_MAX_THREADS;
+    int sampled = 0;
     for (uint32_t i = 0; i < n; i++) {
         ms_thread *t = atomic_load_explicit(&threads[i], memory_order_acquire);
-        if (t)
-            drain_thread(t);
+        if (!t || atomic_load_explicit(&t->head, memory_order_acquire) ==
+                      atomic_load_explicit(&t->tail, memory_order_relaxed))
+            continue;
+        if (!sampled++)
+            write_clock_sample();
+        drain_thread(t);
     }
+}
+
+/* The log clock's rate, from the clocks at load and now; spins briefly when
+ * too little time has passed for a good estimate. */
+static double ticks_per_ns(uint64_t ticks_now, uint64_t mono_now)
+{
+    if (!ms_clock_tsc)
+        return 1.0;
+    while (mono_now - load_mono < 2000000u) {
+        mono_now = ms_mono_ns();
+        ticks_now = ms_now();
+    }
+    return (double)(ticks_now - load_ticks) / (double)(mono_now - load_mono);
 }
 
 static void *writer_main(void *arg)
@@ -239,8 +272,14 @@ int ms_runtime_start(const ms_start_info *info)
     h.rank = info->rank;
     h.size = info->size;
     h.pid = (int64_t)getpid();
-    h.clock_ref_ns = ms_now();
+    h.clock_ref_ns = ms_mono_ns();
+    uint64_t ticks_ref = ms_now();
     h.realtime_ref_ns = ms_realtime_ns();
+    ms_clock_info clock = {
+        .kind = ms_clock_tsc ? MS_CLOCK_TSC : MS_CLOCK_NS,
+        .ticks_ref = ticks_ref,
+        .ticks_per_ns = ticks_per_ns(ticks_ref, h.clock_ref_ns),
+    };
     h.init_start_ns = info->init_start_ns;
     h.init_end_ns = info->init_end_ns;
     h.mode = (uint32_t)ms_cfg.mode;
@@ -251,8 +290,8 @@ int ms_runtime_start(const ms_start_info *info)
     snprintf(s_lib, sizeof s_lib, "mpi_library=%.500s", info->mpi_library ? info->mpi_library : "");
     snprintf(s_argv0, sizeof s_argv0, "argv0=%s", argv0);
     snprintf(s_dir, sizeof s_dir, "run_dir=%s", info->dir);
-    const char *strings[] = {s_host, s_lib, s_argv0, s_dir, "clock=CLOCK_MONOTONIC"};
-    if (ms_log_write_header(&log_, &h, strings, sizeof strings / sizeof strings[0]) != 0) {
+    const char *strings[] = {s_host, s_lib, s_argv0, s_dir, ms_clock_tsc ? "clock=TSC" : "clock=CLOCK_MONOTONIC"};
+    if (ms_log_write_header(&log_, &h, &clock, strings, sizeof strings / sizeof strings[0]) != 0) {
         ms_warn_once(MS_WARN_WRITE, "cannot write the log \"%s\" (%s); nothing is recorded", path, strerror(errno));
         goto fail;
     }
@@ -304,7 +343,8 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
     }
     end.dropped = atomic_load(&dropped);
     end.flags = finalize_start_ns ? MS_END_FINALIZED : 0;
-    end.end_ns = ms_now();
+    end.end_ns = ms_mono_ns();
+    end.end_ticks = ms_now();
     if (ms_log_close(&log_, &end) != 0)
         ms_warn_once(MS_WARN_WRITE, "closing the log failed (%s)", strerror(errno));
     free(staging);
@@ -331,6 +371,9 @@ __attribute__((constructor)) static void ms_ctor(void)
         not_allowed = 1;
         return;
     }
+    ms_clock_init();
+    load_mono = ms_mono_ns();
+    load_ticks = ms_now();
     ms_config_load();
     pthread_atfork(NULL, NULL, at_fork_child);
 }

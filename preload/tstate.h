@@ -23,7 +23,12 @@
  * dropped in the end record. */
 #define MS_MAX_THREADS 1024u
 
-enum ms_collector { MS_COLLECTOR_PMPI = 0, MS_COLLECTOR_PMPI_SCRATCH = 1, MS_COLLECTOR_COUNT = 4 };
+enum ms_collector {
+    MS_COLLECTOR_PMPI = 0,
+    MS_COLLECTOR_PMPI_SCRATCH = 1,
+    MS_COLLECTOR_PMPI_FORTRAN = 2,
+    MS_COLLECTOR_COUNT = 4
+};
 
 typedef struct ms_thread {
     /* Written by the owning thread only. */

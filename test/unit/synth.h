@@ -71,7 +71,7 @@ static inline int synth_open_with(synth *s, const char *path, const ms_file_head
     snprintf(host_kv, sizeof host_kv, "host=%s", host);
     const char *strings[] = {host_kv, "mpi_library=MPICH Version: 4.0.2", "argv0=./app",
                              "run_dir=/tmp/run", "clock=CLOCK_MONOTONIC"};
-    return ms_log_write_header(&s->log, h, strings, 5);
+    return ms_log_write_header(&s->log, h, NULL, strings, 5);
 }
 
 static inline int synth_open(synth *s, const char *path, int rank, int size)

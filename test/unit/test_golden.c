@@ -103,3 +103,18 @@ Test(golden, version_1_facts)
     cr_expect_eq(run->ranks[1].app_ns, 46000);
     ms_run_free(run);
 }
+
+Test(golden, version_2)
+{
+    check_version(golden_dir("v2"));
+}
+
+Test(golden, version_2_facts)
+{
+    ms_run *run;
+    cr_assert_eq(ms_reduce_dir(golden_dir("v2"), 1, &run), MS_REDUCE_OK);
+    cr_assert_eq(run->nranks, 2);
+    cr_expect_eq(run->ranks[0].finalized, 1);
+    cr_expect_eq(run->ranks[1].finalized, 1);
+    ms_run_free(run);
+}

@@ -505,7 +505,7 @@ static void write_records(const char *path, const uint8_t *rec, size_t n)
     synth_header(&h, 0, 2);
     cr_assert_eq(ms_log_open(&log, path, 1 << 16, 1), 0);
     const char *strings[] = {"host=n"};
-    cr_assert_eq(ms_log_write_header(&log, &h, strings, 1), 0);
+    cr_assert_eq(ms_log_write_header(&log, &h, NULL, strings, 1), 0);
     cr_assert_eq(ms_log_write_block(&log, MS_BLOCK_DATA, 0, rec, n), 0);
     ms_end_record end = {0};
     cr_assert_eq(ms_log_close(&log, &end), 0);
@@ -662,15 +662,15 @@ Test(log_reader, block_order_is_checked)
 
     /* Two header blocks. */
     cr_assert_eq(ms_log_open(&log, p, 1 << 16, 1), 0);
-    cr_assert_eq(ms_log_write_header(&log, &h, NULL, 0), 0);
-    cr_assert_eq(ms_log_write_header(&log, &h, NULL, 0), 0);
+    cr_assert_eq(ms_log_write_header(&log, &h, NULL, NULL, 0), 0);
+    cr_assert_eq(ms_log_write_header(&log, &h, NULL, NULL, 0), 0);
     cr_assert_eq(ms_log_close(&log, NULL), 0);
     cr_expect_eq(read_log(p, &res), MS_READ_CORRUPT);
     unlink(p);
 
     /* A block after the end block. */
     cr_assert_eq(ms_log_open(&log, p, 1 << 16, 1), 0);
-    cr_assert_eq(ms_log_write_header(&log, &h, NULL, 0), 0);
+    cr_assert_eq(ms_log_write_header(&log, &h, NULL, NULL, 0), 0);
     ms_end_record end = {0};
     cr_assert_eq(ms_log_write_block(&log, MS_BLOCK_END, 0, &end, sizeof end), 0);
     cr_assert_eq(ms_log_write_block(&log, MS_BLOCK_DATA, 0, rec, (size_t)(q - rec)), 0);
@@ -680,13 +680,13 @@ Test(log_reader, block_order_is_checked)
 
     /* An unknown block kind, and an end block of the wrong size. */
     cr_assert_eq(ms_log_open(&log, p, 1 << 16, 1), 0);
-    cr_assert_eq(ms_log_write_header(&log, &h, NULL, 0), 0);
+    cr_assert_eq(ms_log_write_header(&log, &h, NULL, NULL, 0), 0);
     cr_assert_eq(ms_log_write_block(&log, 9, 0, rec, (size_t)(q - rec)), 0);
     cr_assert_eq(ms_log_close(&log, NULL), 0);
     cr_expect_eq(read_log(p, &res), MS_READ_CORRUPT);
     unlink(p);
     cr_assert_eq(ms_log_open(&log, p, 1 << 16, 1), 0);
-    cr_assert_eq(ms_log_write_header(&log, &h, NULL, 0), 0);
+    cr_assert_eq(ms_log_write_header(&log, &h, NULL, NULL, 0), 0);
     cr_assert_eq(ms_log_write_block(&log, MS_BLOCK_END, 0, &end, sizeof end - 8), 0);
     cr_assert_eq(ms_log_close(&log, NULL), 0);
     cr_expect_eq(read_log(p, &res), MS_READ_CORRUPT);
