@@ -7,6 +7,7 @@
 #define MPISCOPE_CALL_RECORD_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "pmpi_ops.h"
 #include "tstate.h"
@@ -23,14 +24,70 @@ typedef struct ms_call {
 } ms_call;
 _Static_assert(sizeof(ms_call) == 32, "ms_call has no padding");
 
-static inline ms_call ms_call_init(uint16_t op)
+MS_HOT ms_call ms_call_init(uint16_t op)
 {
     ms_call c = {.op = op, .req_op = MS_OP_NONE, .peer = -1, .root = -1, .tag = -1, .bytes = -1, .comm = -1};
     return c;
 }
 
-/* Record the call as one event from t0 to t1. */
-MS_HIDDEN void ms_call_record(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1);
+/* Per-thread cache from calls to region ids (open addressing). */
+#define MS_CALL_CACHE_BITS 12u
+#define MS_CALL_CACHE_SLOTS (1u << MS_CALL_CACHE_BITS)
+
+typedef struct ms_call_entry {
+    ms_call key;
+    uint32_t id;
+    uint32_t used;
+} ms_call_entry;
+
+typedef struct ms_call_cache {
+    uint32_t count;
+    ms_call_entry last[MS_OP_TABLE_SIZE];   /* the last call of each op */
+    ms_call_entry e[MS_CALL_CACHE_SLOTS];
+} ms_call_cache;
+
+/* A call seen for the first time on this thread (or no cache yet). */
+MS_HIDDEN void ms_call_record_new(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1);
+
+MS_HOT uint64_t ms_call_hash(const ms_call *c)
+{
+    uint64_t w[4];
+    memcpy(w, c, sizeof w);
+    uint64_t h = w[0] * 0x9e3779b97f4a7c15ull ^ w[1] * 0xc2b2ae3d27d4eb4full ^ w[2] * 0x165667b19e3779f9ull ^
+                 w[3] * 0x85ebca77c2b2ae63ull;
+    return h ^ (h >> 32);
+}
+
+MS_HOT int ms_call_same(const ms_call *a, const ms_call *b)
+{
+    return a->op == b->op && a->req_op == b->req_op && a->peer == b->peer && a->root == b->root &&
+           a->tag == b->tag && a->bytes == b->bytes && a->comm == b->comm;
+}
+
+/* Record the call as one event from t0 to t1. A call like the previous one
+ * of its op (a loop) is one comparison; another known call a hash of four
+ * words and a probe. */
+MS_HOT void ms_call_record(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1)
+{
+    ms_call_cache *k = t->collector[MS_COLLECTOR_PMPI];
+    if (MS_LIKELY(k != NULL)) {
+        ms_call_entry *last = &k->last[c->op < MS_OP_TABLE_SIZE ? c->op : 0];
+        if (MS_LIKELY(last->used && ms_call_same(&last->key, c))) {
+            ms_event(t, last->id, t0, t1);
+            return;
+        }
+        uint32_t i = (uint32_t)ms_call_hash(c) & (MS_CALL_CACHE_SLOTS - 1);
+        while (k->e[i].used) {
+            if (ms_call_same(&k->e[i].key, c)) {
+                *last = k->e[i];
+                ms_event(t, k->e[i].id, t0, t1);
+                return;
+            }
+            i = (i + 1) & (MS_CALL_CACHE_SLOTS - 1);
+        }
+    }
+    ms_call_record_new(t, c, t0, t1);
+}
 
 /* The canonical region name of a call (DESIGN §4); returns its length. */
 MS_HIDDEN size_t ms_call_name(const ms_call *c, char *buf, size_t cap);

@@ -128,8 +128,17 @@ enum ms_control { MS_CTL_REGION = 0, MS_CTL_TIME = 1, MS_CTL_COMM = 2 };
 #define MS_VARINT_MAX 10u
 
 /* Append v as LEB128 at p (room for MS_VARINT_MAX bytes); returns the end. */
-static inline uint8_t *ms_put_varint(uint8_t *p, uint64_t v)
+static inline __attribute__((always_inline)) uint8_t *ms_put_varint(uint8_t *p, uint64_t v)
 {
+    if (v < 0x80) {
+        *p = (uint8_t)v;
+        return p + 1;
+    }
+    if (v < 0x4000) {
+        p[0] = (uint8_t)(v | 0x80);
+        p[1] = (uint8_t)(v >> 7);
+        return p + 2;
+    }
     while (v >= 0x80) {
         *p++ = (uint8_t)(v | 0x80);
         v >>= 7;

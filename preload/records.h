@@ -15,7 +15,7 @@
 /* Bytes a region definition can take at most. */
 #define MS_REGION_DEF_MAX (3u * MS_VARINT_MAX + MS_MAX_NAME)
 
-static inline uint8_t *ms_rec_event(uint8_t *p, uint32_t region, uint64_t gap_ns, uint64_t dur_ns)
+static inline __attribute__((always_inline)) uint8_t *ms_rec_event(uint8_t *p, uint32_t region, uint64_t gap_ns, uint64_t dur_ns)
 {
     p = ms_put_varint(p, ((uint64_t)region << 2) | MS_REC_EVENT);
     p = ms_put_varint(p, gap_ns);

@@ -95,10 +95,26 @@ void ms_ring_wait(ms_thread *t, uint64_t need)
             /* No writer any more (after stop, or in a forked child): what is
              * buffered can no longer be written; make room. */
             atomic_store(&t->tail, t->head_local);
+            t->tail_seen = t->head_local;
             return;
         }
         sched_yield();
     }
+    t->tail_seen = atomic_load_explicit(&t->tail, memory_order_acquire);
+}
+
+void ms_event_slow(ms_thread *t, uint32_t region, uint64_t t0, uint64_t t1)
+{
+    uint8_t rec[MS_EVENT_MAX + MS_VARINT_MAX + 1];
+    uint8_t *p = rec;
+    if (t0 < t->cursor)
+        p = ms_rec_time(p, t0), t->cursor = t0;
+    if (t1 < t0)
+        t1 = t0;
+    p = ms_rec_event(p, region, t0 - t->cursor, t1 - t0);
+    t->cursor = t1;
+    t->events++;
+    ms_append(t, rec, (size_t)(p - rec));
 }
 
 void ms_comm_define(ms_thread *t, int64_t id, const int *world_ranks, uint32_t n)

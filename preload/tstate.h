@@ -18,6 +18,8 @@
 #define MS_HIDDEN __attribute__((visibility("hidden")))
 #define MS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MS_UNLIKELY(x) __builtin_expect(!!(x), 0)
+/* For the few functions every recorded call runs. */
+#define MS_HOT static inline __attribute__((always_inline))
 
 /* Most threads one process records; calls of further threads are counted as
  * dropped in the end record. */
@@ -36,6 +38,7 @@ typedef struct ms_thread {
     uint64_t mask;
     uint64_t capacity;
     uint64_t head_local;           /* producer position */
+    uint64_t tail_seen;            /* the writer's position when last read */
     uint64_t cursor;               /* time cursor of the stream (ns) */
     uint64_t events;
     uint32_t index;                /* thread index in the log */
@@ -58,7 +61,7 @@ MS_HIDDEN void ms_writer_kick(ms_thread *t);
 /* Begin recording a call: the calling thread's state, or NULL when this call
  * is not to be recorded (recording off, or a call made from inside another
  * recorded call or by the tool itself). */
-static inline ms_thread *ms_enter(void)
+MS_HOT ms_thread *ms_enter(void)
 {
     if (MS_UNLIKELY(!atomic_load_explicit(&ms_active, memory_order_relaxed)))
         return NULL;
@@ -74,16 +77,36 @@ static inline ms_thread *ms_enter(void)
     return t;
 }
 
-static inline void ms_leave(ms_thread *t)
+MS_HOT void ms_leave(ms_thread *t)
 {
     t->busy = 0;
+}
+
+/* Whether n more bytes fit in the ring; reads the writer's position only
+ * when the last one read does not leave room. */
+MS_HOT int ms_ring_room(ms_thread *t, uint64_t h, size_t n)
+{
+    if (MS_LIKELY(h + n - t->tail_seen <= t->capacity))
+        return 1;
+    t->tail_seen = atomic_load_explicit(&t->tail, memory_order_acquire);
+    return h + n - t->tail_seen <= t->capacity;
+}
+
+/* Publish the records written up to h; wake the writer each time the ring
+ * fills past another half. */
+MS_HOT void ms_publish(ms_thread *t, uint64_t h, size_t n)
+{
+    t->head_local = h;
+    atomic_store_explicit(&t->head, h, memory_order_release);
+    if (MS_UNLIKELY((h & (t->capacity / 2 - 1)) < n))
+        ms_writer_kick(t);
 }
 
 /* Append one encoded record (at most MS_REGION_DEF_MAX bytes). */
 static inline void ms_append(ms_thread *t, const uint8_t *rec, size_t n)
 {
     uint64_t h = t->head_local;
-    if (MS_UNLIKELY(h + n - atomic_load_explicit(&t->tail, memory_order_acquire) > t->capacity))
+    if (MS_UNLIKELY(!ms_ring_room(t, h, n)))
         ms_ring_wait(t, n);
     uint64_t off = h & t->mask;
     uint64_t first = t->capacity - off;
@@ -93,26 +116,28 @@ static inline void ms_append(ms_thread *t, const uint8_t *rec, size_t n)
         memcpy(t->ring + off, rec, first);
         memcpy(t->ring, rec + first, n - first);
     }
-    h += n;
-    t->head_local = h;
-    atomic_store_explicit(&t->head, h, memory_order_release);
-    if (MS_UNLIKELY((h & (t->capacity / 2 - 1)) < n))
-        ms_writer_kick(t);
+    ms_publish(t, h + n, n);
 }
 
-/* Record one event of region `region` from t0 to t1 (tool clock). */
-static inline void ms_event(ms_thread *t, uint32_t region, uint64_t t0, uint64_t t1)
+MS_HIDDEN void ms_event_slow(ms_thread *t, uint32_t region, uint64_t t0, uint64_t t1);
+
+/* Record one event of region `region` from t0 to t1 (tool clock). The usual
+ * case encodes straight into the ring; the rest (ring wrap or full, time
+ * going back) takes ms_event_slow. */
+MS_HOT void ms_event(ms_thread *t, uint32_t region, uint64_t t0, uint64_t t1)
 {
-    uint8_t rec[MS_EVENT_MAX + MS_VARINT_MAX + 1];
-    uint8_t *p = rec;
-    if (MS_UNLIKELY(t0 < t->cursor))
-        p = ms_rec_time(p, t0), t->cursor = t0;
-    if (MS_UNLIKELY(t1 < t0))
-        t1 = t0;
-    p = ms_rec_event(p, region, t0 - t->cursor, t1 - t0);
-    t->cursor = t1;
-    t->events++;
-    ms_append(t, rec, (size_t)(p - rec));
+    uint64_t h = t->head_local;
+    uint64_t off = h & t->mask;
+    if (MS_LIKELY(t0 >= t->cursor && t1 >= t0 && t->capacity - off >= MS_EVENT_MAX &&
+                  ms_ring_room(t, h, MS_EVENT_MAX))) {
+        uint8_t *p = t->ring + off;
+        size_t n = (size_t)(ms_rec_event(p, region, t0 - t->cursor, t1 - t0) - p);
+        t->cursor = t1;
+        t->events++;
+        ms_publish(t, h + n, n);
+        return;
+    }
+    ms_event_slow(t, region, t0, t1);
 }
 
 /* Define a new thread-local region id for `name` (not interned: collectors
