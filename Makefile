@@ -34,7 +34,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all deps demo check unit-tests mpi-tests smoke-tests clean FORCE
+.PHONY: all deps demo check unit-tests mpi-tests smoke-tests bench bench-sanity clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -117,6 +117,14 @@ mpi-tests: all
 smoke-tests: all
 	BUILD=$(BUILD) bash test/smoke.sh
 
+# Overhead, log size and merge speed (DESIGN §8), as ratios within one run.
+bench: all
+	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) $(PYTHON) scripts/bench.py --build $(BUILD) --out docs/PERFORMANCE.md
+
+# Generous bounds only (timings here are noisy): a guard against gross regressions.
+bench-sanity: all
+	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) $(PYTHON) scripts/bench.py --build $(BUILD) --quick --check
+
 deps:
 	bash scripts/deps.sh
 
@@ -125,6 +133,7 @@ check: deps
 	$(MAKE) unit-tests
 	$(MAKE) smoke-tests
 	$(MAKE) mpi-tests
+	$(MAKE) bench-sanity
 
 demo: deps
 	$(MAKE) all

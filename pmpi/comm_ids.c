@@ -198,7 +198,7 @@ void ms_comm_forget(MPI_Comm comm)
 {
     ms_hmap_slot *s = ms_hmap_get(&comms, comm_key(comm));
     if (s)
-        ms_hmap_erase(s);
+        ms_hmap_erase(&comms, s);
 }
 
 int ms_topo_outdegree(MPI_Comm comm)

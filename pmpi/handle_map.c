@@ -4,17 +4,6 @@
 #include <string.h>
 #include <sys/mman.h>
 
-#define EMPTY 0u
-#define DELETED 1u
-
-static inline uint64_t mix(uint64_t k)
-{
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return k;
-}
-
 int ms_hmap_init(ms_hmap *m, uint32_t bits)
 {
     size_t bytes = sizeof(ms_hmap_slot) << bits;
@@ -30,35 +19,16 @@ int ms_hmap_init(ms_hmap *m, uint32_t bits)
 
 ms_hmap_slot *ms_hmap_get(ms_hmap *m, uint64_t key)
 {
-    if (!m->slots || key <= DELETED)
+    if (!m->slots || key <= MS_HMAP_DELETED)
         return NULL;
     uint64_t mask = ((uint64_t)1 << m->bits) - 1;
-    uint64_t i = mix(key) & mask;
+    uint64_t i = ms_hmap_mix(key) & mask;
     for (uint64_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
         uint64_t k = atomic_load_explicit(&m->slots[i].key, memory_order_acquire);
         if (k == key)
             return &m->slots[i];
-        if (k == EMPTY)
+        if (k == MS_HMAP_EMPTY)
             return NULL;
-    }
-    return NULL;
-}
-
-ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key)
-{
-    if (!m->slots || key <= DELETED)
-        return NULL;
-    uint64_t mask = ((uint64_t)1 << m->bits) - 1;
-    uint64_t i = mix(key) & mask;
-    for (uint64_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
-        uint64_t k = atomic_load_explicit(&m->slots[i].key, memory_order_relaxed);
-        if (k != EMPTY && k != DELETED)
-            continue;
-        if (atomic_compare_exchange_strong_explicit(&m->slots[i].key, &k, key, memory_order_acq_rel,
-                                                    memory_order_relaxed)) {
-            memset(m->slots[i].value, 0, sizeof m->slots[i].value);
-            return &m->slots[i];
-        }
     }
     return NULL;
 }
@@ -69,27 +39,15 @@ ms_hmap_slot *ms_hmap_put(ms_hmap *m, uint64_t key)
     return s ? s : ms_hmap_add(m, key);
 }
 
-ms_hmap_slot *ms_hmap_scan(ms_hmap *m, uint64_t key, uint64_t *cursor)
+void ms_hmap_erase_chain(ms_hmap *m, ms_hmap_slot *slot)
 {
-    if (!m->slots || key <= DELETED)
-        return NULL;
     uint64_t mask = ((uint64_t)1 << m->bits) - 1;
-    uint64_t start = mix(key) & mask;
-    for (uint64_t n = *cursor; n <= mask; n++) {
-        uint64_t i = (start + n) & mask;
-        uint64_t k = atomic_load_explicit(&m->slots[i].key, memory_order_acquire);
-        if (k == EMPTY)
+    uint64_t i = (uint64_t)(slot - m->slots);
+    /* The end of a chain: it and the deleted slots before it end the chain
+     * earlier now. */
+    for (uint64_t n = 0; n <= mask; n++, i = (i - 1) & mask) {
+        if (n > 0 && atomic_load_explicit(&m->slots[i].key, memory_order_relaxed) != MS_HMAP_DELETED)
             break;
-        if (k == key) {
-            *cursor = n + 1;
-            return &m->slots[i];
-        }
+        atomic_store_explicit(&m->slots[i].key, MS_HMAP_EMPTY, memory_order_release);
     }
-    *cursor = mask + 1;
-    return NULL;
-}
-
-void ms_hmap_erase(ms_hmap_slot *slot)
-{
-    atomic_store_explicit(&slot->key, DELETED, memory_order_release);
 }

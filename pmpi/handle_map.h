@@ -14,6 +14,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "tstate.h"
 
@@ -39,13 +40,76 @@ MS_HIDDEN ms_hmap_slot *ms_hmap_get(ms_hmap *m, uint64_t key);
  * zeroed). NULL when the map is full. */
 MS_HIDDEN ms_hmap_slot *ms_hmap_put(ms_hmap *m, uint64_t key);
 
+#define MS_HMAP_EMPTY 0u
+#define MS_HMAP_DELETED 1u
+
+static inline uint64_t ms_hmap_mix(uint64_t k)
+{
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return k;
+}
+
 /* A new slot for key even if the key is held already. NULL when full. */
-MS_HIDDEN ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key);
+static inline ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key)
+{
+    if (!m->slots || key <= MS_HMAP_DELETED)
+        return NULL;
+    uint64_t mask = ((uint64_t)1 << m->bits) - 1;
+    uint64_t i = ms_hmap_mix(key) & mask;
+    for (uint64_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
+        uint64_t k = atomic_load_explicit(&m->slots[i].key, memory_order_relaxed);
+        if (k != MS_HMAP_EMPTY && k != MS_HMAP_DELETED)
+            continue;
+        if (atomic_compare_exchange_strong_explicit(&m->slots[i].key, &k, key, memory_order_acq_rel,
+                                                    memory_order_relaxed)) {
+            memset(m->slots[i].value, 0, sizeof m->slots[i].value);
+            return &m->slots[i];
+        }
+    }
+    return NULL;
+}
 
 /* The slots holding key, one per call: start with *cursor = 0; NULL at the
  * end. */
-MS_HIDDEN ms_hmap_slot *ms_hmap_scan(ms_hmap *m, uint64_t key, uint64_t *cursor);
+static inline ms_hmap_slot *ms_hmap_scan(ms_hmap *m, uint64_t key, uint64_t *cursor)
+{
+    if (!m->slots || key <= MS_HMAP_DELETED)
+        return NULL;
+    uint64_t mask = ((uint64_t)1 << m->bits) - 1;
+    uint64_t start = ms_hmap_mix(key) & mask;
+    for (uint64_t n = *cursor; n <= mask; n++) {
+        uint64_t i = (start + n) & mask;
+        uint64_t k = atomic_load_explicit(&m->slots[i].key, memory_order_acquire);
+        if (k == MS_HMAP_EMPTY)
+            break;
+        if (k == key) {
+            *cursor = n + 1;
+            return &m->slots[i];
+        }
+    }
+    *cursor = mask + 1;
+    return NULL;
+}
 
-MS_HIDDEN void ms_hmap_erase(ms_hmap_slot *slot);
+MS_HIDDEN void ms_hmap_erase_chain(ms_hmap *m, ms_hmap_slot *slot);
+
+/* Free a slot. While one thread alone records (ms_nthreads), a slot at the
+ * end of its probe chain (and the deleted slots before it) becomes empty
+ * again, so chains stay as short as what is live; with several threads it
+ * is marked deleted. A second thread's first recorded call attaches it
+ * before it touches a map, so only the window of one erase can overlap. */
+static inline void ms_hmap_erase(ms_hmap *m, ms_hmap_slot *slot)
+{
+    uint64_t mask = ((uint64_t)1 << m->bits) - 1;
+    uint64_t next = ((uint64_t)(slot - m->slots) + 1) & mask;
+    if (atomic_load_explicit(&ms_nthreads, memory_order_relaxed) > 1 ||
+        atomic_load_explicit(&m->slots[next].key, memory_order_relaxed) != MS_HMAP_EMPTY) {
+        atomic_store_explicit(&slot->key, MS_HMAP_DELETED, memory_order_release);
+        return;
+    }
+    ms_hmap_erase_chain(m, slot);
+}
 
 #endif

@@ -1,9 +1,12 @@
 /*
  * MPI_Init, MPI_Init_thread and MPI_Finalize (the `custom` rows of
- * calls.tbl). At init the ranks agree on the log directory through one
- * PMPI_Bcast from rank 0 (the only collective the tool makes), then the core
- * starts recording. Finalize is rank-local: no communication, no waiting.
+ * calls.tbl), from C and, through the generated Fortran entry points
+ * (fortran.h), from Fortran. At init the ranks agree on the log directory
+ * through one PMPI_Bcast from rank 0 (the only collective the tool makes),
+ * then the core starts recording. Finalize is rank-local: no communication,
+ * no waiting.
  */
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -11,6 +14,7 @@
 
 #include "config.h"
 #include "diag.h"
+#include "fortran.h"
 #include "runtime.h"
 #include "semantics.h"
 
@@ -24,8 +28,13 @@ static void default_dir(char *buf, size_t cap)
     snprintf(buf, cap, "mpiscope-%s-%ld", stamp, (long)getpid());
 }
 
+/* After a successful MPI_Init or MPI_Init_thread (op) that began at t0. */
 static void after_init(uint16_t op, uint64_t t0)
 {
+    /* Once per process, even if a Fortran binding's init called the C one. */
+    static atomic_flag done = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&done))
+        return;
     if (!ms_runtime_allowed() && !ms_cfg.disable)
         return;  /* setuid, or a forked child: stay out entirely */
     int rank = 0, size = 1;
@@ -94,17 +103,57 @@ MS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
     return rc;
 }
 
-MS_EXPORT int MPI_Finalize(void)
+/* After MPI_Finalize, from t0 to t1; t from ms_enter before it. */
+static void after_finalize(ms_thread *t, uint64_t t0, uint64_t t1)
 {
-    ms_thread *t = ms_enter();
-    uint64_t t0 = ms_now();
-    int rc = PMPI_Finalize();
-    uint64_t t1 = ms_now();
     if (t) {
         ms_call c = ms_call_init(MS_OP_FINALIZE);
         ms_call_record(t, &c, t0, t1);
         ms_leave(t);
     }
     ms_runtime_stop(t0);
+}
+
+MS_EXPORT int MPI_Finalize(void)
+{
+    ms_thread *t = ms_enter();
+    uint64_t t0 = ms_now();
+    int rc = PMPI_Finalize();
+    after_finalize(t, t0, ms_now());
     return rc;
+}
+
+/* From Fortran: the binding's own PMPI entry point does the work; ierror may
+ * be NULL (optional in mpi_f08). */
+void ms_f_init(ms_f_init_fn *pmpi, MPI_Fint *ierror)
+{
+    uint64_t t0 = ms_now();
+    MPI_Fint rc = MPI_SUCCESS;
+    pmpi(&rc);
+    if (rc == MPI_SUCCESS)
+        after_init(MS_OP_INIT, t0);
+    if (ierror)
+        *ierror = rc;
+}
+
+void ms_f_init_thread(ms_f_init_thread_fn *pmpi, MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)
+{
+    uint64_t t0 = ms_now();
+    MPI_Fint rc = MPI_SUCCESS;
+    pmpi(required, provided, &rc);
+    if (rc == MPI_SUCCESS)
+        after_init(MS_OP_INIT_THREAD, t0);
+    if (ierror)
+        *ierror = rc;
+}
+
+void ms_f_finalize(ms_f_finalize_fn *pmpi, MPI_Fint *ierror)
+{
+    ms_thread *t = ms_enter();
+    uint64_t t0 = ms_now();
+    MPI_Fint rc = MPI_SUCCESS;
+    pmpi(&rc);
+    after_finalize(t, t0, ms_now());
+    if (ierror)
+        *ierror = rc;
 }

@@ -39,7 +39,7 @@ static int64_t recall(ms_hmap *m, uint64_t key, int forget)
         return -1;
     int64_t id = (int64_t)s->value[0];
     if (forget)
-        ms_hmap_erase(s);
+        ms_hmap_erase(m, s);
     return id;
 }
 

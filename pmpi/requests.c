@@ -36,26 +36,28 @@ static inline uint64_t req_key(MPI_Request r)
     return k;
 }
 
-static inline uint64_t where_of(const MPI_Request *req)
+static inline uint64_t where_of(const void *at)
 {
-    return (uint64_t)(uintptr_t)req;
+    return (uint64_t)(uintptr_t)at;
+}
+
+/* Element i of an array of handles at `at`, `stride` bytes apart. */
+static inline const void *element(const void *at, int i, size_t stride)
+{
+    return (const char *)at + (size_t)i * stride;
 }
 
 void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent)
 {
-    uint64_t key = req_key(*req), where = where_of(req);
-    /* A handle stored where a live one of the same value was: that one is
-     * gone (completed where the tool could not see it); reuse its entry. */
-    ms_hmap_slot *s = NULL, *x;
-    uint64_t cursor = 0;
-    while ((x = ms_hmap_scan(&requests, key, &cursor)) != NULL) {
-        if (((const ms_req_meta *)x->value)->where == where) {
-            s = x;
-            break;
-        }
-    }
-    if (!s)
-        s = ms_hmap_add(&requests, key);
+    ms_req_new_at(c, *req, req, recv, persistent);
+}
+
+void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent)
+{
+    uint64_t key = req_key(req), where = where_of(at);
+    /* Every request gets its own entry, even one whose handle value a live
+     * request already has: completions tell them apart by address. */
+    ms_hmap_slot *s = ms_hmap_add(&requests, key);
     if (!s) {
         if (key && requests.slots)
             ms_warn_once(MS_WARN_MEMORY, "more than %u requests live at once; completions of the others report "
@@ -76,14 +78,15 @@ void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent)
     memcpy(s->value, &m, sizeof m);
 }
 
-/* The entry of the request at *req: the one returned to that address, else
- * the first with its handle value not yet taken by this call (token). */
-static ms_pending find(const MPI_Request *req, uint64_t token)
+/* The entry of request `req` whose handle is at `at`: the one returned to
+ * that address, else the first with its handle value not yet taken by this
+ * call (token). */
+static ms_pending find(MPI_Request req, const void *at, uint64_t token)
 {
-    ms_pending p = {.slot = NULL, .key = req_key(*req)};
+    ms_pending p = {.slot = NULL, .key = req_key(req)};
     if (!p.key)
         return p;
-    uint64_t cursor = 0, where = where_of(req);
+    uint64_t cursor = 0, where = where_of(at);
     ms_hmap_slot *x;
     while ((x = ms_hmap_scan(&requests, p.key, &cursor)) != NULL) {
         ms_req_meta *m = (ms_req_meta *)x->value;
@@ -103,7 +106,12 @@ static ms_pending find(const MPI_Request *req, uint64_t token)
 
 ms_pending ms_req_pending(const MPI_Request *req)
 {
-    return find(req, 0);
+    return find(*req, req, 0);
+}
+
+ms_pending ms_req_pending_at(MPI_Request req, const void *at)
+{
+    return find(req, at, 0);
 }
 
 /* Fold one request (started or completed) into the call's fields: the first
@@ -130,7 +138,7 @@ static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, 
             tag = r.tag;
         }
         if (completing && !m.persistent)
-            ms_hmap_erase(p->slot);
+            ms_hmap_erase(&requests, p->slot);
     }
     if ((*n)++ == 0) {
         c->req_op = op;
@@ -159,7 +167,12 @@ static void add_completed(ms_call *c, int *n, const ms_pending *p, const MPI_Sta
 
 void ms_req_started(ms_call *c, const MPI_Request *req)
 {
-    ms_pending p = ms_req_pending(req);
+    ms_req_started_at(c, *req, req);
+}
+
+void ms_req_started_at(ms_call *c, MPI_Request req, const void *at)
+{
+    ms_pending p = find(req, at, 0);
     int n = 0;
     if (p.key)
         fold(c, &n, &p, NULL, 0);
@@ -167,9 +180,14 @@ void ms_req_started(ms_call *c, const MPI_Request *req)
 
 void ms_req_started_n(ms_call *c, int count, const MPI_Request *reqs)
 {
+    ms_req_started_n_at(c, count, reqs, reqs, sizeof *reqs);
+}
+
+void ms_req_started_n_at(ms_call *c, int count, const MPI_Request *reqs, const void *at, size_t stride)
+{
     int n = 0;
     for (int i = 0; i < count; i++) {
-        ms_pending p = ms_req_pending(&reqs[i]);
+        ms_pending p = find(reqs[i], element(at, i, stride), 0);
         if (p.key)
             fold(c, &n, &p, NULL, 0);
     }
@@ -182,7 +200,7 @@ void ms_req_forget(ms_call *c, const ms_pending *p)
         return;
     fold(c, &n, p, NULL, 0);
     if (p->slot)
-        ms_hmap_erase(p->slot);
+        ms_hmap_erase(&requests, p->slot);
 }
 
 void ms_req_done(ms_call *c, const ms_pending *p, const MPI_Status *st, int rc)
@@ -217,6 +235,11 @@ static int reserve(void **arr, size_t *cap, size_t n, size_t item)
 
 ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs)
 {
+    return ms_req_pending_n_at(t, n, reqs, reqs, sizeof *reqs);
+}
+
+ms_pending *ms_req_pending_n_at(ms_thread *t, int n, const MPI_Request *reqs, const void *at, size_t stride)
+{
     scratch *s = get_scratch(t);
     if (!s || n <= 0 || reserve((void **)&s->pend, &s->pend_cap, (size_t)n, sizeof *s->pend) != 0)
         return NULL;
@@ -225,7 +248,7 @@ ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs)
     static __thread uint64_t calls __attribute__((tls_model("initial-exec")));
     uint64_t token = ((uint64_t)(t->index + 1) << 40) | (++calls & ((1ull << 40) - 1));
     for (int i = 0; i < n; i++)
-        s->pend[i] = find(&reqs[i], token);
+        s->pend[i] = find(reqs[i], element(at, i, stride), token);
     return s->pend;
 }
 

@@ -9,7 +9,9 @@
 #define MPISCOPE_SEMANTICS_H
 
 #include <mpi.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "call_record.h"
 #include "clock.h"
@@ -21,17 +23,34 @@
 
 /* ---- arguments ---- */
 
-static inline int64_t ms_type_size(MPI_Datatype datatype)
+/* Sizes of predefined (named) datatypes, which are never freed, cached per
+ * thread; derived datatypes are asked every time, since a freed one's handle
+ * may come back with another size. */
+#define MS_TSIZE_SLOTS 16u
+typedef struct ms_tsize_entry {
+    uint64_t key;   /* the handle's bits; 0: empty */
+    int64_t size;
+} ms_tsize_entry;
+extern MS_HIDDEN __thread ms_tsize_entry ms_tsize_cache[MS_TSIZE_SLOTS] __attribute__((tls_model("initial-exec")));
+MS_HIDDEN int64_t ms_type_size_slow(MPI_Datatype datatype, uint64_t key);
+
+MS_HOT uint64_t ms_handle_bits(const void *handle, size_t size)
 {
-    if (datatype == MPI_DATATYPE_NULL)
-        return -1;
-    int size;
-    if (PMPI_Type_size(datatype, &size) != MPI_SUCCESS || size == MPI_UNDEFINED)
-        return -1;
-    return size;
+    uint64_t k = 0;
+    memcpy(&k, handle, size < sizeof k ? size : sizeof k);
+    return k;
 }
 
-static inline int64_t ms_bytes(int64_t count, MPI_Datatype datatype)
+MS_HOT int64_t ms_type_size(MPI_Datatype datatype)
+{
+    uint64_t key = ms_handle_bits(&datatype, sizeof datatype);
+    ms_tsize_entry *e = &ms_tsize_cache[(key * 0x9e3779b97f4a7c15ull) >> 60];
+    if (MS_LIKELY(e->key == key && key))
+        return e->size;
+    return ms_type_size_slow(datatype, key);
+}
+
+MS_HOT int64_t ms_bytes(int64_t count, MPI_Datatype datatype)
 {
     if (count == 0)
         return 0;
@@ -80,7 +99,7 @@ MS_HIDDEN void ms_comm_forget(MPI_Comm comm);
 /* Out-degree of a topology communicator (0 without a topology). */
 MS_HIDDEN int ms_topo_outdegree(MPI_Comm comm);
 
-static inline int64_t ms_comm_id(MPI_Comm comm)
+MS_HOT int64_t ms_comm_id(MPI_Comm comm)
 {
     if (comm == MPI_COMM_WORLD)
         return 0;
@@ -191,17 +210,25 @@ static inline int64_t ms_bytes_atrank(const void *cs, int wide, MPI_Datatype t, 
 
 /* ---- statuses ---- */
 
-/* Bytes a completed receive delivered, from its status (-1 if unknown). */
-static inline int64_t ms_status_bytes(const MPI_Status *st)
+/* Bytes a completed receive delivered, from its status (-1 if unknown).
+ * MPICH and Open MPI keep the byte count in the status itself (the fields
+ * their MPI_Get_count reads); other libraries are asked. */
+MS_HOT int64_t ms_status_bytes(const MPI_Status *st)
 {
+#if defined(MPICH_VERSION)
+    return (int64_t)(uint32_t)st->count_lo | ((int64_t)(st->count_hi_and_cancelled >> 1) << 32);
+#elif defined(OPEN_MPI)
+    return (int64_t)st->_ucount;
+#else
     MPI_Count n;
     if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
         return -1;
     return (int64_t)n;
+#endif
 }
 
 /* A receive's actual bytes, source and tag. */
-static inline void ms_from_status(ms_call *c, const MPI_Status *st)
+MS_HOT void ms_from_status(ms_call *c, const MPI_Status *st)
 {
     if (st->MPI_SOURCE == MPI_PROC_NULL) {
         c->bytes = 0;
@@ -249,6 +276,15 @@ MS_HIDDEN void ms_req_done_n(ms_call *c, const ms_pending *p, int n, const MPI_S
 MS_HIDDEN void ms_req_done_any(ms_call *c, const ms_pending *p, int n, int index, const MPI_Status *st, int rc);
 MS_HIDDEN void ms_req_done_some(ms_call *c, const ms_pending *p, int n, int outcount, const int *indices,
                                 const MPI_Status *sts, int rc);
+/* The same for handles that a Fortran entry point (pmpi/fortran.h) converted
+ * to C: `at` is the address of the caller's Fortran handle, and element i of
+ * an array is `stride` bytes after element i - 1. */
+MS_HIDDEN void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent);
+MS_HIDDEN ms_pending ms_req_pending_at(MPI_Request req, const void *at);
+MS_HIDDEN void ms_req_started_at(ms_call *c, MPI_Request req, const void *at);
+MS_HIDDEN void ms_req_started_n_at(ms_call *c, int n, const MPI_Request *reqs, const void *at, size_t stride);
+MS_HIDDEN ms_pending *ms_req_pending_n_at(ms_thread *t, int n, const MPI_Request *reqs, const void *at,
+                                          size_t stride);
 /* Statuses of the wrapper's own for n requests, or `fallback` (the caller's
  * MPI_STATUSES_IGNORE) when none can be had. */
 MS_HIDDEN MPI_Status *ms_scratch_statuses(ms_thread *t, int n, MPI_Status *fallback);

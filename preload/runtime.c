@@ -28,7 +28,8 @@ MS_HIDDEN __thread ms_thread *ms_tls_thread __attribute__((tls_model("initial-ex
 static __thread int tls_attach_failed __attribute__((tls_model("initial-exec")));
 
 static ms_thread *_Atomic threads[MS_MAX_THREADS];
-static _Atomic uint32_t nthreads;
+/* Threads that asked for a buffer (including those refused one). */
+_Atomic uint32_t ms_nthreads;
 static _Atomic uint64_t dropped;
 static uint64_t ring_capacity;
 
@@ -51,7 +52,7 @@ ms_thread *ms_thread_attach(void)
             atomic_fetch_add(&dropped, 1);
         return NULL;
     }
-    uint32_t idx = atomic_fetch_add(&nthreads, 1);
+    uint32_t idx = atomic_fetch_add(&ms_nthreads, 1);
     size_t head = (sizeof(ms_thread) + 4095) & ~(size_t)4095;
     void *mem = MAP_FAILED;
     if (idx < MS_MAX_THREADS)
@@ -172,7 +173,7 @@ static void write_clock_sample(void)
 
 static void drain_all(void)
 {
-    uint32_t n = atomic_load(&nthreads);
+    uint32_t n = atomic_load(&ms_nthreads);
     if (n > MS_MAX_THREADS)
         n = MS_MAX_THREADS;
     int sampled = 0;
@@ -347,7 +348,7 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
     ms_end_record end;
     memset(&end, 0, sizeof end);
     end.finalize_start_ns = finalize_start_ns;
-    uint32_t n = atomic_load(&nthreads);
+    uint32_t n = atomic_load(&ms_nthreads);
     if (n > MS_MAX_THREADS)
         n = MS_MAX_THREADS;
     for (uint32_t i = 0; i < n; i++) {

@@ -52,6 +52,7 @@ typedef struct ms_thread {
 
 /* Recording is on between a successful start and finalize. */
 extern MS_HIDDEN _Atomic int ms_active;
+extern MS_HIDDEN _Atomic uint32_t ms_nthreads;   /* threads that have recorded */
 extern MS_HIDDEN __thread ms_thread *ms_tls_thread __attribute__((tls_model("initial-exec")));
 
 MS_HIDDEN ms_thread *ms_thread_attach(void);

@@ -223,7 +223,30 @@ def own_status(pre, s):
     pre.append(f"if ({s} == MPI_STATUS_IGNORE)\n        {s} = &ms_own_status;")
 
 
-def gen_wrapper(row):
+def semantic_code(row, where=None):
+    """The statements that describe a call, as (pre, post): run before and
+    after the PMPI call. They read the row's parameters by name as C values.
+
+    The C wrapper and the Fortran entry points (scripts/gen_fortran.py) both
+    use them. For the Fortran side, `where(name)` is the address of the
+    caller's Fortran handle behind request parameter `name` (requests are told
+    apart by where their handle lives), and the Fortran side replaces ignored
+    statuses itself before it converts them to C."""
+    fortran = where is not None
+
+    def req_new(r, recv, persistent):
+        if fortran:
+            return f"ms_req_new_at(&c, *{r}, {where(r)}, {recv}, {persistent})"
+        return f"ms_req_new(&c, {r}, {recv}, {persistent})"
+
+    def req_pending(r):
+        return f"ms_req_pending_at(*{r}, {where(r)})" if fortran else f"ms_req_pending({r})"
+
+    def req_pending_n(n, rs):
+        if fortran:
+            return f"ms_req_pending_n_at(t, {n}, {rs}, {where(rs)}, sizeof *{where(rs)})"
+        return f"ms_req_pending_n(t, {n}, {rs})"
+
     pre, post = [], []
     guard = "rc == MPI_SUCCESS"
     for name, a in row.semantics:
@@ -249,42 +272,53 @@ def gen_wrapper(row):
         elif name == "wincomm":
             pre.append(f"c.comm = ms_win_comm({a[0]});")
         elif name == "status":
-            own_status(pre, a[0])
+            if not fortran:
+                own_status(pre, a[0])
             post.append(f"if ({guard})\n        ms_from_status(&c, {a[0]});")
         elif name in ("newreq", "newrecv", "persist", "persistrecv"):
             recv = int(name in ("newrecv", "persistrecv"))
             persistent = int(name.startswith("persist"))
-            post.append(f"if (rc == MPI_SUCCESS)\n        ms_req_new(&c, {a[0]}, {recv}, {persistent});")
+            post.append(f"if (rc == MPI_SUCCESS)\n        {req_new(a[0], recv, persistent)};")
         elif name == "start":
-            pre.append(f"ms_req_started(&c, {a[0]});")
+            if fortran:
+                pre.append(f"ms_req_started_at(&c, *{a[0]}, {where(a[0])});")
+            else:
+                pre.append(f"ms_req_started(&c, {a[0]});")
         elif name == "startall":
-            pre.append(f"ms_req_started_n(&c, {a[0]}, {a[1]});")
+            if fortran:
+                pre.append(f"ms_req_started_n_at(&c, {a[0]}, {a[1]}, {where(a[1])}, sizeof *{where(a[1])});")
+            else:
+                pre.append(f"ms_req_started_n(&c, {a[0]}, {a[1]});")
         elif name == "freereq":
-            pre.append(f"ms_pending ms_p = ms_req_pending({a[0]});")
+            pre.append(f"ms_pending ms_p = {req_pending(a[0])};")
             post.append("if (rc == MPI_SUCCESS)\n        ms_req_forget(&c, &ms_p);")
         elif name == "complete":
-            own_status(pre, a[1])
-            pre.append(f"ms_pending ms_p = ms_req_pending({a[0]});")
+            if not fortran:
+                own_status(pre, a[1])
+            pre.append(f"ms_pending ms_p = {req_pending(a[0])};")
             if has(row, "when"):
                 post.append(f"if ({guard})\n        ms_req_done(&c, &ms_p, {a[1]}, rc);")
             else:
                 post.append(f"ms_req_done(&c, &ms_p, {a[1]}, rc);")
         elif name == "completeall":
             n, reqs, sts = a
-            pre.append(f"ms_pending *ms_p = ms_req_pending_n(t, {n}, {reqs});")
-            pre.append(f"if ({sts} == MPI_STATUSES_IGNORE)\n        {sts} = ms_scratch_statuses(t, {n}, {sts});")
+            pre.append(f"ms_pending *ms_p = {req_pending_n(n, reqs)};")
+            if not fortran:
+                pre.append(f"if ({sts} == MPI_STATUSES_IGNORE)\n        {sts} = ms_scratch_statuses(t, {n}, {sts});")
             done = f"ms_req_done_n(&c, ms_p, {n}, {sts}, rc);"
             post.append(f"if ({guard})\n        {done}" if has(row, "when") else done)
         elif name == "completeany":
             n, reqs, idx, st = a
-            own_status(pre, st)
-            pre.append(f"ms_pending *ms_p = ms_req_pending_n(t, {n}, {reqs});")
+            if not fortran:
+                own_status(pre, st)
+            pre.append(f"ms_pending *ms_p = {req_pending_n(n, reqs)};")
             done = f"ms_req_done_any(&c, ms_p, {n}, *{idx}, {st}, rc);"
             post.append(f"if ({guard})\n        {done}" if has(row, "when") else done)
         elif name == "completesome":
             n, reqs, outc, idx, sts = a
-            pre.append(f"ms_pending *ms_p = ms_req_pending_n(t, {n}, {reqs});")
-            pre.append(f"if ({sts} == MPI_STATUSES_IGNORE)\n        {sts} = ms_scratch_statuses(t, {n}, {sts});")
+            pre.append(f"ms_pending *ms_p = {req_pending_n(n, reqs)};")
+            if not fortran:
+                pre.append(f"if ({sts} == MPI_STATUSES_IGNORE)\n        {sts} = ms_scratch_statuses(t, {n}, {sts});")
             post.append(f"if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)\n"
                         f"        ms_req_done_some(&c, ms_p, {n}, *{outc}, {idx}, {sts}, rc);")
         elif name == "newmsg":
@@ -307,6 +341,11 @@ def gen_wrapper(row):
             post.append("if (rc == MPI_SUCCESS)\n        ms_win_forget(ms_freed);")
         else:
             raise SpecError(f"row {row.function}: no code for semantic '{name}'")
+    return pre, post
+
+
+def gen_wrapper(row):
+    pre, post = semantic_code(row)
     params = ", ".join(f"{p.ctype} {p.name}" for p in row.params) or "void"
     args = ", ".join(p.name for p in row.params)
     body = [f"MS_EXPORT int {row.function}({params})\n{{\n"]
