@@ -88,10 +88,15 @@ $(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.
 	$(CC) -r -nostdlib -o $(BUILD)/obj/$(1)/all.o $$^
 	nm -u $(BUILD)/obj/$(1)/all.o | awk '{print $$$$2}' | grep -E '^(P?MPI_|ompi_|MPIR_|p?mpi_|pmpir_|MPI_F_)' | sort -u > $(BUILD)/obj/$(1)/weak.txt
 	objcopy --weaken-symbols=$(BUILD)/obj/$(1)/weak.txt $(BUILD)/obj/$(1)/all.o
-	$(CC) -shared -o $$@ $(BUILD)/obj/$(1)/all.o -Wl,-z,lazy -Wl,--version-script=preload/exports.map $(ZSTD_LIBS) -lpthread -ldl $(LDSAN)
+	$(CC) -shared -o $$@ $(BUILD)/obj/$(1)/all.o -Wl,-z,lazy -Wl,--version-script=preload/exports.map $(4) $(ZSTD_LIBS) -lpthread -ldl $(LDSAN)
 endef
-$(eval $(call preload_lib,mpich,$(MPICC_MPICH),$(LIB_MPICH)))
-$(eval $(call preload_lib,openmpi,$(MPICC_OPENMPI),$(LIB_OMPI)))
+# Open MPI's predefined handles (MPI_COMM_WORLD, MPI_BYTE, ...) are data
+# symbols, bound when the library loads: the Open MPI library names libmpi,
+# so they are found even when the program loads its MPI privately
+# (dlopen RTLD_LOCAL, as mpi4py does). MPICH's handles are constants.
+$(eval $(call preload_lib,mpich,$(MPICC_MPICH),$(LIB_MPICH),))
+OMPI_LINK = -Wl,--no-as-needed $(shell $(MPICC_OPENMPI) --showme:link 2>/dev/null) -Wl,--as-needed
+$(eval $(call preload_lib,openmpi,$(MPICC_OPENMPI),$(LIB_OMPI),$(OMPI_LINK)))
 
 # ---- merge ----
 $(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(ANALYSIS_OBJS) $(CORE_OBJS)

@@ -62,6 +62,9 @@ static void after_init(uint16_t op, uint64_t t0)
     char *nl = strchr(lib, '\n');
     if (nl)
         *nl = 0;
+    for (char *c = lib; *c; c++)
+        if (*c == '\t')
+            *c = ' ';
     ms_requests_init();
     ms_objects_init();
     ms_comm_ids_init();
@@ -87,6 +90,7 @@ static void after_init(uint16_t op, uint64_t t0)
 
 MS_EXPORT int MPI_Init(int *argc, char ***argv)
 {
+    ms_mpi_make_global();
     uint64_t t0 = ms_now();
     int rc = PMPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
@@ -96,6 +100,7 @@ MS_EXPORT int MPI_Init(int *argc, char ***argv)
 
 MS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
+    ms_mpi_make_global();
     uint64_t t0 = ms_now();
     int rc = PMPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)

@@ -122,6 +122,9 @@ static inline int ms_is_root(int root, MPI_Comm comm)
     return ci.remote_size > 0 ? root == MPI_ROOT : root == ci.rank;
 }
 
+/* Make loaded MPI libraries global before the first PMPI call (mpi_scope.c). */
+MS_HIDDEN void ms_mpi_make_global(void);
+
 /* ---- windows and matched messages (objects.c) ---- */
 
 MS_HIDDEN void ms_objects_init(void);
