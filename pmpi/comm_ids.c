@@ -176,14 +176,17 @@ void ms_comm_created(ms_thread *t, MPI_Comm parent, MPI_Comm newcomm, enum ms_co
         uint64_t nth = s ? ++s->value[0] : 0;
         ci.id = derive(UINT64_C(0x696e746572636f6d), pair, nth);
     } else {
-        int rank0 = members && ci.remote_size == 0 ? members[0] : -1;
+        /* An intercommunicator made from another (dup, split) is seen from
+         * both groups: its "rank 0" is the pair of both groups' rank 0. */
+        uint64_t rank0 = (uint32_t)(members && ci.remote_size == 0 ? members[0] : -1);
         if (ci.remote_size > 0 && g != MPI_GROUP_NULL) {
             MPI_Group lg;
             PMPI_Comm_group(how == MS_COMM_DUP ? parent : newcomm, &lg);
-            rank0 = world_rank_of(lg, 0);
+            uint64_t a = (uint32_t)world_rank_of(lg, 0), b = members ? (uint32_t)members[0] : 0;
             PMPI_Group_free(&lg);
+            rank0 = a < b ? a << 32 | b : b << 32 | a;
         }
-        ci.id = derive((uint64_t)pi.id, seq, (uint64_t)(uint32_t)rank0);
+        ci.id = derive((uint64_t)pi.id, seq, rank0);
     }
     ci.seq = ci.seq_group = 0;
     put(newcomm, &ci);

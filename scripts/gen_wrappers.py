@@ -256,11 +256,20 @@ def semantic_code(row, where=None):
         if name in ("custom", "mpi4", "largecount", "when"):
             continue
         if name == "bytes":
-            pre.append(f"c.bytes = {bytes_expr(row, a[0])};")
-        elif name == "inplace":
-            pre.append(f"if ({a[0]} == MPI_IN_PLACE)\n        c.bytes = {bytes_expr(row, a[1])};")
-        elif name == "nonroot":
-            pre.append(f"if (!ms_is_root({a[0]}, {a[1]}))\n        c.bytes = {bytes_expr(row, a[2])};")
+            # Only the arguments that are significant are read: the send side
+            # is not on a non-root rank, nor with MPI_IN_PLACE.
+            rules = {n: args for n, args in row.semantics if n in ("inplace", "nonroot")}
+            code = f"c.bytes = {bytes_expr(row, a[0])};"
+            if "inplace" in rules:
+                buf, e = rules["inplace"]
+                code = f"if ({buf} == MPI_IN_PLACE)\n        c.bytes = {bytes_expr(row, e)};\n    else\n        {code}"
+            if "nonroot" in rules:
+                root, comm, e = rules["nonroot"]
+                code = (f"if (!ms_is_root({root}, {comm}))\n        c.bytes = {bytes_expr(row, e)};\n"
+                        f"    else {code}")
+            pre.append(code)
+        elif name in ("inplace", "nonroot"):
+            pass  # part of bytes above
         elif name == "peer":
             pre.append(f"c.peer = ms_rank_arg({a[0]});")
         elif name == "tag":
