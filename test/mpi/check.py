@@ -2,6 +2,7 @@
 """Compares the merged profile of one test run with its expectation script.
 
     check.py EXPECT_PY RANKS CSV [--ranks-csv FILE] [--json FILE]
+    check.py --config EXPECT_PY [FLAVOUR]
 
 EXPECT_PY defines expect(rank, size) (see mpiexpect.py). CSV is the merge's
 --csv output: its header must be the one of DESIGN.md section 6, and its
@@ -10,7 +11,15 @@ MPI_Finalize rows left out. The columns operation..request must agree with
 the name, and the statistics must be consistent. --ranks-csv compares the
 calls of each (region, rank); --json only has to parse.
 
+Communicators named by a symbol in the expectation are first matched with
+the ids of the profile: one bijection for the whole run (see mpiexpect.py),
+the one under which most expected calls are found. A symbol that no id
+fits, or that could only take an id another symbol has, is a difference.
+
 Prints one line per difference and exits 1 when there is any.
+
+--config prints the flavours (first line) and the rank counts for FLAVOUR
+(second line, empty for the runner's default) that EXPECT_PY asks for.
 """
 
 import argparse
@@ -40,11 +49,204 @@ NAME_RE = re.compile(
 # Rows the tests do not assert on: their exact form may change.
 LIFECYCLE_RE = re.compile(r"^mpi:(init|init_thread|finalize)( |$)")
 
-def load_expect(path):
+FLAVOURS = ("mpich", "openmpi")
+
+COMM_RE = re.compile(r" comm=(?P<comm>[^ ]+)")
+INT_RE = re.compile(r"^-?\d+$")
+
+
+def load_module(path):
     spec = importlib.util.spec_from_file_location("expect_" + os.path.basename(path).split(".")[0], path)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    return module.expect
+    return module
+
+
+def load_expect(path):
+    return load_module(path).expect
+
+
+def print_config(path, flavour=None):
+    module = load_module(path)
+    flavours = tuple(getattr(module, "FLAVOURS", FLAVOURS))
+    unknown = [f for f in flavours if f not in FLAVOURS]
+    if unknown:
+        sys.exit(f"{path}: unknown flavour {', '.join(unknown)} in FLAVOURS")
+    ranks = getattr(module, "RANKS", ())
+    if isinstance(ranks, dict):
+        unknown = [f for f in ranks if f not in FLAVOURS]
+        if unknown:
+            sys.exit(f"{path}: unknown flavour {', '.join(unknown)} in RANKS")
+        ranks = ranks.get(flavour, ()) if flavour else ()
+    ranks = tuple(ranks)
+    if any(not isinstance(n, int) or n < 1 for n in ranks):
+        sys.exit(f"{path}: RANKS must be positive integers")
+    print(" ".join(flavours))
+    print(" ".join(str(n) for n in ranks))
+
+
+def comm_of(name):
+    """(name with the comm field cut out, comm field) of a region name."""
+    m = COMM_RE.search(name)
+    if not m:
+        return name, None
+    return name[:m.start("comm")] + "\0" + name[m.end("comm"):], m.group("comm")
+
+
+def with_comm(name, comm):
+    shape, _ = comm_of(name)
+    return shape.replace("\0", comm, 1)
+
+
+def hungarian(cost):
+    """Column of each row in a minimum-cost assignment of the n x m matrix
+    `cost` (n <= m, every row gets a different column)."""
+    n, m = len(cost), len(cost[0]) if cost else 0
+    inf = float("inf")
+    u, v = [0.0] * (n + 1), [0.0] * (m + 1)
+    match = [0] * (m + 1)  # match[j]: row (1-based) given column j, 0 if none
+    way = [0] * (m + 1)
+    for i in range(1, n + 1):
+        match[0] = i
+        j0 = 0
+        minv = [inf] * (m + 1)
+        used = [False] * (m + 1)
+        while True:
+            used[j0] = True
+            i0, delta, j1 = match[j0], inf, 0
+            for j in range(1, m + 1):
+                if not used[j]:
+                    cur = cost[i0 - 1][j - 1] - u[i0] - v[j]
+                    if cur < minv[j]:
+                        minv[j], way[j] = cur, j0
+                    if minv[j] < delta:
+                        delta, j1 = minv[j], j
+            for j in range(m + 1):
+                if used[j]:
+                    u[match[j]] += delta
+                    v[j] -= delta
+                else:
+                    minv[j] -= delta
+            j0 = j1
+            if match[j0] == 0:
+                break
+        while j0:
+            j1 = way[j0]
+            match[j0] = match[j1]
+            j0 = j1
+    result = [0] * n
+    for j in range(1, m + 1):
+        if match[j]:
+            result[match[j] - 1] = j - 1
+    return result
+
+
+def resolve_comms(want_per_rank, got_per_rank, problems):
+    """Finds the bijection symbol -> id (DESIGN section 4 ids as text) that
+    explains the most expected calls; returns it, None for unmatched symbols.
+
+    want_per_rank and got_per_rank: {rank: Counter(name -> calls)}."""
+    literal, symbols = set(), set()
+    for counts in want_per_rank.values():
+        for name in counts:
+            c = comm_of(name)[1]
+            if c is None:
+                continue
+            (literal if INT_RE.match(c) else symbols).add(c)
+    if not symbols:
+        return {}
+    # weight[symbol][id]: expected calls (per rank) that the id would explain.
+    got_shapes = collections.defaultdict(collections.Counter)  # (rank, shape) -> {id: calls}
+    for rank, counts in got_per_rank.items():
+        for name, calls in counts.items():
+            shape, c = comm_of(name)
+            if c is not None and INT_RE.match(c) and c not in literal and c != "-1":
+                got_shapes[(rank, shape)][c] += calls
+    weight = {s: collections.Counter() for s in symbols}
+    for rank, counts in want_per_rank.items():
+        for name, calls in counts.items():
+            shape, c = comm_of(name)
+            if c in symbols:
+                for cid, have in got_shapes.get((rank, shape), {}).items():
+                    weight[c][cid] += min(calls, have)
+
+    # Maximum-weight matching (Hungarian method): symbols are rows, the
+    # candidate ids and one "no id" column per symbol are columns; an id that
+    # explains none of a symbol's calls costs more than no id.
+    rows = sorted(symbols)
+    ids = sorted({cid for s in rows for cid in weight[s] if weight[s][cid] > 0}, key=int)
+    cols = ids + [None] * len(rows)
+    cost = [[0 if cid is None else -weight[s][cid] if weight[s].get(cid, 0) > 0 else 1 for cid in cols]
+            for s in rows]
+    assigned = hungarian(cost)
+    mapping = {s: cols[j] for s, j in zip(rows, assigned)}
+    for s in sorted(symbols):
+        if mapping.get(s) is None:
+            why = "no region of the profile has its calls with an id of its own"
+            if weight[s]:
+                taken = ", ".join(f"{cid} (taken by {o})" for cid in sorted(weight[s], key=int)
+                                  for o in sorted(mapping) if mapping[o] == cid)
+                why = f"its candidate ids are taken: {taken}" if taken else why
+            problems.append(f"communicator {s}: no id found for it ({why})")
+    return mapping
+
+
+def translate(per_rank, mapping):
+    """The expectation with symbols replaced by their ids (or <symbol?>)."""
+    out = {}
+    for rank, counts in per_rank.items():
+        c2 = collections.Counter()
+        for name, calls in counts.items():
+            c = comm_of(name)[1]
+            if c in mapping:
+                name = with_comm(name, mapping[c] if mapping[c] is not None else f"<{c}?>")
+            c2[name] += calls
+        out[rank] = c2
+    return out
+
+
+def table_of(per_rank):
+    table = {}
+    for counts in per_rank.values():
+        for name, calls in counts.items():
+            ranks, total = table.get(name, (0, 0))
+            table[name] = (ranks + 1, total + calls)
+    return table
+
+
+def read_ranks(path, problems):
+    """{rank: Counter(name -> calls)} of a --ranks-csv file, or None."""
+    header, rows = read_csv(path, problems)
+    if header is None:
+        return None
+    missing = [c for c in ("name", "rank", "calls") if c not in header]
+    if missing:
+        problems.append(f"{path}: no column {', '.join(missing)} in header {','.join(header)}")
+        return None
+    got = collections.defaultdict(collections.Counter)
+    for i, cells in enumerate(rows, 2):
+        if len(cells) != len(header):
+            problems.append(f"{path}:{i}: {len(cells)} fields, expected {len(header)}")
+            continue
+        row = dict(zip(header, cells))
+        if LIFECYCLE_RE.match(row["name"]):
+            continue
+        got[as_int(row["rank"])][row["name"]] += as_int(row["calls"]) or 0
+    return got
+
+
+def read_table_as_ranks(path):
+    """A stand-in for per-rank data from the region table alone: every
+    region's calls spread over a pseudo rank (for matching symbols only)."""
+    got = collections.defaultdict(collections.Counter)
+    try:
+        with open(path, newline="") as f:
+            for row in csv.DictReader(f):
+                if "name" in row and not LIFECYCLE_RE.match(row["name"] or ""):
+                    got[None][row["name"]] += as_int(row.get("calls") or "") or 0
+    except (OSError, csv.Error):
+        pass
+    return got
 
 
 def read_csv(path, problems):
@@ -158,23 +360,7 @@ def check_regions(path, want, problems):
     problems.extend(consistency)
 
 
-def check_ranks(path, want_per_rank, problems):
-    header, rows = read_csv(path, problems)
-    if header is None:
-        return
-    missing = [c for c in ("name", "rank", "calls") if c not in header]
-    if missing:
-        problems.append(f"{path}: no column {', '.join(missing)} in header {','.join(header)}")
-        return
-    got = collections.defaultdict(collections.Counter)
-    for i, cells in enumerate(rows, 2):
-        if len(cells) != len(header):
-            problems.append(f"{path}:{i}: {len(cells)} fields, expected {len(header)}")
-            continue
-        row = dict(zip(header, cells))
-        if LIFECYCLE_RE.match(row["name"]):
-            continue
-        got[as_int(row["rank"])][row["name"]] += as_int(row["calls"]) or 0
+def check_ranks(got, want_per_rank, problems):
     for rank in sorted(set(want_per_rank) | set(got), key=lambda r: (r is None, r)):
         want, have = want_per_rank.get(rank, {}), got.get(rank, {})
         for name in sorted(set(want) | set(have)):
@@ -183,6 +369,9 @@ def check_ranks(path, want_per_rank, problems):
 
 
 def main():
+    if len(sys.argv) in (3, 4) and sys.argv[1] == "--config":
+        print_config(*sys.argv[2:])
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("expect")
     ap.add_argument("ranks", type=int)
@@ -193,9 +382,20 @@ def main():
 
     expect = load_expect(args.expect)
     problems = []
-    check_regions(args.csv, mpiexpect.region_table(expect, args.ranks), problems)
-    if args.ranks_csv:
-        check_ranks(args.ranks_csv, mpiexpect.per_rank(expect, args.ranks), problems)
+    want_per_rank = mpiexpect.per_rank(expect, args.ranks)
+    got_per_rank = read_ranks(args.ranks_csv, problems) if args.ranks_csv else None
+    if got_per_rank is not None:
+        mapping = resolve_comms(want_per_rank, got_per_rank, problems)
+    else:
+        pooled = {None: sum(want_per_rank.values(), collections.Counter())}
+        mapping = resolve_comms(pooled, read_table_as_ranks(args.csv), problems)
+    want_per_rank = translate(want_per_rank, mapping)
+    check_regions(args.csv, table_of(want_per_rank), problems)
+    if got_per_rank is not None:
+        check_ranks(got_per_rank, want_per_rank, problems)
+    if problems and mapping:
+        problems.append("communicators: " + ", ".join(f"{s}={mapping[s] if mapping[s] is not None else '?'}"
+                                                       for s in sorted(mapping)))
     if args.json:
         try:
             with open(args.json) as f:

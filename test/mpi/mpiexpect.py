@@ -12,6 +12,21 @@ Each test program <name>.c has a <name>.expect.py that defines
 so that `python3 <name>.expect.py N` prints the expected region table
 `name,ranks,calls` for N ranks. check.py compares the same expectation with
 the merged profile.
+
+Communicators other than MPI_COMM_WORLD (0) and MPI_COMM_SELF (1) have ids
+that the tool derives (DESIGN section 4), so an expectation names them with
+a symbol instead: any `comm` that is not an integer, e.g. "split:0" or
+"cart". check.py then looks for one bijection between the symbols and the
+ids of the merged profile: a symbol stands for the same id on every rank and
+in every region, and different symbols for different ids (none of them 0, 1
+or -1). A symbol is just a string; `sym(kind, *parts)` builds one.
+
+An expectation module may also set
+    FLAVOURS = ("mpich",)      the MPI flavours it runs under (default: all)
+    RANKS = (2, 4, 8)          the rank counts it runs at (default: the
+                               runner's TEST_RANKS, "1 2 4"), or a dict
+                               {flavour: rank counts} (a flavour left out
+                               runs at the default)
 """
 
 import collections
@@ -26,6 +41,16 @@ WORLD, SELF = 0, 1
 P2P = "point-to-point"
 COLL = "collective"
 WAIT = "wait"
+RMA = "rma"
+OTHER = "other"
+
+# MPI_PROC_NULL, MPI_ANY_SOURCE and MPI_ANY_TAG as region fields.
+NONE = -1
+
+
+def sym(kind, *parts):
+    """A symbolic communicator name: sym("split", 0) is "split:0"."""
+    return ":".join([str(kind)] + [str(p) for p in parts])
 
 
 def region(op, kind, bytes=-1, peer=-1, root=-1, tag=-1, comm=-1, request=None):
@@ -72,11 +97,13 @@ def rreq(nbytes, peer, tag, comm=WORLD, op="irecv"):
     return Req(op, nbytes, peer, tag, comm)
 
 
-def completion(op, reqs):
+def completion(op, reqs, kind=WAIT):
     """A completion call (DESIGN section 4): request=<op> of the completed
-    requests (or mixed), bytes summed, peer/tag/comm when all share them."""
+    requests (or mixed), bytes summed, peer/tag/comm when all share them.
+    MPI_Start(all) and MPI_Request_free report their requests the same way,
+    with kind other."""
     if not reqs:
-        return region(op, WAIT)
+        return region(op, kind)
 
     def common(values):
         values = set(values)
@@ -84,17 +111,79 @@ def completion(op, reqs):
 
     ops = {r.op for r in reqs}
     known = [r.nbytes for r in reqs if r.nbytes >= 0]
-    return region(op, WAIT, sum(known) if known else -1, common(r.peer for r in reqs), -1,
+    return region(op, kind, sum(known) if known else -1, common(r.peer for r in reqs), -1,
                   common(r.tag for r in reqs), common(r.comm for r in reqs),
                   request=ops.pop() if len(ops) == 1 else "mixed")
 
 
-def wait(req):
-    return completion("wait", [req])
+def wait(req=None):
+    """MPI_Wait: None when it completed nothing (MPI_REQUEST_NULL)."""
+    return completion("wait", [req] if req else [])
 
 
 def waitall(*reqs):
     return completion("waitall", list(reqs))
+
+
+def p2p(op, nbytes=-1, peer=-1, tag=-1, comm=WORLD):
+    """Any point-to-point region: sends (bytes sent, dest, tag), receives
+    and probes (what arrived), sendrecv (the send side)."""
+    return region(op, P2P, nbytes, peer, -1, tag, comm)
+
+
+def coll(op, nbytes=-1, root=-1, comm=WORLD, tag=-1):
+    """Any collective region, communicator creation included."""
+    return region(op, COLL, nbytes, -1, root, tag, comm)
+
+
+def rma(op, nbytes=-1, peer=-1, comm=WORLD):
+    """A one-sided region: comm is the window's communicator."""
+    return region(op, RMA, nbytes, peer, -1, -1, comm)
+
+
+def creq(op, nbytes, comm=WORLD):
+    """A request of a nonblocking or persistent collective (no peer, tag)."""
+    return Req(op, nbytes, -1, -1, comm)
+
+
+def waitany(req=None):
+    """MPI_Waitany: the one request it completed (None: all were null)."""
+    return completion("waitany", [req] if req else [])
+
+
+def waitsome(*reqs):
+    return completion("waitsome", list(reqs))
+
+
+def test(req=None):
+    """MPI_Test: None when it completed nothing."""
+    return completion("test", [req] if req else [])
+
+
+def testany(req=None):
+    return completion("testany", [req] if req else [])
+
+
+def testall(*reqs):
+    """MPI_Testall: no arguments when it returned false."""
+    return completion("testall", list(reqs))
+
+
+def testsome(*reqs):
+    return completion("testsome", list(reqs))
+
+
+def start(req):
+    """MPI_Start reports the request it starts (a receive: bytes -1)."""
+    return completion("start", [req], OTHER)
+
+
+def startall(*reqs):
+    return completion("startall", list(reqs), OTHER)
+
+
+def request_free(req):
+    return completion("request_free", [req], OTHER)
 
 
 def barrier(comm=WORLD):

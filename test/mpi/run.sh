@@ -3,11 +3,13 @@
 #
 #   test/mpi/run.sh [TEST...]      (TEST: a program name without extension)
 #
-# A test is a program test/mpi/NAME.c (or NAME.f90) and its expectation
-# test/mpi/NAME.expect.py (see mpiexpect.py). For each MPI flavour with a
-# built library (MPICH always; Open MPI when libmpiscope-openmpi.so exists),
-# each test runs at every rank count of TEST_RANKS (default "1 2 4"), once
-# without and once with the preload library, and a case passes when
+# A test is a program test/mpi/NAME.c (or NAME.f90, or NAME.py for mpi4py)
+# and its expectation test/mpi/NAME.expect.py (see mpiexpect.py). For each
+# MPI flavour with a built library (MPICH always; Open MPI when
+# libmpiscope-openmpi.so exists) that the expectation's FLAVOURS allow, each
+# test runs at every rank count of its RANKS (default: TEST_RANKS, "1 2 4";
+# where both are given, those in both), once without and once with the
+# preload library, and a case passes when
 #   - both runs exit 0 with the same stdout, and the profiled run prints no
 #     mpiscope: diagnostic;
 #   - the run wrote exactly rank-000000.zst .. rank-<N-1>.zst, each a valid
@@ -16,6 +18,15 @@
 #     and check.py finds its --csv, --ranks-csv and --json outputs equal to
 #     the expectation.
 # Each case keeps its files under $BUILD/test/mpi/<flavour>/<test>-<N>/.
+#
+# A test may instead be a script test/mpi/NAME.sh (other than this one) that
+# checks a program nobody here wrote. It runs once per flavour as
+#   bash NAME.sh FLAVOUR LIBRARY OUTDIR
+# with the environment below and MERGE, CHECK_DIR exported; exit 0 passes,
+# 77 skips (its last line of output says why), anything else fails.
+#
+# mpi4py tests (NAME.py) run with the first of $PYTHON_MPI4PY, /usr/bin/python3
+# and python3 that imports mpi4py, and are skipped when none does.
 #
 # Environment (set by `make mpi-tests`): BUILD, MPICC_MPICH, MPIEXEC_MPICH,
 # MPIF90_MPICH, MPICC_OPENMPI, MPIRUN_OPENMPI, MPIF90_OPENMPI; TEST_RANKS and
@@ -30,6 +41,7 @@ MPIF90_MPICH=${MPIF90_MPICH:-mpif90.mpich}
 MPICC_OPENMPI=${MPICC_OPENMPI:-mpicc.openmpi}
 MPIRUN_OPENMPI=${MPIRUN_OPENMPI:-mpirun.openmpi}
 MPIF90_OPENMPI=${MPIF90_OPENMPI:-mpif90.openmpi}
+test_ranks_set=${TEST_RANKS+set}
 TEST_RANKS=${TEST_RANKS:-1 2 4}
 TEST_TIMEOUT=${TEST_TIMEOUT:-120}
 PYTHON=${PYTHON:-python3}
@@ -42,6 +54,7 @@ esac
 merge=$build_abs/bin/mpiscope-merge
 src=test/mpi
 out=$build_abs/test/mpi
+mkdir -p "$out"
 
 # Test programs may pass MPI_STATUSES_IGNORE, which GCC 12 flags wrongly
 # against MPICH's prototypes (-Wstringop-overflow).
@@ -55,9 +68,14 @@ done
 
 passed=0
 failed=0
+skipped=0
 pass() {
     echo "ok: $1"
     passed=$((passed + 1))
+}
+skip() {
+    echo "skip: $1: $2"
+    skipped=$((skipped + 1))
 }
 # fail LABEL REASON [DETAILS_FILE]
 fail() {
@@ -73,25 +91,48 @@ if [ $# -gt 0 ]; then
     tests=("$@")
 else
     tests=()
-    for f in "$src"/*.c "$src"/*.f90; do
+    for f in "$src"/*.c "$src"/*.f90 "$src"/*.py "$src"/*.sh; do
         [ -e "$f" ] || continue
         name=$(basename "$f")
+        case "$name" in
+            run.sh | *.expect.py) continue ;;
+            *.py) [ -e "$src/${name%.py}.expect.py" ] || continue ;;
+        esac
         tests+=("${name%.*}")
     done
 fi
 
-# launch FLAVOUR N PRELOAD DIR PROGRAM: runs PROGRAM at N ranks, with the
-# preload library and MPISCOPE_DIR when PRELOAD is not empty.
+# An interpreter that has mpi4py, or nothing.
+python_mpi4py=
+for p in ${PYTHON_MPI4PY:-} /usr/bin/python3 python3; do
+    if "$p" -c 'import mpi4py' >/dev/null 2>&1; then
+        python_mpi4py=$p
+        break
+    fi
+done
+
+# launch FLAVOUR N PRELOAD DIR PROGRAM [ARG...]: runs PROGRAM at N ranks,
+# with the preload library and MPISCOPE_DIR when PRELOAD is not empty.
 launch() {
-    local flavour=$1 n=$2 preload=$3 dir=$4 prog=$5
+    local flavour=$1 n=$2 preload=$3 dir=$4
+    shift 4
     local args=()
     if [ "$flavour" = mpich ]; then
         [ -z "$preload" ] || args=(-genv LD_PRELOAD "$preload" -genv MPISCOPE_DIR "$dir")
-        timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n "$n" ${args[@]+"${args[@]}"} "$prog"
+        timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n "$n" ${args[@]+"${args[@]}"} "$@"
     else
         [ -z "$preload" ] || args=(-x "LD_PRELOAD=$preload" -x "MPISCOPE_DIR=$dir")
         timeout -k 10 "$TEST_TIMEOUT" "$MPIRUN_OPENMPI" --allow-run-as-root --oversubscribe -np "$n" \
-            ${args[@]+"${args[@]}"} "$prog"
+            ${args[@]+"${args[@]}"} "$@"
+    fi
+}
+
+# command TEST FLAVOUR: the command line that runs the test's program.
+command_of() {
+    if [ -e "$src/$1.py" ]; then
+        cmd=("$python_mpi4py" "$PWD/$src/$1.py")
+    else
+        cmd=("$out/$2/bin/$1")
     fi
 }
 
@@ -104,13 +145,16 @@ compile() {
         [ "$flavour" = mpich ] || cc=$MPICC_OPENMPI
         # shellcheck disable=SC2086
         "$cc" $CFLAGS_TEST -I"$src" -o "$bin" "$src/$t.c" -lm >"$log" 2>&1
+    elif [ -e "$src/$t.py" ]; then
+        "$python_mpi4py" -c 'import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])' "$src/$t.py" \
+            >"$log" 2>&1
     elif [ -e "$src/$t.f90" ]; then
         local fc=$MPIF90_MPICH
         [ "$flavour" = mpich ] || fc=$MPIF90_OPENMPI
         # shellcheck disable=SC2086
         "$fc" $FFLAGS_TEST -J "$out/$flavour/bin" -o "$bin" "$src/$t.f90" >"$log" 2>&1
     else
-        echo "no program $src/$t.c or $src/$t.f90" >"$log"
+        echo "no program $src/$t.c, $src/$t.f90 or $src/$t.py" >"$log"
         false
     fi
 }
@@ -118,17 +162,18 @@ compile() {
 # run_case FLAVOUR LIB TEST N
 run_case() {
     local flavour=$1 lib=$2 t=$3 n=$4
-    local label="$flavour $t -n $n" dir=$out/$flavour/$t-$n bin=$out/$flavour/bin/$t
+    local label="$flavour $t -n $n" dir=$out/$flavour/$t-$n cmd
+    command_of "$t" "$flavour"
     rm -rf "$dir"
     mkdir -p "$dir"
 
-    launch "$flavour" "$n" "" "" "$bin" >"$dir/plain.out" 2>"$dir/plain.err"
+    launch "$flavour" "$n" "" "" "${cmd[@]}" >"$dir/plain.out" 2>"$dir/plain.err"
     local rc=$?
     if [ $rc -ne 0 ]; then
         fail "$label" "exits $rc without the preload library" "$dir/plain.err"
         return
     fi
-    launch "$flavour" "$n" "$lib" "$dir/logs" "$bin" >"$dir/profiled.out" 2>"$dir/profiled.err"
+    launch "$flavour" "$n" "$lib" "$dir/logs" "${cmd[@]}" >"$dir/profiled.out" 2>"$dir/profiled.err"
     rc=$?
     if [ $rc -ne 0 ]; then
         fail "$label" "exits $rc with the preload library (0 without)" "$dir/profiled.err"
@@ -180,6 +225,24 @@ run_case() {
     pass "$label"
 }
 
+# run_script FLAVOUR LIB TEST: a self-contained test script.
+run_script() {
+    local flavour=$1 lib=$2 t=$3 label="$1 $3" dir=$out/$1/$3
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    BUILD=$build_abs MERGE=$merge CHECK_DIR=$PWD/$src MPICC_MPICH=$MPICC_MPICH MPIEXEC_MPICH=$MPIEXEC_MPICH \
+        MPICC_OPENMPI=$MPICC_OPENMPI MPIRUN_OPENMPI=$MPIRUN_OPENMPI TEST_TIMEOUT=$TEST_TIMEOUT PYTHON=$PYTHON \
+        bash "$src/$t.sh" "$flavour" "$lib" "$dir" >"$dir/script.out" 2>&1
+    local rc=$?
+    if [ $rc -eq 0 ]; then
+        pass "$label"
+    elif [ $rc -eq 77 ]; then
+        skip "$label" "$(tail -n 1 "$dir/script.out")"
+    else
+        fail "$label" "$src/$t.sh exits $rc (files in $dir)" "$dir/script.out"
+    fi
+}
+
 flavours=()
 lib_mpich=$build_abs/lib/libmpiscope-mpich.so
 lib_openmpi=$build_abs/lib/libmpiscope-openmpi.so
@@ -202,19 +265,53 @@ for flavour in ${flavours[@]+"${flavours[@]}"}; do
     lib=$lib_mpich
     [ "$flavour" = mpich ] || lib=$lib_openmpi
     for t in "${tests[@]}"; do
+        if [ -e "$src/$t.sh" ] && [ ! -e "$src/$t.c" ]; then
+            run_script "$flavour" "$lib" "$t"
+            continue
+        fi
         if [ ! -e "$src/$t.expect.py" ]; then
             fail "$flavour $t" "no expectation $src/$t.expect.py"
+            continue
+        fi
+        if ! "$PYTHON" "$src/check.py" --config "$src/$t.expect.py" "$flavour" >"$out/$t.config" 2>&1; then
+            fail "$flavour $t" "bad expectation $src/$t.expect.py" "$out/$t.config"
+            continue
+        fi
+        { read -r t_flavours; read -r t_ranks; } <"$out/$t.config"
+        case " $t_flavours " in
+            *" $flavour "*) ;;
+            *)
+                skip "$flavour $t" "runs under $t_flavours only"
+                continue
+                ;;
+        esac
+        if [ -e "$src/$t.py" ] && [ -z "$python_mpi4py" ]; then
+            skip "$flavour $t" "no python3 with mpi4py (set PYTHON_MPI4PY)"
+            continue
+        fi
+        ranks=$TEST_RANKS
+        if [ -n "$t_ranks" ]; then
+            ranks=$t_ranks
+            if [ -n "$test_ranks_set" ]; then
+                ranks=
+                for n in $t_ranks; do
+                    case " $TEST_RANKS " in *" $n "*) ranks="$ranks $n" ;; esac
+                done
+            fi
+        fi
+        if [ -z "${ranks// /}" ]; then
+            skip "$flavour $t" "runs at $t_ranks ranks only"
             continue
         fi
         if ! compile "$flavour" "$t"; then
             fail "$flavour $t" "does not compile" "$out/$flavour/bin/$t.log"
             continue
         fi
-        for n in $TEST_RANKS; do
+        for n in $ranks; do
             run_case "$flavour" "$lib" "$t" "$n"
         done
     done
 done
 
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
