@@ -12,6 +12,7 @@ on a shared machine are noisy, ratios within one run are not. Under MPICH
   --quick     small sizes (seconds, not minutes)
   --check     exit 1 unless the generous sanity bounds hold (make check):
               ratios below 2 (halo: 8), under 1000 ns added per call
+              (callcost, whose baseline is a no-op, is bounded by the latter)
 """
 import argparse
 import datetime
@@ -269,8 +270,10 @@ def main():
     if a.check:
         # The halo workload's baseline is self and shared-memory messages of
         # about 60 ns a call, so request tracking shows as a large ratio there.
+        # callcost's baseline is a 5 ns no-op: its bound is the time added.
         limits = {"halo": 8.0}
-        bad = [f"{r['name']}: ratio {r['ratio']:.2f}" for r in results if r["ratio"] >= limits.get(r["name"], 2.0)]
+        bad = [f"{r['name']}: ratio {r['ratio']:.2f}" for r in results
+               if r["name"] != "callcost" and r["ratio"] >= limits.get(r["name"], 2.0)]
         added = callcost["on"] - callcost["off"]
         if added >= 1000:
             bad.append(f"added {added:.0f} ns per call")
