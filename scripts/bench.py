@@ -279,8 +279,9 @@ def main():
             bad.append(f"added {added:.0f} ns per call")
         if bad:
             print("bench: sanity bounds exceeded: " + "; ".join(bad), file=sys.stderr)
+            print(f"bench sanity: {len(results) - len(bad)} passed, {len(bad)} failed")
             return 1
-        print("bench sanity: 1 passed, 0 failed")
+        print(f"bench sanity: {len(results)} passed, 0 failed")
     return 0
 
 
