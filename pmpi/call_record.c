@@ -59,15 +59,11 @@ void ms_call_record_new(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1
          * ids; the reader joins them by name. */
         memset(k, 0, sizeof *k);
     }
-    uint32_t i = (uint32_t)ms_call_hash(c) & (MS_CALL_CACHE_SLOTS - 1);
-    while (k->e[i].used) {
-        if (ms_call_same(&k->e[i].key, c)) {
-            ms_event(t, k->e[i].id, t0, t1);
-            return;
-        }
-        i = (i + 1) & (MS_CALL_CACHE_SLOTS - 1);
+    ms_call_entry *e = &k->e[ms_call_slot(k, c)];
+    if (e->used) {
+        ms_event(t, e->id, t0, t1);
+        return;
     }
-    ms_call_entry *e = &k->e[i];
     e->key = *c;
     e->id = define(t, c);
     e->used = 1;

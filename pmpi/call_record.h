@@ -64,6 +64,15 @@ MS_HOT int ms_call_same(const ms_call *a, const ms_call *b)
            a->tag == b->tag && a->bytes == b->bytes && a->comm == b->comm;
 }
 
+/* The cache slot of c: its entry, or the free slot where it belongs. */
+MS_HOT uint32_t ms_call_slot(const ms_call_cache *k, const ms_call *c)
+{
+    uint32_t i = (uint32_t)ms_call_hash(c) & (MS_CALL_CACHE_SLOTS - 1);
+    while (k->e[i].used && !ms_call_same(&k->e[i].key, c))
+        i = (i + 1) & (MS_CALL_CACHE_SLOTS - 1);
+    return i;
+}
+
 /* Record the call as one event from t0 to t1. A call like the previous one
  * of its op (a loop) is one comparison; another known call a hash of four
  * words and a probe. */
@@ -76,14 +85,11 @@ MS_HOT void ms_call_record(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t
             ms_event(t, last->id, t0, t1);
             return;
         }
-        uint32_t i = (uint32_t)ms_call_hash(c) & (MS_CALL_CACHE_SLOTS - 1);
-        while (k->e[i].used) {
-            if (ms_call_same(&k->e[i].key, c)) {
-                *last = k->e[i];
-                ms_event(t, k->e[i].id, t0, t1);
-                return;
-            }
-            i = (i + 1) & (MS_CALL_CACHE_SLOTS - 1);
+        uint32_t i = ms_call_slot(k, c);
+        if (k->e[i].used) {
+            *last = k->e[i];
+            ms_event(t, k->e[i].id, t0, t1);
+            return;
         }
     }
     ms_call_record_new(t, c, t0, t1);
