@@ -63,8 +63,9 @@ for mode in blocking preposted; do
         status=1
         continue
     fi
-    if [ "$(ls "$d/logs" 2>/dev/null | tr '\n' ' ')" != "rank-000000.zst rank-000001.zst " ]; then
-        echo "FAIL $mode: logs in $d/logs are [$(ls "$d/logs" 2>/dev/null | tr '\n' ' ')]"
+    logs=$(cd "$d/logs" 2>/dev/null && printf '%s ' *)
+    if [ "$logs" != "rank-000000.zst rank-000001.zst " ]; then
+        echo "FAIL $mode: logs in $d/logs are [$logs]"
         status=1
         continue
     fi

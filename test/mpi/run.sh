@@ -146,8 +146,8 @@ compile() {
         # shellcheck disable=SC2086
         "$cc" $CFLAGS_TEST -I"$src" -o "$bin" "$src/$t.c" -lm >"$log" 2>&1
     elif [ -e "$src/$t.py" ]; then
-        "$python_mpi4py" -c 'import ast, sys; ast.parse(open(sys.argv[1]).read(), sys.argv[1])' "$src/$t.py" \
-            >"$log" 2>&1
+        "$python_mpi4py" -c 'import ast, pathlib, sys; ast.parse(pathlib.Path(sys.argv[1]).read_text(), sys.argv[1])' \
+            "$src/$t.py" >"$log" 2>&1
     elif [ -e "$src/$t.f90" ]; then
         local fc=$MPIF90_MPICH
         [ "$flavour" = mpich ] || fc=$MPIF90_OPENMPI
