@@ -86,14 +86,25 @@ static ms_read_status read_it(const char *path, got *g)
     return st;
 }
 
-Test(clock, ticks_map_through_the_end_record)
+/* Write a TSC log (with a clock block, with the end block, as asked) into a
+ * fresh directory and read it back into g. */
+static ms_read_status tsc_log(int clock_block, int end_block, got *g)
 {
     char *dir = synth_tmpdir();
+    cr_assert(dir);
     char path[256];
     snprintf(path, sizeof path, "%s/rank-000000.zst", dir);
-    write_tsc_log(path, 0, 1);
+    write_tsc_log(path, clock_block, end_block);
+    ms_read_status st = read_it(path, g);
+    synth_rmdir(dir);
+    free(dir);
+    return st;
+}
+
+Test(clock, ticks_map_through_the_end_record)
+{
     got g;
-    cr_assert_eq(read_it(path, &g), MS_READ_OK);
+    cr_assert_eq(tsc_log(0, 1, &g), MS_READ_OK);
     cr_assert_eq(g.n, 2);
     /* The end record's pair gives the true rate, not the start estimate. */
     cr_expect_eq(g.ev[0].start_ns, NS0 + 3000000ull);
@@ -104,38 +115,24 @@ Test(clock, ticks_map_through_the_end_record)
     cr_expect_eq(g.meta.end_hint.finalize_start_ns, NS0 + 7000000ull);
     cr_assert(g.has_end);
     cr_expect_eq(g.end.finalize_start_ns, NS0 + 7000000ull);
-    synth_rmdir(dir);
-    free(dir);
 }
 
 Test(clock, truncated_log_maps_through_clock_blocks)
 {
-    char *dir = synth_tmpdir();
-    char path[256];
-    snprintf(path, sizeof path, "%s/rank-000000.zst", dir);
-    write_tsc_log(path, 1, 0);
     got g;
-    cr_assert_eq(read_it(path, &g), MS_READ_TRUNCATED);
+    cr_assert_eq(tsc_log(1, 0, &g), MS_READ_TRUNCATED);
     cr_assert_eq(g.n, 2);
     cr_expect_eq(g.ev[0].start_ns, NS0 + 3000000ull);
     cr_expect_eq(g.ev[1].end_ns, NS0 + 6000100ull);
-    synth_rmdir(dir);
-    free(dir);
 }
 
 Test(clock, without_samples_the_start_estimate_is_used)
 {
-    char *dir = synth_tmpdir();
-    char path[256];
-    snprintf(path, sizeof path, "%s/rank-000000.zst", dir);
-    write_tsc_log(path, 0, 0);
     got g;
-    cr_assert_eq(read_it(path, &g), MS_READ_TRUNCATED);
+    cr_assert_eq(tsc_log(0, 0, &g), MS_READ_TRUNCATED);
     cr_assert_eq(g.n, 2);
     /* 9e6 ticks at 2.5 ticks/ns. */
     cr_expect_eq(g.ev[0].start_ns, NS0 + 3600000ull);
-    synth_rmdir(dir);
-    free(dir);
 }
 
 Test(clock, bad_clock_description_is_corrupt)
