@@ -19,7 +19,7 @@ int ms_hmap_init(ms_hmap *m, uint32_t bits)
 
 ms_hmap_slot *ms_hmap_get(ms_hmap *m, uint64_t key)
 {
-    if (!m->slots || key <= MS_HMAP_DELETED)
+    if (!m->slots || key <= MS_HMAP_BUSY)
         return NULL;
     uint64_t mask = ((uint64_t)1 << m->bits) - 1;
     uint64_t i = ms_hmap_mix(key) & mask;
@@ -36,7 +36,7 @@ ms_hmap_slot *ms_hmap_get(ms_hmap *m, uint64_t key)
 ms_hmap_slot *ms_hmap_put(ms_hmap *m, uint64_t key)
 {
     ms_hmap_slot *s = ms_hmap_get(m, key);
-    return s ? s : ms_hmap_add(m, key);
+    return s ? s : ms_hmap_add(m, key, NULL, 0);
 }
 
 void ms_hmap_erase_chain(ms_hmap *m, ms_hmap_slot *slot)

@@ -1,7 +1,7 @@
 /*
  * A fixed-size, lock-free map from MPI handles (requests, communicators) to
  * small records, shared by all threads. Open addressing with linear probing;
- * keys are the handle's bits, 0 and 1 are reserved (empty, deleted).
+ * keys are the handle's bits, 0 to 2 are reserved (empty, deleted, busy).
  * A key is inserted by one thread and looked up or erased by threads that
  * received the handle from it through the application's own synchronization,
  * so the value needs no atomics of its own. Memory is fixed: when the map is
@@ -42,6 +42,7 @@ MS_HIDDEN ms_hmap_slot *ms_hmap_put(ms_hmap *m, uint64_t key);
 
 #define MS_HMAP_EMPTY 0u
 #define MS_HMAP_DELETED 1u
+#define MS_HMAP_BUSY 2u     /* claimed, value being written */
 
 static inline uint64_t ms_hmap_mix(uint64_t k)
 {
@@ -51,10 +52,13 @@ static inline uint64_t ms_hmap_mix(uint64_t k)
     return k;
 }
 
-/* A new slot for key even if the key is held already. NULL when full. */
-static inline ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key)
+/* A new slot for key even if the key is held already, holding `value`
+ * (len bytes, the rest zero). The slot is claimed as busy and gets its key
+ * only once the value is written, so a reader that finds the key sees this
+ * value, never the previous occupant's. NULL when full. */
+static inline ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key, const void *value, size_t len)
 {
-    if (!m->slots || key <= MS_HMAP_DELETED)
+    if (!m->slots || key <= MS_HMAP_BUSY || len > MS_HMAP_VALUE)
         return NULL;
     uint64_t mask = ((uint64_t)1 << m->bits) - 1;
     uint64_t i = ms_hmap_mix(key) & mask;
@@ -62,9 +66,12 @@ static inline ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key)
         uint64_t k = atomic_load_explicit(&m->slots[i].key, memory_order_relaxed);
         if (k != MS_HMAP_EMPTY && k != MS_HMAP_DELETED)
             continue;
-        if (atomic_compare_exchange_strong_explicit(&m->slots[i].key, &k, key, memory_order_acq_rel,
+        if (atomic_compare_exchange_strong_explicit(&m->slots[i].key, &k, MS_HMAP_BUSY, memory_order_acq_rel,
                                                     memory_order_relaxed)) {
             memset(m->slots[i].value, 0, sizeof m->slots[i].value);
+            if (len)
+                memcpy(m->slots[i].value, value, len);
+            atomic_store_explicit(&m->slots[i].key, key, memory_order_release);
             return &m->slots[i];
         }
     }
@@ -75,7 +82,7 @@ static inline ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key)
  * end. */
 static inline ms_hmap_slot *ms_hmap_scan(ms_hmap *m, uint64_t key, uint64_t *cursor)
 {
-    if (!m->slots || key <= MS_HMAP_DELETED)
+    if (!m->slots || key <= MS_HMAP_BUSY)
         return NULL;
     uint64_t mask = ((uint64_t)1 << m->bits) - 1;
     uint64_t start = ms_hmap_mix(key) & mask;

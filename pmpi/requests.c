@@ -54,16 +54,7 @@ void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent)
 
 void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent)
 {
-    uint64_t key = req_key(req), where = where_of(at);
-    /* Every request gets its own entry, even one whose handle value a live
-     * request already has: completions tell them apart by address. */
-    ms_hmap_slot *s = ms_hmap_add(&requests, key);
-    if (!s) {
-        if (key && requests.slots)
-            ms_warn_once(MS_WARN_MEMORY, "more than %u requests live at once; completions of the others report "
-                         "request=unknown", 1u << REQUEST_BITS);
-        return;
-    }
+    uint64_t key = req_key(req);
     ms_req_meta m = {
         .op = c->op,
         .recv = (uint8_t)recv,
@@ -72,10 +63,14 @@ void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int pe
         .tag = c->tag,
         .bytes = recv ? -1 : c->bytes,
         .comm = c->comm,
-        .where = where,
+        .where = where_of(at),
         .claim = 0,
     };
-    memcpy(s->value, &m, sizeof m);
+    /* Every request gets its own entry, even one whose handle value a live
+     * request already has: completions tell them apart by address. */
+    if (!ms_hmap_add(&requests, key, &m, sizeof m) && key && requests.slots)
+        ms_warn_once(MS_WARN_MEMORY, "more than %u requests live at once; completions of the others report "
+                     "request=unknown", 1u << REQUEST_BITS);
 }
 
 /* The entry of request `req` whose handle is at `at`: the one returned to
