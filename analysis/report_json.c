@@ -90,26 +90,19 @@ static void put_num(FILE *fp, const char *key, double v)
 
 static void put_summary(FILE *fp, const ms_summary *s)
 {
-    fprintf(fp, "\"calls\":%" PRIu64 ",", s->calls);
-    put_num(fp, "total_s", s->total_s);
-    fputc(',', fp);
-    put_num(fp, "mean_s", s->mean_s);
-    fputc(',', fp);
-    put_num(fp, "std_s", s->std_s);
-    fputc(',', fp);
-    put_num(fp, "min_s", s->min_s);
-    fputc(',', fp);
-    put_num(fp, "max_s", s->max_s);
-    fputc(',', fp);
-    put_num(fp, "p50_s", s->p50_s);
-    fputc(',', fp);
-    put_num(fp, "p95_s", s->p95_s);
-    fputc(',', fp);
-    put_num(fp, "p99_s", s->p99_s);
-    fputc(',', fp);
-    put_num(fp, "first_s", s->first_s);
-    fputc(',', fp);
-    put_num(fp, "last_s", s->last_s);
+    const struct {
+        const char *key;
+        double v;
+    } fields[] = {
+        {"total_s", s->total_s}, {"mean_s", s->mean_s}, {"std_s", s->std_s},   {"min_s", s->min_s},
+        {"max_s", s->max_s},     {"p50_s", s->p50_s},   {"p95_s", s->p95_s},   {"p99_s", s->p99_s},
+        {"first_s", s->first_s}, {"last_s", s->last_s},
+    };
+    fprintf(fp, "\"calls\":%" PRIu64, s->calls);
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        fputc(',', fp);
+        put_num(fp, fields[i].key, fields[i].v);
+    }
 }
 
 static double rel_s(const ms_run *run, int64_t t)
