@@ -6,7 +6,7 @@ ifeq ($(SANITIZE),1)
   LDSAN := -fsanitize=address,undefined
 endif
 
-BASE_CFLAGS := -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -fPIC -MMD -MP -Ipreload -Ipmpi -Iinclude -I$(BUILD)/gen
+BASE_CFLAGS := -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -DMS_VERSION='"$(VERSION)"' -fPIC -MMD -MP -Ipreload -Ipmpi -Iinclude -I$(BUILD)/gen
 LIB_CFLAGS  := $(BASE_CFLAGS) -fvisibility=hidden
 
 HAVE_MPICH   := $(shell command -v $(MPICC_MPICH) >/dev/null 2>&1 && echo 1)
@@ -16,17 +16,24 @@ HAVE_OPENMPI := $(shell command -v $(MPICC_OPENMPI) >/dev/null 2>&1 && echo 1)
 CORE_SRCS     := preload/log_file.c pmpi/region_name.c
 LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
 GEN_SRCS      := $(BUILD)/gen/pmpi_wrappers.c
-GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h
-ANALYSIS_SRCS := $(filter-out analysis/merge_main.c,$(wildcard analysis/*.c))
+GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/report_html_assets.h
+# The call-site symbolizer (libdw) is linked into the merge and the unit tests only.
+SYM_SRCS      := $(wildcard analysis/symbolize*.c)
+# The OTF2 export (libotf2, when found) is linked into the merge only.
+OTF2_SRCS     := $(wildcard analysis/report_otf2*.c)
+ANALYSIS_SRCS := $(filter-out analysis/merge_main.c $(SYM_SRCS) $(OTF2_SRCS),$(wildcard analysis/*.c))
 
 CORE_OBJS     := $(CORE_SRCS:%.c=$(BUILD)/obj/core/%.o)
 ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/obj/core/%.o)
+SYM_OBJS      := $(SYM_SRCS:%.c=$(BUILD)/obj/core/%.o)
+OTF2_OBJS     := $(OTF2_SRCS:%.c=$(BUILD)/obj/core/%.o)
 
 MERGE      := $(BUILD)/bin/mpiscope-merge
+LAUNCHER   := $(BUILD)/bin/mpiscope
 LIB_MPICH  := $(BUILD)/lib/libmpiscope-mpich.so
 LIB_OMPI   := $(BUILD)/lib/libmpiscope-openmpi.so
 
-TARGETS := $(MERGE)
+TARGETS := $(MERGE) $(LAUNCHER)
 ifeq ($(HAVE_MPICH),1)
   TARGETS += $(LIB_MPICH)
 endif
@@ -34,12 +41,13 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all deps demo check unit-tests mpi-tests smoke-tests bench bench-sanity clean FORCE
+.PHONY: all deps demo check install unit-tests mpi-tests smoke-tests html-tests fault-tests fuzz fuzz-replay bench bench-sanity clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
 	@test "$(HAVE_MPICH)" = 1 || echo "mpiscope: $(MPICC_MPICH) not found: libmpiscope-mpich.so left out"
 	@test "$(HAVE_OPENMPI)" = 1 || echo "mpiscope: $(MPICC_OPENMPI) not found: libmpiscope-openmpi.so left out"
+	@test "$(HAVE_OTF2)" = 1 || echo "mpiscope: libotf2 ($(OTF2_CONFIG)) not found: mpiscope-merge --otf2 left out"
 
 # ---- generated wrappers: one spec table -> C ----
 # The generator rewrites a file only when its text changes; the stamp records
@@ -49,6 +57,12 @@ $(BUILD)/gen/stamp: pmpi/calls.tbl scripts/gen_wrappers.py
 	$(PYTHON) scripts/gen_wrappers.py pmpi/calls.tbl $(BUILD)/gen
 	@touch $@
 $(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_ops.h: $(BUILD)/gen/stamp ;
+
+# The HTML report's script and style sheet, as C strings (one source of truth).
+HTML_ASSETS := analysis/report_html.js analysis/report_html.css
+$(BUILD)/gen/report_html_assets.h: $(HTML_ASSETS) scripts/embed_text.py
+	@mkdir -p $(BUILD)/gen
+	$(PYTHON) scripts/embed_text.py $@ HTML_JS=analysis/report_html.js HTML_CSS=analysis/report_html.css
 
 # ---- generated Fortran entry points, once per MPI flavour ----
 # The symbols the MPI's Fortran libraries export decide which entry points
@@ -99,19 +113,60 @@ OMPI_LINK = -Wl,--no-as-needed $(shell $(MPICC_OPENMPI) --showme:link 2>/dev/nul
 $(eval $(call preload_lib,openmpi,$(MPICC_OPENMPI),$(LIB_OMPI),$(OMPI_LINK)))
 
 # ---- merge ----
-$(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(ANALYSIS_OBJS) $(CORE_OBJS)
+$(OTF2_OBJS): BASE_CFLAGS += $(OTF2_CFLAGS)
+$(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(ZSTD_LIBS) -lpthread -lm $(LDSAN)
+	$(CC) -o $@ $^ $(ZSTD_LIBS) $(DW_LIBS) $(OTF2_LIBS) -lpthread -lm $(LDSAN)
+
+# ---- launcher: scripts/mpiscope.in with the version ----
+$(LAUNCHER): scripts/mpiscope.in config.mk
+	@mkdir -p $(dir $@)
+	sed 's/@VERSION@/$(VERSION)/' $< >$@.tmp && chmod 755 $@.tmp && mv $@.tmp $@
 
 # ---- tests ----
 UNIT_SRCS  := $(wildcard test/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:%.c=$(BUILD)/%)
-$(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(CORE_OBJS)
+$(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) -lpthread -lm $(LDSAN)
+	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) $(DW_LIBS) -lpthread -lm $(LDSAN)
+include test/symbolize/fixtures.mk
 
 unit-tests: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 1; done
+
+# ---- fuzzing the log reader (test/fuzz/) ----
+# `make fuzz FUZZ_SECONDS=600` runs each libFuzzer target for its share of
+# FUZZ_SECONDS (clang); new inputs go to $(BUILD)/fuzz/, never into the
+# committed corpus. `make fuzz-replay` runs the committed corpus through the
+# same targets with $(CC), as part of make check.
+FUZZ_TARGETS := log blocks
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 120
+FUZZ_FLAGS   := -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+                -fno-sanitize-recover=undefined -Ipreload -Ipmpi -Iinclude -Ianalysis
+FUZZ_SRCS    := $(ANALYSIS_SRCS) $(SYM_SRCS) $(CORE_SRCS)
+$(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_read.h $(FUZZ_SRCS) | $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -o $@ $(filter %.c,$^) $(ZSTD_LIBS) $(DW_LIBS) -lpthread -lm
+$(BUILD)/test/fuzz/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuzz_read.h $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LIBS) -lpthread -lm $(LDSAN)
+
+fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+	  mkdir -p $(BUILD)/fuzz/corpus-$$t; \
+	  echo "== fuzz_$$t for $$(( $(FUZZ_SECONDS) / 2 )) s"; \
+	  $(BUILD)/fuzz/fuzz_$$t -max_total_time=$$(( $(FUZZ_SECONDS) / 2 )) -max_len=65536 -timeout=10 \
+	    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/crash-$$t- \
+	    $(BUILD)/fuzz/corpus-$$t test/fuzz/corpus/$$t; \
+	done
+
+fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/test/fuzz/replay_%)
+	@set -e; for t in $(FUZZ_TARGETS); do $(BUILD)/test/fuzz/replay_$$t test/fuzz/corpus/$$t; done
+
+# Damaged copies of real logs through the merge binary: exit status and message.
+fault-tests: $(MERGE)
+	BUILD=$(BUILD) bash test/merge_faults.sh
 
 mpi-tests: all
 	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
@@ -122,6 +177,12 @@ mpi-tests: all
 smoke-tests: all
 	BUILD=$(BUILD) bash test/smoke.sh
 
+# The HTML report of a real run in headless Chromium (test/html/run.sh);
+# exit 77 (Chromium missing) is a skip.
+html-tests: all
+	BUILD=$(BUILD) CC=$(CC) PYTHON=$(PYTHON) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
+	  bash test/html/run.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
 # Overhead, log size and merge speed (DESIGN §8), as ratios within one run.
 bench: all
 	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) $(PYTHON) scripts/bench.py --build $(BUILD) --out docs/PERFORMANCE.md
@@ -131,18 +192,35 @@ bench-sanity: all
 	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) $(PYTHON) scripts/bench.py --build $(BUILD) --quick --check
 
 deps:
-	bash scripts/deps.sh
+	BUILD=$(BUILD) bash scripts/deps.sh
 
 check: deps
 	$(MAKE) all
 	$(MAKE) unit-tests
+	$(MAKE) fuzz-replay
+	$(MAKE) fault-tests
 	$(MAKE) smoke-tests
+	$(MAKE) html-tests
 	$(MAKE) mpi-tests
+ifeq ($(SANITIZE),1)
+	@echo "mpiscope: bench-sanity left out under SANITIZE=1 (sanitizers change every timing)"
+else
 	$(MAKE) bench-sanity
+endif
 
 demo: deps
 	$(MAKE) all
 	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) bash scripts/demo.sh
+
+# `make install PREFIX=/opt/mpiscope`: bin/, lib/, include/ and the documents,
+# in the layout the launcher expects (bin/../lib).
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/share/doc/mpiscope
+	install -m 755 $(MERGE) $(LAUNCHER) $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(wildcard $(LIB_MPICH) $(LIB_OMPI)) $(DESTDIR)$(PREFIX)/lib/
+	for f in $(wildcard include/*.h); do install -m 644 $$f $(DESTDIR)$(PREFIX)/include/; done
+	install -m 644 README.md $(wildcard docs/*.md) $(DESTDIR)$(PREFIX)/share/doc/mpiscope/
 
 clean:
 	rm -rf $(BUILD)

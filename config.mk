@@ -1,4 +1,6 @@
 # Build configuration. Override on the command line: make MPICC_MPICH=...
+VERSION       := 0.2.0
+PREFIX        ?= /usr/local
 CC            ?= gcc
 PYTHON        ?= python3
 BUILD         ?= build
@@ -11,6 +13,15 @@ MPICC_OPENMPI ?= mpicc.openmpi
 MPIRUN_OPENMPI ?= mpirun.openmpi
 MPIF90_OPENMPI ?= mpif90.openmpi
 ZSTD_LIBS     ?= -lzstd
+DW_LIBS       ?= -ldw -lelf -ldl
 CRITERION_LIBS ?= -lcriterion
+# libotf2 for mpiscope-merge --otf2: found through otf2-config (Debian
+# libotf2-trace-dev); HAVE_OTF2=0 builds without it.
+OTF2_CONFIG   ?= otf2-config
+HAVE_OTF2     ?= $(shell $(OTF2_CONFIG) --version >/dev/null 2>&1 && echo 1)
+ifeq ($(HAVE_OTF2),1)
+  OTF2_CFLAGS ?= -DMS_HAVE_OTF2 $(shell $(OTF2_CONFIG) --cflags)
+  OTF2_LIBS   ?= $(shell $(OTF2_CONFIG) --ldflags) $(shell $(OTF2_CONFIG) --libs)
+endif
 # SANITIZE=1 builds everything with AddressSanitizer and UBSan.
 SANITIZE      ?=

@@ -64,6 +64,11 @@ struct ms_reader {
     double ns_per_tick;
     int rate_final;          /* fixed by the end record */
     ms_strtab names;
+    /* Each definition of a region id binds it to a name and a call site:
+     * thread maps hold binding indices. */
+    uint32_t *bind_region, *bind_site;
+    size_t nbinds, binds_cap;
+    ms_site_table sites;
     ms_idmap thread_slots;   /* thread index -> position in threads */
     thread_state *threads;
     size_t nthreads, threads_cap;
@@ -74,6 +79,7 @@ struct ms_reader {
     void *ctx;
     ms_read_result *res;
     uint64_t frame_off;      /* file offset of the frame being decoded */
+    uint64_t file_size;      /* as seen when the read began */
 };
 
 const char *ms_read_status_str(ms_read_status s)
@@ -101,6 +107,7 @@ ms_reader *ms_reader_create(void)
         return NULL;
     }
     ms_strtab_init(&r->names);
+    ms_sites_init(&r->sites);
     ms_idmap_init(&r->thread_slots);
     return r;
 }
@@ -114,6 +121,8 @@ static void reset(ms_reader *r)
     r->nthreads = 0;
     ms_idmap_free(&r->thread_slots);
     ms_strtab_free(&r->names);
+    r->nbinds = 0;
+    ms_sites_clear(&r->sites);
     free(r->meta_buf);
     r->meta_buf = NULL;
     memset(&r->meta, 0, sizeof r->meta);
@@ -164,6 +173,9 @@ void ms_reader_destroy(ms_reader *r)
     if (!r)
         return;
     reset(r);
+    free(r->bind_region);
+    free(r->bind_site);
+    ms_sites_free(&r->sites);
     free(r->threads);
     free(r->in);
     free(r->out);
@@ -184,6 +196,11 @@ const char *ms_reader_region_name(const ms_reader *r, uint32_t region, size_t *l
     if (len)
         *len = ms_strtab_len(&r->names, region);
     return ms_strtab_str(&r->names, region);
+}
+
+const ms_site_table *ms_reader_sites(const ms_reader *r)
+{
+    return &r->sites;
 }
 
 const ms_log_meta *ms_reader_meta(const ms_reader *r)
@@ -249,6 +266,7 @@ static const char **meta_slot(ms_log_meta *m, const char *key, size_t klen)
         {"argv0", offsetof(ms_log_meta, argv0)},
         {"run_dir", offsetof(ms_log_meta, run_dir)},
         {"clock", offsetof(ms_log_meta, clock)},
+        {"run", offsetof(ms_log_meta, run_id)},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strlen(keys[i].key) == klen && memcmp(keys[i].key, key, klen) == 0)
@@ -269,16 +287,18 @@ static ms_read_status parse_header(ms_reader *r, const uint8_t *p, size_t len)
     if (endian != MS_ENDIAN_MARK) {
         if (endian == 0x04030201u)
             return fail(r, MS_READ_UNSUPPORTED, r->frame_off,
-                        "log written with the other byte order; this reader reads little-endian logs");
+                        "log written with the other byte order (header block at byte offset %" PRIu64
+                        "); this reader reads little-endian logs",
+                        r->frame_off);
         return corrupt_at(r, "bad endian mark in the header block");
     }
     if (version == 0)
         return corrupt_at(r, "format version 0 in the header block");
     if (version > MS_FORMAT_VERSION)
         return fail(r, MS_READ_UNSUPPORTED, r->frame_off,
-                    "format version %" PRIu32 " is newer than this reader supports (version %u); "
-                    "use a newer mpiscope-merge",
-                    version, MS_FORMAT_VERSION);
+                    "format version %" PRIu32 " (header block at byte offset %" PRIu64
+                    ") is newer than this reader supports (version %u); use a newer mpiscope-merge",
+                    version, r->frame_off, MS_FORMAT_VERSION);
     ms_clock_info clock = {.kind = MS_CLOCK_NS, .ticks_per_ns = 1.0};
     size_t fixed = sizeof h + (version >= 2 ? sizeof clock : 0);
     if (len < fixed)
@@ -309,6 +329,7 @@ static ms_read_status parse_header(ms_reader *r, const uint8_t *p, size_t len)
     r->meta_buf = buf;
     memset(&r->meta, 0, sizeof r->meta);
     r->meta.host = r->meta.mpi_library = r->meta.argv0 = r->meta.run_dir = r->meta.clock = "";
+    r->meta.run_id = "";
     const uint8_t *s = p + fixed, *end = p + len;
     char *dst = buf;
     for (uint32_t i = 0; i < h.nstrings; i++) {
@@ -416,6 +437,27 @@ static int define_id(thread_state *t, uint64_t id, uint32_t region)
     return ms_idmap_put(&t->ids, id, region);
 }
 
+/* A new binding of a region id to name index `region`, without a site. */
+static int new_binding(ms_reader *r, uint32_t region, uint32_t *b)
+{
+    if (r->nbinds == r->binds_cap) {
+        size_t n = r->binds_cap ? r->binds_cap * 2 : 256;
+        uint32_t *a = realloc(r->bind_region, n * sizeof *a);
+        if (!a)
+            return -1;
+        r->bind_region = a;
+        uint32_t *c = realloc(r->bind_site, n * sizeof *c);
+        if (!c)
+            return -1;
+        r->bind_site = c;
+        r->binds_cap = n;
+    }
+    r->bind_region[r->nbinds] = region;
+    r->bind_site[r->nbinds] = MS_SITE_NONE;
+    *b = (uint32_t)r->nbinds++;
+    return 0;
+}
+
 static ms_read_status parse_region_def(ms_reader *r, thread_state *t, const uint8_t **pp,
                                        const uint8_t *end)
 {
@@ -444,8 +486,65 @@ static ms_read_status parse_region_def(ms_reader *r, thread_state *t, const uint
         return stopped(r);
     if (region_of(t, id) == MS_IDMAP_NONE && t->ids.n + t->ndense >= MS_READER_MAX_IDS)
         return corrupt_at(r, "more region ids than a thread may define");
-    if (define_id(t, id, idx) != 0)
+    uint32_t b;
+    if (new_binding(r, idx, &b) != 0 || define_id(t, id, b) != 0)
         return nomem(r);
+    return MS_READ_OK;
+}
+
+static ms_read_status parse_site(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end)
+{
+    uint64_t id, n, pc[MS_MAX_SITE_FRAMES];
+    if (get_varint(pp, end, &id) != 0 || get_varint(pp, end, &n) != 0)
+        return corrupt_at(r, "call-site record runs past its block");
+    if (n == 0 || n > MS_MAX_SITE_FRAMES)
+        return corrupt_at(r, "call site with a frame count the format does not allow");
+    for (uint64_t i = 0; i < n; i++)
+        if (get_varint(pp, end, &pc[i]) != 0)
+            return corrupt_at(r, "call-site record runs past its block");
+    uint32_t b = region_of(t, id);
+    if (b == MS_IDMAP_NONE)
+        return corrupt_at(r, "call site of an undefined region");
+    uint32_t idx;
+    int is_new;
+    int rc = ms_sites_intern(&r->sites, pc, (uint32_t)n, &idx, &is_new);
+    if (rc == -2)
+        return corrupt_at(r, "more call sites than a log may define");
+    if (rc != 0)
+        return nomem(r);
+    r->bind_site[b] = idx;
+    if (is_new && r->cb && r->cb->site && r->cb->site(r->ctx, idx, pc, (uint32_t)n) != 0)
+        return stopped(r);
+    return MS_READ_OK;
+}
+
+static ms_read_status parse_object(ms_reader *r, const uint8_t **pp, const uint8_t *end)
+{
+    uint64_t base, lo, hi, plen, idlen;
+    if (get_varint(pp, end, &base) != 0 || get_varint(pp, end, &lo) != 0 || get_varint(pp, end, &hi) != 0 ||
+        get_varint(pp, end, &plen) != 0)
+        return corrupt_at(r, "object record runs past its block");
+    if (lo >= hi)
+        return corrupt_at(r, "object with an empty address range");
+    if (plen == 0 || plen > MS_MAX_OBJECT_PATH || plen > (uint64_t)(end - *pp))
+        return corrupt_at(r, "object path too long or past its block");
+    const char *path = (const char *)*pp;
+    if (memchr(path, '\0', plen))
+        return corrupt_at(r, "object path contains a NUL byte");
+    *pp += plen;
+    if (get_varint(pp, end, &idlen) != 0)
+        return corrupt_at(r, "object record runs past its block");
+    if (idlen > MS_MAX_BUILD_ID || idlen > (uint64_t)(end - *pp))
+        return corrupt_at(r, "object build-id too long or past its block");
+    const uint8_t *id = *pp;
+    *pp += idlen;
+    int i = ms_sites_add_object(&r->sites, base, lo, hi, path, plen, id, idlen);
+    if (i == -2)
+        return corrupt_at(r, "more objects than a log may define");
+    if (i < 0)
+        return nomem(r);
+    if (r->cb && r->cb->object && r->cb->object(r->ctx, &r->sites.objects[i]) != 0)
+        return stopped(r);
     return MS_READ_OK;
 }
 
@@ -503,8 +602,8 @@ static ms_read_status parse_data(ms_reader *r, uint32_t thread, const uint8_t *p
                 st = corrupt_at(r, "event record runs past its block");
                 goto out;
             }
-            uint32_t region = region_of(t, h >> 2);
-            if (region == MS_IDMAP_NONE) {
+            uint32_t bound = region_of(t, h >> 2);
+            if (bound == MS_IDMAP_NONE) {
                 st = corrupt_at(r, "event of an undefined region");
                 goto out;
             }
@@ -516,7 +615,8 @@ static ms_read_status parse_data(ms_reader *r, uint32_t thread, const uint8_t *p
                 st = corrupt_at(r, "event time out of range");
                 goto out;
             }
-            ev.region = region;
+            ev.region = r->bind_region[bound];
+            ev.site = r->bind_site[bound];
             ev.start_ns = to_ns(r, t->cursor + gap);
             ev.end_ns = to_ns(r, t->cursor + gap + dur);
             t->cursor += gap + dur;
@@ -546,6 +646,12 @@ static ms_read_status parse_data(ms_reader *r, uint32_t thread, const uint8_t *p
             }
             case MS_CTL_COMM:
                 st = parse_comm(r, t, &p, end);
+                break;
+            case MS_CTL_SITE:
+                st = parse_site(r, t, &p, end);
+                break;
+            case MS_CTL_OBJECT:
+                st = parse_object(r, &p, end);
                 break;
             default:
                 st = corrupt_at(r, "unknown control record");
@@ -790,6 +896,12 @@ static ms_read_status read_stream(ms_reader *r, int fd)
         size_t avail = len - pos;
         if (avail == 0 && eof)
             break;
+        if (avail > 0 && state == STATE_ENDED)
+            return fail(r, MS_READ_CORRUPT, r->frame_off,
+                        "corrupt log: %" PRIu64 " bytes of trailing data after the end block, "
+                        "from byte offset %" PRIu64,
+                        r->file_size > r->frame_off ? r->file_size - r->frame_off : (uint64_t)avail,
+                        r->frame_off);
         if (avail > 0) {
             const uint8_t *f = r->in + pos;
             unsigned long long content;
@@ -857,6 +969,7 @@ ms_read_status ms_reader_read(ms_reader *r, const char *path, const ms_read_call
     } else if (!S_ISREG(sb.st_mode)) {
         st = fail(r, MS_READ_IO, 0, "not a regular file");
     } else {
+        r->file_size = (uint64_t)sb.st_size;
         probe_end(r, fd, sb.st_size);
         st = read_stream(r, fd);
     }

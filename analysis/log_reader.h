@@ -13,6 +13,9 @@
  *   event   per recorded call: thread, region index, start and end
  *           (absolute tool-clock ns)
  *   comm    per communicator record
+ *   site    when a call site is seen for the first time (dense per-file
+ *           indices, like regions); events carry their site's index
+ *   object  per object of the process's load map
  *   end     once, last, with the end record
  *
  * Any callback may be NULL. A callback that returns non-zero stops the read
@@ -31,6 +34,7 @@
 #include <stdint.h>
 
 #include "log_format.h"
+#include "log_sites.h"
 
 /* Limits on what one file may define; beyond them the file is corrupt. */
 #define MS_READER_MAX_REGIONS (1u << 18)        /* distinct names per file */
@@ -58,6 +62,9 @@ typedef struct ms_log_meta {
     const char *argv0;
     const char *run_dir;
     const char *clock;
+    /* The run's identity ("run=<16 lowercase hex digits>", the same in the
+     * logs of all ranks of one run); "" in logs that do not carry it. */
+    const char *run_id;
     /* The end record when the file's last frame is a valid end block, found
      * before the stream is read so that a consumer knows finalize_start_ns
      * while events arrive. The end callback still confirms it. */
@@ -70,6 +77,7 @@ typedef struct ms_event {
     uint32_t region;      /* per-file region index */
     uint64_t start_ns;    /* tool clock */
     uint64_t end_ns;      /* >= start_ns */
+    uint32_t site;        /* per-file call-site index, or MS_SITE_NONE */
 } ms_event;
 
 typedef struct ms_read_callbacks {
@@ -79,6 +87,11 @@ typedef struct ms_read_callbacks {
     int (*comm)(void *ctx, uint32_t thread, uint64_t comm_id, const int32_t *world_ranks,
                 uint32_t n);
     int (*end)(void *ctx, const ms_end_record *end);
+    /* A call site seen for the first time: per-file index, return addresses
+     * innermost first (version 3). */
+    int (*site)(void *ctx, uint32_t site, const uint64_t *pc, uint32_t n);
+    /* An object of the process's load map (version 3). */
+    int (*object)(void *ctx, const ms_object *obj);
 } ms_read_callbacks;
 
 typedef struct ms_read_result {
@@ -107,6 +120,9 @@ ms_read_status ms_reader_read(ms_reader *r, const char *path, const ms_read_call
 /* Names of the last file read (or being read): index -> name. */
 uint32_t ms_reader_region_count(const ms_reader *r);
 const char *ms_reader_region_name(const ms_reader *r, uint32_t region, size_t *len);
+
+/* Call sites and objects of the last file read (or being read). */
+const ms_site_table *ms_reader_sites(const ms_reader *r);
 
 /* Header of the last file read; NULL before a header was read. */
 const ms_log_meta *ms_reader_meta(const ms_reader *r);

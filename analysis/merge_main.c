@@ -5,7 +5,8 @@
  * Exit status: 0 success (a truncated log is a warning, its readable part is
  * used); 1 bad usage (also: no such directory, no logs in it, an output that
  * cannot be written); 2 an input that is not an mpiscope log or is corrupt
- * beyond its readable prefix.
+ * beyond its readable prefix, or logs of two different runs in DIR
+ * (docs/RELIABILITY.md).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -16,7 +17,7 @@
 #include "reduce.h"
 #include "report.h"
 
-#define VERSION "0.1.0"
+#define VERSION MS_VERSION
 #define PROG "mpiscope-merge"
 
 enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2 };
@@ -27,16 +28,27 @@ static void usage(FILE *fp)
           "Reads every rank-*.zst log in DIR and reports on the run; with no output option,\n"
           "a text report goes to stdout.\n"
           "\n"
+          "  --text FILE       the text report (what goes to stdout without an output option)\n"
           "  --csv FILE        region table, one row per region over all ranks\n"
           "  --ranks-csv FILE  one row per (region, rank)\n"
+          "  --callsites-csv FILE  region,rank,function,file,line,calls,total_s: which\n"
+          "                    source line made which calls\n"
           "  --json FILE       everything, machine-readable\n"
+          "  --html FILE       one self-contained page with the charts\n"
+          "  --matrix-csv FILE src,dst,messages,bytes: point-to-point traffic by world rank\n"
+          "  --events-csv FILE one row per call: name,rank,thread,call_index,start_s,end_s,\n"
+          "                    duration_s (trace mode)\n"
+          "  --trace FILE      Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
+          "  --otf2 DIR        OTF2 archive DIR/traces.otf2 (Vampir, Scalasca, otf2-print)\n"
+          "  --spt DIR         scope-profiler native traces, one DIR/mpiscope_rank<N>.spt per\n"
+          "                    rank (scope-profiler import-native DIR)\n"
           "  -j, --jobs N      threads reading logs (default: one per CPU)\n"
           "  -h, --help        show this help\n"
           "  -V, --version     show the version\n"
           "FILE may be - for stdout.\n"
           "\n"
           "Exit status: 0 success (truncated logs are warnings), 1 bad usage,\n"
-          "2 an input that is not an mpiscope log or is corrupt.\n",
+          "2 an input that is not an mpiscope log or is corrupt, or logs of two runs.\n",
           fp);
 }
 
@@ -83,18 +95,44 @@ static int write_report(const char *path, writer_fn fn, const ms_run *run)
     return 0;
 }
 
+typedef int (*dir_writer_fn)(const char *dir, const ms_run *run, char *err, size_t errlen);
+
+/* Write one report that is a directory. Returns 0 (also after a warning),
+ * or -1 after a message. */
+static int write_dir_report(const char *option, const char *dir, dir_writer_fn fn, const ms_run *run)
+{
+    char err[1024] = "";
+    int rc = fn(dir, run, err, sizeof err);
+    if (rc > 0)
+        fprintf(stderr, PROG ": warning: %s: %s\n", option, err);
+    else if (rc < 0)
+        fprintf(stderr, PROG ": %s: %s\n", option, err);
+    return rc < 0 ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     static const struct option longopts[] = {
         {"csv", required_argument, NULL, 'c'},
+        {"text", required_argument, NULL, 'T'},
         {"ranks-csv", required_argument, NULL, 'r'},
+        {"callsites-csv", required_argument, NULL, 'S'},
         {"json", required_argument, NULL, 'J'},
+        {"html", required_argument, NULL, 'H'},
+        {"matrix-csv", required_argument, NULL, 'M'},
+        {"events-csv", required_argument, NULL, 'E'},
+        {"trace", required_argument, NULL, 'X'},
+        {"otf2", required_argument, NULL, 'O'},
+        {"spt", required_argument, NULL, 'P'},
         {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
-    const char *csv = NULL, *ranks_csv = NULL, *json = NULL;
+    const char *text = NULL, *html = NULL;
+    const char *matrix_csv = NULL, *events_csv = NULL, *trace = NULL;
+    const char *otf2 = NULL, *spt = NULL;
+    const char *csv = NULL, *ranks_csv = NULL, *sites_csv = NULL, *json = NULL;
     unsigned jobs = 0;
     opterr = 0;
     int c;
@@ -103,11 +141,35 @@ int main(int argc, char **argv)
         case 'c':
             csv = optarg;
             break;
+        case 'T':
+            text = optarg;
+            break;
+        case 'M':
+            matrix_csv = optarg;
+            break;
+        case 'E':
+            events_csv = optarg;
+            break;
+        case 'O':
+            otf2 = optarg;
+            break;
+        case 'P':
+            spt = optarg;
+            break;
+        case 'X':
+            trace = optarg;
+            break;
         case 'r':
             ranks_csv = optarg;
             break;
+        case 'S':
+            sites_csv = optarg;
+            break;
         case 'J':
             json = optarg;
+            break;
+        case 'H':
+            html = optarg;
             break;
         case 'j': {
             char *end;
@@ -133,6 +195,10 @@ int main(int argc, char **argv)
             }
             return usage_error("unknown option %s", argv[optind - 1]);
         }
+    }
+    if (otf2 && !ms_report_otf2_built()) {
+        fprintf(stderr, PROG ": --otf2: not built (libotf2 not found at build time)\n");
+        return EXIT_USAGE;
     }
     if (optind >= argc)
         return usage_error("%s", "no log directory given");
@@ -163,13 +229,31 @@ int main(int argc, char **argv)
     }
 
     int rc = EXIT_OK;
+    if (text && write_report(text, ms_report_text, run) != 0)
+        rc = EXIT_USAGE;
     if (csv && write_report(csv, ms_report_csv, run) != 0)
         rc = EXIT_USAGE;
     if (ranks_csv && write_report(ranks_csv, ms_report_ranks_csv, run) != 0)
         rc = EXIT_USAGE;
+    if (sites_csv && write_report(sites_csv, ms_report_callsites_csv, run) != 0)
+        rc = EXIT_USAGE;
     if (json && write_report(json, json_writer, run) != 0)
         rc = EXIT_USAGE;
-    if (!csv && !ranks_csv && !json && write_report("-", ms_report_text, run) != 0)
+    if (html && write_report(html, ms_report_html, run) != 0)
+        rc = EXIT_USAGE;
+    if (matrix_csv && write_report(matrix_csv, ms_report_matrix_csv, run) != 0)
+        rc = EXIT_USAGE;
+    if (events_csv && write_report(events_csv, ms_report_events_csv, run) != 0)
+        rc = EXIT_USAGE;
+    if (trace && write_report(trace, ms_report_trace, run) != 0)
+        rc = EXIT_USAGE;
+    if (otf2 && write_dir_report("--otf2", otf2, ms_report_otf2, run) != 0)
+        rc = EXIT_USAGE;
+    if (spt && write_dir_report("--spt", spt, ms_report_spt, run) != 0)
+        rc = EXIT_USAGE;
+    if (!text && !csv && !ranks_csv && !sites_csv && !json && !html && !matrix_csv && !events_csv && !trace &&
+        !otf2 && !spt &&
+        write_report("-", ms_report_text, run) != 0)
         rc = EXIT_USAGE;
     ms_run_free(run);
     return rc;

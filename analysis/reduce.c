@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "progress.h"
 #include "strtab.h"
 
 #define MAX_JOBS 256u
@@ -74,6 +75,8 @@ typedef struct file_job {
     ms_rank_info info;             /* valid when res.has_header */
     strlist warnings;
     int usable;                    /* has a header, and read OK or truncated */
+    ms_p2p_chan *chans;            /* its point-to-point channels (p2p.h) */
+    size_t nchans, chans_cap;
 } file_job;
 
 typedef struct file_slot {
@@ -91,6 +94,8 @@ typedef struct file_ctx {
     uint64_t first_start, last_end;
     int has_end;
     ms_end_record end;
+    ms_site_acc sites;
+    ms_comm_map comms;             /* its communicator records (p2p.h) */
     int nomem;
 } file_ctx;
 
@@ -110,12 +115,16 @@ typedef struct shared_work {
     file_job *jobs;
     size_t njobs;
     atomic_size_t next;
+    atomic_size_t done;            /* files read, for the progress line */
     atomic_int nomem;
+    ms_symbolizer *sym;            /* NULL: call sites are not symbolized */
 } shared_work;
 
 typedef struct worker {
     shared_work *work;
     table tab;
+    ms_callsite *sites;            /* call-site rows of the files read */
+    size_t nsites, sites_cap;
     pthread_t thread;
     int started;
 } worker;
@@ -201,7 +210,8 @@ static int on_header(void *ctx, const ms_log_meta *m)
     in->argv0 = dup_str(m->argv0);
     in->run_dir = dup_str(m->run_dir);
     in->clock = dup_str(m->clock);
-    if (!in->host || !in->mpi_library || !in->argv0 || !in->run_dir || !in->clock) {
+    in->run_id = dup_str(m->run_id);
+    if (!in->host || !in->mpi_library || !in->argv0 || !in->run_dir || !in->clock || !in->run_id) {
         f->nomem = 1;
         return -1;
     }
@@ -249,6 +259,10 @@ static int on_event(void *ctx, const ms_event *ev)
     }
     if (s->is_mpi && ev->start_ns >= f->win_lo && ev->end_ns <= f->win_hi)
         s->window_ns += d;
+    if (ev->site != MS_SITE_NONE && ms_site_acc_add(&f->sites, ev->region, ev->site, d) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
     if (!f->has_events || ev->start_ns < f->first_start)
         f->first_start = ev->start_ns;
     if (!f->has_events || ev->end_ns > f->last_end)
@@ -265,15 +279,29 @@ static int on_end(void *ctx, const ms_end_record *e)
     return 0;
 }
 
+static int on_comm(void *ctx, uint32_t thread, uint64_t comm_id, const int32_t *world_ranks, uint32_t n)
+{
+    (void)thread;
+    file_ctx *f = ctx;
+    if (ms_comm_map_add(&f->comms, comm_id, world_ranks, n) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
 static const ms_read_callbacks reduce_callbacks = {
     .header = on_header,
     .region = on_region,
     .event = on_event,
+    .comm = on_comm,
     .end = on_end,
 };
 
 static void free_slots(file_ctx *f)
 {
+    ms_site_acc_free(&f->sites);
+    ms_comm_map_free(&f->comms);
     for (size_t i = 0; i < f->nslots; i++)
         ms_stats_free(&f->slots[i].stats);
     free(f->slots);
@@ -322,7 +350,9 @@ static int file_warnings(file_ctx *f)
     ms_rank_info *in = &j->info;
     int rc = 0;
     if (j->res.status == MS_READ_TRUNCATED)
-        rc |= strlist_addf(&j->warnings, "%s; its readable part is used", j->res.message);
+        rc |= strlist_addf(&j->warnings, "%s; its readable part is used: %" PRIu64 " events in %" PRIu64
+                           " checksummed frames before byte offset %" PRIu64, j->res.message, j->res.events,
+                           j->res.frames, j->res.offset);
     if (j->name_rank >= 0 && j->name_rank != in->rank)
         rc |= strlist_addf(&j->warnings, "%s: the file name says rank %lld, its header rank %" PRId32
                            "; rank %" PRId32 " is used", j->path, j->name_rank, in->rank, in->rank);
@@ -335,11 +365,13 @@ static int file_warnings(file_ctx *f)
     return rc;
 }
 
-static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, table *tab)
+static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, worker *w)
 {
+    table *tab = &w->tab;
     file_ctx f;
     memset(&f, 0, sizeof f);
     f.job = j;
+    ms_site_acc_init(&f.sites);
     ms_reader_read(rd, j->path, &reduce_callbacks, &f, &j->res);
     if (f.nomem || j->res.status == MS_READ_NOMEM) {
         free_slots(&f);
@@ -356,6 +388,10 @@ static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, table *tab
     }
     j->usable = 1;
     finish_rank(&f);
+    if (ms_site_acc_resolve(&f.sites, rd, j->info.rank, w->work->sym, &w->sites, &w->nsites, &w->sites_cap) != 0) {
+        free_slots(&f);
+        return -1;
+    }
     if (file_warnings(&f) != 0) {
         free_slots(&f);
         return -1;
@@ -370,6 +406,9 @@ static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, table *tab
         ms_stats_shift(&s->stats, j->info.clock_offset_ns);
         size_t len;
         const char *name = ms_reader_region_name(rd, (uint32_t)i, &len);
+        if (s->is_mpi && ms_p2p_add_region(&j->chans, &j->nchans, &j->chans_cap, j->info.rank, name,
+                                           s->stats.calls, &f.comms) != 0)
+            rc = -1;
         ms_region_rank part = {.rank_index = (uint32_t)file_index, .window_ns = s->window_ns,
                                .stats = s->stats};
         if (table_add(tab, name, len, &part) != 0) {
@@ -378,6 +417,8 @@ static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, table *tab
         }
     }
     free(f.slots);
+    ms_site_acc_free(&f.sites);
+    ms_comm_map_free(&f.comms);
     return rc;
 }
 
@@ -396,8 +437,9 @@ static void *worker_main(void *arg)
         size_t i = atomic_fetch_add(&sw->next, 1);
         if (i >= sw->njobs)
             break;
-        if (reduce_file(rd, &sw->jobs[i], i, &w->tab) != 0)
+        if (reduce_file(rd, &sw->jobs[i], i, w) != 0)
             atomic_store(&sw->nomem, 1);
+        atomic_fetch_add(&sw->done, 1);
     }
     ms_reader_destroy(rd);
     return NULL;
@@ -503,6 +545,7 @@ static void free_rank_info(ms_rank_info *in)
     free(in->argv0);
     free(in->run_dir);
     free(in->clock);
+    free(in->run_id);
 }
 
 static int part_cmp(const void *a, const void *b)
@@ -713,8 +756,8 @@ static int summarize_run(ms_run *run, strlist *warnings, int check_missing)
         r = next;
     }
     if (nmissing && check_missing)
-        rc |= strlist_addf(warnings, "%zu of %" PRId32 " ranks have no log (missing ranks: %s)", nmissing,
-                           size, buf);
+        rc |= strlist_addf(warnings, "%s: %zu of %" PRId32 " ranks have no log (missing ranks: %s); "
+                           "the report covers the other ranks only", run->dir, nmissing, size, buf);
 
     /* Distinct hosts. */
     const char **names = malloc((run->nranks ? run->nranks : 1) * sizeof *names);
@@ -763,6 +806,91 @@ static int summarize_run(ms_run *run, strlist *warnings, int check_missing)
     return rc;
 }
 
+/* Logs that name their run (run=... in the header) must all name the same
+ * one: the logs of two runs in one directory cannot be merged. Logs without
+ * a run identity (older writers) are not checked. One error per file of a
+ * run other than the first file's. */
+static int check_one_run(const file_job *jobs, size_t njobs, strlist *errors)
+{
+    const file_job *first = NULL;
+    int rc = 0;
+    for (size_t i = 0; i < njobs; i++) {
+        const file_job *j = &jobs[i];
+        if (!j->usable || !j->info.run_id || !j->info.run_id[0])
+            continue;
+        if (!first) {
+            first = j;
+            continue;
+        }
+        if (strcmp(j->info.run_id, first->info.run_id) != 0)
+            rc |= strlist_addf(errors, "%s: a log of another run (its header at byte offset 0 says run=%s, "
+                               "%s says run=%s); merge the logs of one run at a time", j->path,
+                               j->info.run_id, first->path, first->info.run_id);
+    }
+    return rc;
+}
+
+/* One warning per object whose call sites could not be symbolized because
+ * the file changed or went away since the run. */
+static int site_warnings(const ms_run *run, strlist *warnings)
+{
+    int rc = 0;
+    for (size_t i = 0; i < run->nplaces; i++) {
+        const ms_callsite *c = run->places[i].row;
+        if (!c->object_changed && !c->object_missing)
+            continue;
+        int seen = 0;
+        for (size_t k = 0; k < i && !seen; k++) {
+            const ms_callsite *d = run->places[k].row;
+            seen = (d->object_changed || d->object_missing) && strcmp(d->object, c->object) == 0;
+        }
+        if (seen)
+            continue;
+        rc |= strlist_addf(warnings, "%s: call sites in %s are shown as object+offset: %s", run->dir, c->object,
+                           c->object_changed ? "the file changed since the run (its build-id differs)"
+                                             : "the file is missing or unreadable");
+    }
+    return rc;
+}
+
+/* Move a worker's call-site rows to the run (w keeps none). */
+static int take_sites(ms_run *run, worker *w)
+{
+    if (w->nsites == 0)
+        return 0;
+    ms_callsite *p = realloc(run->callsites, (run->ncallsites + w->nsites) * sizeof *p);
+    if (!p)
+        return -1;
+    memcpy(p + run->ncallsites, w->sites, w->nsites * sizeof *p);
+    run->callsites = p;
+    run->ncallsites += w->nsites;
+    w->nsites = 0;
+    return 0;
+}
+
+/* The point-to-point channels of the files kept as ranks, and the traffic
+ * matrix built from them. */
+static int take_chans(ms_run *run, file_job *jobs, size_t njobs, const uint32_t *file_to_rank)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < njobs; i++)
+        if (file_to_rank[i] != UINT32_MAX)
+            n += jobs[i].nchans;
+    if (n == 0)
+        return 0;
+    run->chans = malloc(n * sizeof *run->chans);
+    if (!run->chans)
+        return -1;
+    for (size_t i = 0; i < njobs; i++) {
+        if (file_to_rank[i] == UINT32_MAX || jobs[i].nchans == 0)
+            continue;
+        memcpy(run->chans + run->nchans, jobs[i].chans, jobs[i].nchans * sizeof *run->chans);
+        run->nchans += jobs[i].nchans;
+    }
+    run->nchans = ms_p2p_chans_normalize(run->chans, run->nchans);
+    return ms_matrix_build(run->chans, run->nchans, &run->matrix, &run->nmatrix);
+}
+
 static unsigned default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -775,6 +903,7 @@ static void free_jobs(file_job *jobs, size_t n)
         free(jobs[i].path);
         free_rank_info(&jobs[i].info);
         strlist_free(&jobs[i].warnings);
+        free(jobs[i].chans);
     }
     free(jobs);
 }
@@ -808,8 +937,9 @@ ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out)
         jobs = MAX_JOBS;
     if (jobs > nfiles)
         jobs = (unsigned)nfiles;
-    shared_work sw = {.jobs = files, .njobs = nfiles};
+    shared_work sw = {.jobs = files, .njobs = nfiles, .sym = ms_sym_new()};
     atomic_init(&sw.next, 0);
+    atomic_init(&sw.done, 0);
     atomic_init(&sw.nomem, 0);
     worker *w = calloc(jobs, sizeof *w);
     uint32_t *file_to_rank = malloc(nfiles * sizeof *file_to_rank);
@@ -822,6 +952,7 @@ ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out)
             w[i].work = &sw;
             table_init(&w[i].tab);
         }
+        ms_progress *progress = ms_progress_start("reading logs", &sw.done, nfiles);
         /* The calling thread is worker 0. */
         for (unsigned i = 1; i < jobs; i++)
             w[i].started = pthread_create(&w[i].thread, NULL, worker_main, &w[i]) == 0;
@@ -829,6 +960,7 @@ ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out)
         for (unsigned i = 1; i < jobs; i++)
             if (w[i].started)
                 pthread_join(w[i].thread, NULL);
+        ms_progress_stop(progress);
         failed = atomic_load(&sw.nomem);
     }
 
@@ -841,12 +973,27 @@ ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out)
         failed |= strlist_move(&warnings, &j->warnings) != 0;
     }
     if (!failed)
+        failed = check_one_run(files, nfiles, &errors) != 0;
+    if (!failed)
         failed = build_ranks(run, files, nfiles, file_to_rank, &warnings) != 0;
     for (unsigned i = 0; w && i < jobs; i++) {
         if (!failed && merge_table(&all, &w[i].tab, file_to_rank) != 0)
             failed = 1;
         table_free(&w[i].tab);
+        if (!failed && take_sites(run, &w[i]) != 0)
+            failed = 1;
+        for (size_t k = 0; k < w[i].nsites; k++)
+            ms_callsite_free(&w[i].sites[k]);
+        free(w[i].sites);
     }
+    ms_callsites_sort(run->callsites, run->ncallsites);
+    if (!failed && ms_site_places(run->callsites, run->ncallsites, &run->places, &run->nplaces) != 0)
+        failed = 1;
+    if (!failed)
+        failed = site_warnings(run, &warnings) != 0;
+    ms_sym_free(sw.sym);
+    if (!failed)
+        failed = take_chans(run, files, nfiles, file_to_rank) != 0;
     if (!failed)
         failed = build_regions(run, &all) != 0;
     table_free(&all);
@@ -883,6 +1030,12 @@ void ms_run_free(ms_run *run)
         free(g->name);
     }
     free(run->regions);
+    for (size_t i = 0; i < run->ncallsites; i++)
+        ms_callsite_free(&run->callsites[i]);
+    free(run->callsites);
+    free(run->places);
+    free(run->chans);
+    free(run->matrix);
     for (size_t i = 0; i < run->nhosts; i++)
         free(run->hosts[i]);
     free(run->hosts);

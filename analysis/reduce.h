@@ -27,7 +27,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "callsites.h"
 #include "log_reader.h"
+#include "matrix.h"
+#include "p2p.h"
 #include "region_parse.h"
 #include "stats.h"
 
@@ -37,6 +40,7 @@ typedef struct ms_rank_info {
     int64_t pid;
     char *file;                    /* path of the log */
     char *host, *mpi_library, *argv0, *run_dir, *clock;
+    char *run_id;                  /* "" when the log does not carry one */
     uint32_t mode;                 /* enum ms_mode */
     ms_read_status status;         /* MS_READ_OK or MS_READ_TRUNCATED */
     int has_end;                   /* the end record was read */
@@ -87,16 +91,28 @@ typedef struct ms_run {
     int has_events;
     int64_t origin;                /* earliest event start, common clock */
     uint64_t events;
+    size_t ncallsites;
+    ms_callsite *callsites;        /* by region, rank, total time descending */
+    size_t nplaces;
+    ms_site_place *places;         /* call sites over ranks, by region, total time descending */
+    size_t nchans;
+    ms_p2p_chan *chans;            /* point-to-point calls per rank (p2p.h),
+                                      normalized: by rank, dir, comm, peer, tag */
+    size_t nmatrix;
+    ms_matrix_cell *matrix;        /* point-to-point traffic by world rank
+                                      (matrix.h): by src, then dst */
     size_t nwarnings;
     char **warnings;               /* in file order, then run-wide ones */
     size_t nerrors;
-    char **errors;                 /* inputs that are not readable logs */
+    char **errors;                 /* inputs that are not readable logs, or
+                                      logs of more than one run */
 } ms_run;
 
 typedef enum ms_reduce_status {
     MS_REDUCE_OK = 0,
     MS_REDUCE_USAGE,      /* no such directory, or no rank-*.zst in it */
-    MS_REDUCE_BAD_INPUT,  /* some input is not a readable log: run->errors */
+    MS_REDUCE_BAD_INPUT,  /* some input is not a readable log, or the logs
+                             are of different runs: run->errors */
     MS_REDUCE_NOMEM,
 } ms_reduce_status;
 

@@ -84,3 +84,20 @@ int ms_report_ranks_csv(FILE *fp, const ms_run *run)
     }
     return ferror(fp) ? -1 : 0;
 }
+
+int ms_report_callsites_csv(FILE *fp, const ms_run *run)
+{
+    fputs(MS_CALLSITES_CSV_HEADER "\n", fp);
+    for (size_t i = 0; i < run->ncallsites; i++) {
+        const ms_callsite *c = &run->callsites[i];
+        put_field(fp, c->region);
+        fprintf(fp, ",%" PRId32 ",", c->rank);
+        put_field(fp, c->function);
+        fputc(',', fp);
+        put_field(fp, c->file);
+        fprintf(fp, ",%d,%" PRIu64, c->line, c->calls);
+        put_num(fp, (double)c->total_ns * 1e-9);
+        fputc('\n', fp);
+    }
+    return ferror(fp) ? -1 : 0;
+}

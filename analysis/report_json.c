@@ -179,6 +179,48 @@ static void put_rank(FILE *fp, const ms_run *run, const ms_rank_info *in)
     fputc('}', fp);
 }
 
+static void put_site(FILE *fp, const ms_callsite *c)
+{
+    fputs("\"function\":", fp);
+    put_str(fp, c->function);
+    fputs(",\"file\":", fp);
+    put_str(fp, c->file);
+    fprintf(fp, ",\"line\":%d,\"text\":", c->line);
+    put_str(fp, c->text);
+    fputs(",\"location\":", fp);
+    put_str(fp, c->location);
+    fputs(",\"object\":", fp);
+    put_str(fp, c->object);
+    fprintf(fp, ",\"object_changed\":%s,\"object_missing\":%s", c->object_changed ? "true" : "false",
+            c->object_missing ? "true" : "false");
+}
+
+/* The region's source (its dominant call site, as scope-profiler's fields)
+ * and its call sites over ranks. */
+static void put_sources(FILE *fp, const ms_run *run, const char *region)
+{
+    size_t first, n = ms_site_places_of(run->places, run->nplaces, region, &first);
+    const ms_callsite *d = n ? run->places[first].row : NULL;
+    fprintf(fp, ",\"has_source\":%s,\"source_file\":", d && d->line > 0 ? "true" : "false");
+    if (d && d->line > 0) {
+        put_str(fp, d->file);
+        fprintf(fp, ",\"source_lineno\":%d,\"source_text\":", d->line);
+        put_str(fp, d->text);
+    } else {
+        fputs("null,\"source_lineno\":null,\"source_text\":null", fp);
+    }
+    fputs(",\"callsites\":[", fp);
+    for (size_t i = 0; i < n; i++) {
+        const ms_site_place *p = &run->places[first + i];
+        fputs(i ? ",{" : "{", fp);
+        put_site(fp, p->row);
+        fprintf(fp, ",\"ranks\":%" PRIu32 ",\"calls\":%" PRIu64 ",", p->ranks, p->calls);
+        put_num(fp, "total_s", (double)p->total_ns / 1e9);
+        fputc('}', fp);
+    }
+    fputc(']', fp);
+}
+
 static void put_region(FILE *fp, const ms_run *run, const ms_region *g)
 {
     const ms_region_info *f = &g->info;
@@ -208,6 +250,7 @@ static void put_region(FILE *fp, const ms_run *run, const ms_region *g)
     put_num(fp, "imbalance_pct", g->summary.imbalance_pct);
     fputc(',', fp);
     put_num(fp, "mpi_window_s", (double)g->window_ns / 1e9);
+    put_sources(fp, run, g->name);
     fputs(",\"per_rank\":[", fp);
     for (size_t k = 0; k < g->nranks; k++) {
         const ms_region_rank *p = &g->ranks[k];
@@ -239,6 +282,24 @@ int ms_report_json(FILE *fp, const ms_run *run, const char *tool_version)
     for (size_t i = 0; i < run->nregions; i++) {
         fputs(i ? ",\n" : "\n", fp);
         put_region(fp, run, &run->regions[i]);
+    }
+    fputs("],\n\"matrix\":[", fp);
+    for (size_t i = 0; i < run->nmatrix; i++) {
+        const ms_matrix_cell *m = &run->matrix[i];
+        fprintf(fp, "%s{\"src\":%" PRId32 ",\"dst\":%" PRId32 ",\"messages\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
+                i ? ",\n" : "\n", m->src, m->dst, m->messages, m->bytes);
+    }
+    fputs("],\n\"callsites\":[", fp);
+    for (size_t i = 0; i < run->ncallsites; i++) {
+        const ms_callsite *c = &run->callsites[i];
+        fputs(i ? ",\n{" : "\n{", fp);
+        put_key(fp, "region");
+        put_str(fp, c->region);
+        fprintf(fp, ",\"rank\":%" PRId32 ",", c->rank);
+        put_site(fp, c);
+        fprintf(fp, ",\"calls\":%" PRIu64 ",", c->calls);
+        put_num(fp, "total_s", (double)c->total_ns / 1e9);
+        fputc('}', fp);
     }
     fputs("],\n\"warnings\":[", fp);
     for (size_t i = 0; i < run->nwarnings; i++) {

@@ -12,6 +12,9 @@
 #define RANK_ROWS_ALL 64      /* more ranks than this: show the first RANK_ROWS_SOME */
 #define RANK_ROWS_SOME 32
 #define NAME_WIDTH 44
+/* Top call sites: region and call-site columns (the row fits 100 columns). */
+#define SITE_REGION_WIDTH 30
+#define SITE_WIDTH 42
 #define HOST_WIDTH 20
 #define TEXT_WARNINGS 50
 
@@ -272,6 +275,67 @@ static void top_regions(FILE *fp, const ms_run *run)
               fp);
 }
 
+static const ms_region *region_named(const ms_run *run, const char *name)
+{
+    for (size_t i = 0; i < run->nregions; i++)
+        if (strcmp(run->regions[i].name, name) == 0)
+            return &run->regions[i];
+    return NULL;
+}
+
+static int place_time_cmp(const void *a, const void *b)
+{
+    const ms_site_place *x = *(const ms_site_place *const *)a, *y = *(const ms_site_place *const *)b;
+    if (x->total_ns != y->total_ns)
+        return x->total_ns > y->total_ns ? -1 : 1;
+    int c = strcmp(x->row->region, y->row->region);
+    return c ? c : strcmp(x->row->location, y->row->location);
+}
+
+/* The call sites of the most time, over all ranks: region and source line. */
+static int top_sites(FILE *fp, const ms_run *run)
+{
+    if (run->nplaces == 0)
+        return 0;
+    const ms_site_place **v = malloc(run->nplaces * sizeof *v);
+    if (!v)
+        return -1;
+    for (size_t i = 0; i < run->nplaces; i++)
+        v[i] = &run->places[i];
+    qsort(v, run->nplaces, sizeof *v, place_time_cmp);
+    size_t n = run->nplaces < TOP_REGIONS ? run->nplaces : TOP_REGIONS;
+    fprintf(fp, "\nTop call sites by total time (%zu of %zu)\n", n, run->nplaces);
+    fputs("  ", fp);
+    cell(fp, "region", SITE_REGION_WIDTH, 0);
+    fputs("  calls      total ranks  call site\n", fp);
+    for (size_t i = 0; i < n; i++) {
+        const ms_site_place *p = v[i];
+        const ms_region *g = region_named(run, p->row->region);
+        char full[NAME_WIDTH * 4 + 8], name[SITE_REGION_WIDTH * 4 + 8], calls[32], tot[32], ranks[16],
+            where[SITE_WIDTH * 4 + 8];
+        if (g)
+            short_name(full, sizeof full, g);
+        else
+            snprintf(full, sizeof full, "%s", p->row->region);
+        fit(name, sizeof name, full, SITE_REGION_WIDTH);
+        fmt_count(calls, sizeof calls, p->calls);
+        fmt_time(tot, sizeof tot, (double)p->total_ns);
+        snprintf(ranks, sizeof ranks, "%" PRIu32, p->ranks);
+        fit(where, sizeof where, p->row->location, SITE_WIDTH);
+        fputs("  ", fp);
+        cell(fp, name, SITE_REGION_WIDTH, 0);
+        cell(fp, calls, 7, 1);
+        cell(fp, tot, 11, 1);
+        cell(fp, ranks, 6, 1);
+        fputs("  ", fp);
+        fputs(where, fp);
+        fputc('\n', fp);
+    }
+    fputs("  (--callsites-csv lists every call site per rank)\n", fp);
+    free(v);
+    return 0;
+}
+
 typedef struct op_row {
     char op[MS_FIELD_MAX];
     char kind[MS_FIELD_MAX];
@@ -470,6 +534,8 @@ int ms_report_text(FILE *fp, const ms_run *run)
     header(fp, run);
     rank_table(fp, run);
     top_regions(fp, run);
+    if (top_sites(fp, run) != 0)
+        return -1;
     if (operations(fp, run) != 0)
         return -1;
     histogram(fp, run);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "callsite.h"
 #include "region_name.h"
 
 static const char *const kind_names[] = {
@@ -35,11 +36,22 @@ size_t ms_call_name(const ms_call *c, char *buf, size_t cap)
     return n < cap ? n : cap - 1;
 }
 
+/* A new region id for the call, and its call site. */
 static uint32_t define(ms_thread *t, const ms_call *c)
 {
     char name[MS_MAX_NAME];
     size_t n = ms_call_name(c, name, sizeof name);
-    return ms_region_define(t, name, n);
+    uint64_t pc[MS_MAX_SITE_FRAMES];
+    unsigned frames = ms_site_frames(c->site, pc);
+    if (frames > 0)
+        ms_sites_cover(t, pc, frames);
+    uint32_t id = ms_region_define(t, name, n);
+    if (frames > 0) {
+        uint8_t rec[MS_SITE_DEF_MAX];
+        uint8_t *p = ms_rec_site(rec, id, pc, frames);
+        ms_append(t, rec, (size_t)(p - rec));
+    }
+    return id;
 }
 
 void ms_call_record_new(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1)

@@ -1,7 +1,7 @@
 /*
  * One intercepted call, as the wrappers describe it, and its recording: the
- * call's fields are interned per thread into a region id (a hash of a few
- * integers, never of a string), then appended as one event.
+ * call's fields and its call site are interned per thread into a region id
+ * (a hash of a few integers, never of a string), then appended as one event.
  */
 #ifndef MPISCOPE_CALL_RECORD_H
 #define MPISCOPE_CALL_RECORD_H
@@ -21,12 +21,13 @@ typedef struct ms_call {
     int32_t tag;       /* -1: none */
     int64_t bytes;     /* -1: not applicable or unknown */
     int64_t comm;      /* -1: none */
+    uint64_t site;     /* call site key (callsite.h); 0: none */
 } ms_call;
-_Static_assert(sizeof(ms_call) == 32, "ms_call has no padding");
+_Static_assert(sizeof(ms_call) == 40, "ms_call has no padding");
 
 MS_HOT ms_call ms_call_init(uint16_t op)
 {
-    ms_call c = {.op = op, .req_op = MS_OP_NONE, .peer = -1, .root = -1, .tag = -1, .bytes = -1, .comm = -1};
+    ms_call c = {.op = op, .req_op = MS_OP_NONE, .peer = -1, .root = -1, .tag = -1, .bytes = -1, .comm = -1, .site = 0};
     return c;
 }
 
@@ -51,17 +52,17 @@ MS_HIDDEN void ms_call_record_new(ms_thread *t, const ms_call *c, uint64_t t0, u
 
 MS_HOT uint64_t ms_call_hash(const ms_call *c)
 {
-    uint64_t w[4];
+    uint64_t w[5];
     memcpy(w, c, sizeof w);
     uint64_t h = w[0] * 0x9e3779b97f4a7c15ull ^ w[1] * 0xc2b2ae3d27d4eb4full ^ w[2] * 0x165667b19e3779f9ull ^
-                 w[3] * 0x85ebca77c2b2ae63ull;
+                 w[3] * 0x85ebca77c2b2ae63ull ^ w[4] * 0x27d4eb2f165667c5ull;
     return h ^ (h >> 32);
 }
 
 MS_HOT int ms_call_same(const ms_call *a, const ms_call *b)
 {
     return a->op == b->op && a->req_op == b->req_op && a->peer == b->peer && a->root == b->root &&
-           a->tag == b->tag && a->bytes == b->bytes && a->comm == b->comm;
+           a->tag == b->tag && a->bytes == b->bytes && a->comm == b->comm && a->site == b->site;
 }
 
 /* The cache slot of c: its entry, or the free slot where it belongs. */
@@ -74,7 +75,7 @@ MS_HOT uint32_t ms_call_slot(const ms_call_cache *k, const ms_call *c)
 }
 
 /* Record the call as one event from t0 to t1. A call like the previous one
- * of its op (a loop) is one comparison; another known call a hash of four
+ * of its op (a loop) is one comparison; another known call a hash of five
  * words and a probe. */
 MS_HOT void ms_call_record(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1)
 {

@@ -2,13 +2,15 @@
  * MPI_Init, MPI_Init_thread and MPI_Finalize (the `custom` rows of
  * calls.tbl), from C and, through the generated Fortran entry points
  * (fortran.h), from Fortran. At init the ranks agree on the log directory
- * through one PMPI_Bcast from rank 0 (the only collective the tool makes),
- * then the core starts recording. Finalize is rank-local: no communication,
- * no waiting.
+ * and the run's identity through one PMPI_Bcast from rank 0 (the only
+ * collective the tool makes), then the core starts recording. Finalize and
+ * MPI_Abort are rank-local: no communication, no waiting.
  */
 #include <stdatomic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,6 +30,27 @@ static void default_dir(char *buf, size_t cap)
     snprintf(buf, cap, "mpiscope-%s-%ld", stamp, (long)getpid());
 }
 
+/* 64 bits that differ between runs: the kernel's random bytes, mixed with
+ * the time and the process id in case those are unavailable. */
+static uint64_t new_run_id(void)
+{
+    uint64_t x = 0;
+    if (getrandom(&x, sizeof x, GRND_NONBLOCK) != (ssize_t)sizeof x)
+        x = 0;
+    x ^= ms_realtime_ns() ^ ((uint64_t)getpid() << 40) ^ ms_mono_ns();
+    /* splitmix64 finalizer */
+    x += 0x9e3779b97f4a7c15u;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+    return x ^ (x >> 31);
+}
+
+/* What rank 0 sends every rank at init. */
+typedef struct agreed {
+    char dir[sizeof ms_cfg.dir];
+    char run[17];             /* 16 hex digits */
+} agreed;
+
 /* After a successful MPI_Init or MPI_Init_thread (op) that began at t0. */
 static void after_init(uint16_t op, uint64_t t0)
 {
@@ -40,18 +63,21 @@ static void after_init(uint16_t op, uint64_t t0)
     int rank = 0, size = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     PMPI_Comm_size(MPI_COMM_WORLD, &size);
-    char dir[sizeof ms_cfg.dir];
-    memset(dir, 0, sizeof dir);
+    agreed a;
+    memset(&a, 0, sizeof a);
     if (rank == 0) {
         if (ms_cfg.dir[0])
-            memcpy(dir, ms_cfg.dir, sizeof dir);
+            memcpy(a.dir, ms_cfg.dir, sizeof a.dir);
         else
-            default_dir(dir, sizeof dir);
+            default_dir(a.dir, sizeof a.dir);
+        snprintf(a.run, sizeof a.run, "%016llx", (unsigned long long)new_run_id());
     }
     /* Every rank takes part, even with MPISCOPE_DISABLE=1, so that a value
      * that differs between ranks cannot leave a rank waiting here. */
-    PMPI_Bcast(dir, (int)sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
-    dir[sizeof dir - 1] = 0;
+    PMPI_Bcast(&a, (int)sizeof a, MPI_CHAR, 0, MPI_COMM_WORLD);
+    a.dir[sizeof a.dir - 1] = 0;
+    a.run[sizeof a.run - 1] = 0;
+    const char *dir = a.dir;
     if (ms_cfg.disable)
         return;
     ms_config_report(rank == 0 && ms_cfg.verbose);
@@ -75,6 +101,7 @@ static void after_init(uint16_t op, uint64_t t0)
         .init_start_ns = t0,
         .init_end_ns = ms_now(),
         .mpi_library = lib,
+        .run_id = strtoull(a.run, NULL, 16),
     };
     if (ms_runtime_start(&info) != 0)
         return;
@@ -82,6 +109,7 @@ static void after_init(uint16_t op, uint64_t t0)
         ms_info("writing logs to %s/", dir);
     ms_thread *t = ms_enter();
     if (t) {
+        ms_sites_start(t);
         ms_call c = ms_call_init(op);
         ms_call_record(t, &c, t0, info.init_end_ns);
         ms_leave(t);
@@ -126,6 +154,14 @@ MS_EXPORT int MPI_Finalize(void)
     int rc = PMPI_Finalize();
     after_finalize(t, t0, ms_now());
     return rc;
+}
+
+/* The job is about to die: close this rank's log first (not recorded as a
+ * call; the other ranks' logs end with the signal the launcher sends them). */
+MS_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
+{
+    ms_runtime_stop(0);
+    return PMPI_Abort(comm, errorcode);
 }
 
 /* From Fortran: the binding's own PMPI entry point does the work; ierror may

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "call_record.h"
+#include "callsite.h"
 #include "clock.h"
 #include "handle_map.h"
 #include "pmpi_ops.h"

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+/* ZSTD_initStaticCCtx: a compressor that never allocates after open. */
+#define ZSTD_STATIC_LINKING_ONLY
 #include <zstd.h>
 
 static int write_all(int fd, const uint8_t *p, size_t n)
@@ -23,7 +25,16 @@ static int write_all(int fd, const uint8_t *p, size_t n)
     return 0;
 }
 
-int ms_log_open(ms_log *log, const char *path, size_t max_payload, int level)
+static void free_buffers(ms_log *log)
+{
+    free(log->scratch);
+    free(log->cctx_mem);
+    log->scratch = NULL;
+    log->cctx_mem = NULL;
+    log->cctx = NULL;
+}
+
+int ms_log_open_at(ms_log *log, int dirfd, const char *name, size_t max_payload, int level)
 {
     memset(log, 0, sizeof *log);
     log->fd = -1;
@@ -33,36 +44,35 @@ int ms_log_open(ms_log *log, const char *path, size_t max_payload, int level)
     size_t staged = sizeof(ms_block_header) + max_payload;
     log->scratch_cap = staged + ZSTD_compressBound(staged);
     log->scratch = malloc(log->scratch_cap);
-    log->cctx = ZSTD_createCCtx();
+    /* Sized for the largest frame: smaller frames need less. */
+    size_t cctx_size = ZSTD_estimateCCtxSize_usingCParams(ZSTD_getCParams(level, staged, 0));
+    log->cctx_mem = malloc(cctx_size);
+    log->cctx = log->cctx_mem ? ZSTD_initStaticCCtx(log->cctx_mem, cctx_size) : NULL;
     if (!log->scratch || !log->cctx) {
-        free(log->scratch);
-        ZSTD_freeCCtx(log->cctx);
-        log->scratch = NULL;
-        log->cctx = NULL;
+        free_buffers(log);
         errno = ENOMEM;
         return -1;
     }
     if (ZSTD_isError(ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_compressionLevel, level)) ||
         ZSTD_isError(ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_checksumFlag, 1)) ||
         ZSTD_isError(ZSTD_CCtx_setParameter(log->cctx, ZSTD_c_contentSizeFlag, 1))) {
-        free(log->scratch);
-        ZSTD_freeCCtx(log->cctx);
-        log->scratch = NULL;
-        log->cctx = NULL;
+        free_buffers(log);
         errno = EINVAL;
         return -1;
     }
-    log->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    log->fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (log->fd < 0) {
         int e = errno;
-        free(log->scratch);
-        ZSTD_freeCCtx(log->cctx);
-        log->scratch = NULL;
-        log->cctx = NULL;
+        free_buffers(log);
         errno = e;
         return -1;
     }
     return 0;
+}
+
+int ms_log_open(ms_log *log, const char *path, size_t max_payload, int level)
+{
+    return ms_log_open_at(log, AT_FDCWD, path, max_payload, level);
 }
 
 int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *payload, size_t len)
@@ -90,6 +100,12 @@ int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *
     if (write_all(log->fd, dst, r) != 0) {
         log->failed = 1;
         log->saved_errno = errno;
+        /* Drop the partial frame (a full disk): the file keeps ending at a
+         * frame boundary, with everything written before intact. */
+        if (ftruncate(log->fd, (off_t)log->bytes_written) != 0) {
+            /* The reader still uses every complete frame before the cut. */
+        }
+        errno = log->saved_errno;
         return -1;
     }
     log->bytes_written += r;
@@ -131,7 +147,7 @@ int ms_log_write_header(ms_log *log, const ms_file_header *h, const ms_clock_inf
     return rc;
 }
 
-int ms_log_close(ms_log *log, const ms_end_record *end)
+int ms_log_finish(ms_log *log, const ms_end_record *end)
 {
     int rc = 0;
     if (end && ms_log_write_block(log, MS_BLOCK_END, 0, end, sizeof *end) != 0)
@@ -139,9 +155,12 @@ int ms_log_close(ms_log *log, const ms_end_record *end)
     if (log->fd >= 0 && close(log->fd) != 0)
         rc = -1;
     log->fd = -1;
-    free(log->scratch);
-    ZSTD_freeCCtx(log->cctx);
-    log->scratch = NULL;
-    log->cctx = NULL;
+    return rc;
+}
+
+int ms_log_close(ms_log *log, const ms_end_record *end)
+{
+    int rc = ms_log_finish(log, end);
+    free_buffers(log);
     return rc;
 }

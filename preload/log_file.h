@@ -2,7 +2,9 @@
  * Writing one rank's log file: open safely, write the header block, data
  * blocks and the end block, each as its own zstd frame with a content
  * checksum. No MPI dependency: tests and the log synthesizer link it too.
- * Not thread-safe: one writer owns an ms_log.
+ * Not thread-safe: one writer owns an ms_log. Once open, writing and
+ * ms_log_finish never allocate and call only async-signal-safe functions,
+ * so a signal handler that owns the log may write it.
  */
 #ifndef MPISCOPE_LOG_FILE_H
 #define MPISCOPE_LOG_FILE_H
@@ -16,7 +18,8 @@ typedef struct ms_log {
     int fd;
     int failed;            /* a write failed: later writes are skipped */
     int saved_errno;
-    void *cctx;            /* ZSTD_CCtx */
+    void *cctx;            /* ZSTD_CCtx, static: never allocates */
+    void *cctx_mem;        /* its workspace */
     uint8_t *scratch;      /* block header + payload staging, then frame */
     size_t scratch_cap;
     size_t max_payload;
@@ -28,15 +31,24 @@ typedef struct ms_log {
  * Returns 0, or -1 with errno set. */
 int ms_log_open(ms_log *log, const char *path, size_t max_payload, int level);
 
+/* The same, for `name` in the directory open as dirfd (or AT_FDCWD). */
+int ms_log_open_at(ms_log *log, int dirfd, const char *name, size_t max_payload, int level);
+
 /* Header block: h, the clock info (NULL: nanoseconds of CLOCK_MONOTONIC),
  * then the strings ("key=value"). */
 int ms_log_write_header(ms_log *log, const ms_file_header *h, const ms_clock_info *clock,
                         const char *const *strings, unsigned n);
 
-/* One block of any kind; payload may be NULL when len is 0. */
+/* One block of any kind; payload may be NULL when len is 0. A write that
+ * fails (a full disk) is cut back to the previous frame boundary; later
+ * writes are skipped. */
 int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *payload, size_t len);
 
 /* Write the end block when end != NULL, then close. Frees everything. */
 int ms_log_close(ms_log *log, const ms_end_record *end);
+
+/* Write the end block when end != NULL, then close the file but keep the
+ * buffers (async-signal-safe; ms_log_close later frees them). */
+int ms_log_finish(ms_log *log, const ms_end_record *end);
 
 #endif

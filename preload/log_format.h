@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_FORMAT_VERSION 2u
+#define MS_FORMAT_VERSION 3u
 #define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
 #define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
 #define MS_ENDIAN_MARK 0x01020304u
@@ -117,13 +117,27 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
  *       MS_CTL_REGION: varint id, varint len, len bytes of name
  *       MS_CTL_TIME:   varint t; the time cursor becomes t (absolute, log clock)
  *       MS_CTL_COMM:   varint comm id, varint n, n varints (world ranks)
+ *       MS_CTL_SITE:   varint region id, varint n (1..MS_MAX_SITE_FRAMES),
+ *                      n varints: the call site of the region id defined
+ *                      just before, as return addresses, innermost first
+ *                      (version 3)
+ *       MS_CTL_OBJECT: varint base, varint lo, varint hi, varint path len,
+ *                      path bytes, varint build-id len, build-id bytes: an
+ *                      ELF object loaded in the process at base, spanning
+ *                      addresses [lo, hi) (version 3)
  *   types 2 and 3 are reserved; a reader rejects them.
  * A thread's stream continues across its data blocks: region ids and the
  * time cursor carry over. A thread's stream has an MS_CTL_TIME before its
  * first event.
  */
 enum ms_record_type { MS_REC_EVENT = 0, MS_REC_CONTROL = 1 };
-enum ms_control { MS_CTL_REGION = 0, MS_CTL_TIME = 1, MS_CTL_COMM = 2 };
+enum ms_control { MS_CTL_REGION = 0, MS_CTL_TIME = 1, MS_CTL_COMM = 2, MS_CTL_SITE = 3, MS_CTL_OBJECT = 4 };
+
+/* Most frames of one call site (MPISCOPE_CALLSITE_DEPTH), longest object
+ * path and build-id an object record holds. */
+#define MS_MAX_SITE_FRAMES 16u
+#define MS_MAX_OBJECT_PATH 1024u
+#define MS_MAX_BUILD_ID 64u
 
 #define MS_VARINT_MAX 10u
 

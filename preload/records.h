@@ -39,6 +39,41 @@ static inline uint8_t *ms_rec_region(uint8_t *p, uint32_t id, const char *name, 
     return p + len;
 }
 
+/* Bytes a call-site record and an object record can take at most. */
+#define MS_SITE_DEF_MAX ((3u + MS_MAX_SITE_FRAMES) * MS_VARINT_MAX)
+#define MS_OBJECT_DEF_MAX (6u * MS_VARINT_MAX + MS_MAX_OBJECT_PATH + MS_MAX_BUILD_ID)
+
+/* The call site of region id `id`: n (<= MS_MAX_SITE_FRAMES) return addresses. */
+static inline uint8_t *ms_rec_site(uint8_t *p, uint32_t id, const uint64_t *pc, unsigned n)
+{
+    p = ms_put_varint(p, ((uint64_t)MS_CTL_SITE << 2) | MS_REC_CONTROL);
+    p = ms_put_varint(p, id);
+    p = ms_put_varint(p, n);
+    for (unsigned i = 0; i < n; i++)
+        p = ms_put_varint(p, pc[i]);
+    return p;
+}
+
+/* An ELF object of the process (path and build-id are cut to their limits). */
+static inline uint8_t *ms_rec_object(uint8_t *p, uint64_t base, uint64_t lo, uint64_t hi, const char *path,
+                                     size_t path_len, const uint8_t *build_id, size_t id_len)
+{
+    if (path_len > MS_MAX_OBJECT_PATH)
+        path_len = MS_MAX_OBJECT_PATH;
+    if (id_len > MS_MAX_BUILD_ID)
+        id_len = MS_MAX_BUILD_ID;
+    p = ms_put_varint(p, ((uint64_t)MS_CTL_OBJECT << 2) | MS_REC_CONTROL);
+    p = ms_put_varint(p, base);
+    p = ms_put_varint(p, lo);
+    p = ms_put_varint(p, hi);
+    p = ms_put_varint(p, path_len);
+    memcpy(p, path, path_len);
+    p += path_len;
+    p = ms_put_varint(p, id_len);
+    memcpy(p, build_id, id_len);
+    return p + id_len;
+}
+
 /* A communicator: its id and its members as world ranks, in comm rank order. */
 static inline uint8_t *ms_rec_comm(uint8_t *p, uint64_t id, const int *world_ranks, uint32_t n)
 {

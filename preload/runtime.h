@@ -14,6 +14,7 @@ typedef struct ms_start_info {
     int rank, size;
     uint64_t init_start_ns, init_end_ns;
     const char *mpi_library;  /* MPI library version string */
+    uint64_t run_id;          /* the same on every rank of the run */
 } ms_start_info;
 
 /* Create the log and the writer thread, then turn recording on. Returns 0,
@@ -23,6 +24,13 @@ MS_HIDDEN int ms_runtime_start(const ms_start_info *info);
 /* Turn recording off, drain every thread's buffer, write the end record and
  * close the log. finalize_start_ns is 0 when MPI_Finalize was not called. */
 MS_HIDDEN void ms_runtime_stop(uint64_t finalize_start_ns);
+
+/* From a signal handler (async-signal-safe): write what every thread has
+ * buffered, then, when close_log, the end record, and close the log.
+ * Nothing is written afterwards. Waits a bounded time for a block another
+ * thread is writing; does nothing in a forked child or in a handler that
+ * interrupted the log's own writing. */
+MS_HIDDEN void ms_runtime_flush_from_signal(int close_log);
 
 /* Whether this process may record at all (not disabled, not setuid, not a
  * forked child). */

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# `make demo`: profile examples/halo.c at 4 ranks under MPICH and print the report.
+# `make demo`: profile examples/halo.c at 4 ranks under MPICH, print the report
+# and write the region table and the HTML report.
 # Environment (set by make): BUILD, MPICC_MPICH, MPIEXEC_MPICH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +26,7 @@ done
 app=$build_abs/examples/halo
 dir=$build_abs/demo/halo-$RANKS
 mkdir -p "$(dirname "$app")"
-"$MPICC_MPICH" -std=c11 -O2 -o "$app" examples/halo.c -lm
+"$MPICC_MPICH" -std=c11 -O2 -g -o "$app" examples/halo.c -lm   # -g: call sites with file:line
 rm -rf "$dir"
 mkdir -p "$(dirname "$dir")"
 
@@ -33,6 +34,7 @@ echo "demo: $MPIEXEC_MPICH -n $RANKS -genv LD_PRELOAD $lib -genv MPISCOPE_DIR $d
 "$MPIEXEC_MPICH" -n "$RANKS" -genv LD_PRELOAD "$lib" -genv MPISCOPE_DIR "$dir" "$app"
 echo
 "$merge" "$dir"
-"$merge" --csv "$dir/regions.csv" "$dir"
+"$merge" --csv "$dir/regions.csv" --html "$dir/report.html" "$dir"
 echo
 echo "demo: per-rank logs in $dir/ (rank-*.zst), region table in $dir/regions.csv"
+echo "demo: HTML report in $dir/report.html (open it in a browser)"

@@ -3,6 +3,9 @@
 #   scripts/deps.sh          install what is missing (as root), else say how
 #   scripts/deps.sh --list   print the list, one package a line
 # Prints nothing and exits 0 when everything is already installed.
+# Also: a Python virtual environment with PIP_PACKAGES (test checkers that
+# use other tools' own readers) at $MPISCOPE_VENV, default $BUILD/venv
+# (BUILD default build); it needs no root.
 set -euo pipefail
 
 PACKAGES=(
@@ -16,7 +19,22 @@ PACKAGES=(
     libdw-dev                                     # call-site symbolization
     netpipe-mpich2 python3-mpi4py                 # benchmarks and third-party programs
     valgrind clang libclang-rt-14-dev             # memory checks, sanitizers, fuzzers
+    libotf2-trace-dev otf2-tools                  # mpiscope-merge --otf2, otf2-print in its test
+    chromium                                      # headless browser of the --html test
 )
+PIP_PACKAGES=(scope-profiler==0.7.5)              # mpiscope-merge --spt is checked with its reader
+VENV=${MPISCOPE_VENV:-${BUILD:-build}/venv}
+
+# The virtual environment, created or completed; silent when complete.
+python_venv() {
+    if "$VENV/bin/python" -c 'import scope_profiler' >/dev/null 2>&1 &&
+        "$VENV/bin/pip" show -q "${PIP_PACKAGES[@]%%=*}" >/dev/null 2>&1; then
+        return 0
+    fi
+    echo "mpiscope: installing ${PIP_PACKAGES[*]} into $VENV"
+    python3 -m venv "$VENV"
+    "$VENV/bin/pip" install -q "${PIP_PACKAGES[@]}"
+}
 
 if [ "${1:-}" = "--list" ]; then
     printf '%s\n' "${PACKAGES[@]}"
@@ -35,7 +53,10 @@ for p in "${PACKAGES[@]}"; do
         *) missing+=("$p") ;;
     esac
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+    python_venv
+    exit 0
+fi
 
 cmd="apt-get install -y --no-install-recommends ${missing[*]}"
 if [ "$(id -u)" -ne 0 ]; then
@@ -46,3 +67,4 @@ fi
 echo "mpiscope: installing ${missing[*]}"
 apt-get update
 DEBIAN_FRONTEND=noninteractive $cmd
+python_venv

@@ -298,7 +298,7 @@ def gen_row(row, bindings, syms):
     passed = ", ".join([body.call_args.get(p.name, f"f_{p.name}") for p in row.params] + ["&ms_ierr"])
 
     w = [f"static void ms_fw_{row.op}({fn_type(row)} *pmpi, "
-         f"enum ms_f_binding b, {', '.join(fparams)})\n{{\n"]
+         f"enum ms_f_binding b, void *ms_ra, {', '.join(fparams)})\n{{\n"]
     w.append("    (void)b;\n")
     w.append("    ms_thread *t = ms_enter();\n")
     w.append(f"    if (!t) {{\n        pmpi({given});\n        return;\n    }}\n")
@@ -308,6 +308,7 @@ def gen_row(row, bindings, syms):
         cond = " || ".join(f"!{n}" for n in body.missing)
         w.append(f"    if ({cond}) {{\n        pmpi({given});\n        ms_leave(t);\n        return;\n    }}\n")
     w.append(f"    ms_call c = ms_call_init({row.enum});\n")
+    w.append("    c.site = ms_site(ms_ra);\n")
     for s in pre:
         w.append(f"    {s}\n")
     w.append("    MPI_Fint ms_ierr = MPI_SUCCESS;\n")
@@ -326,7 +327,7 @@ def gen_row(row, bindings, syms):
 
     for b, pmpi, entries in present:
         out.append(f"MS_EXPORT void {entries[0]}({', '.join(fparams)})\n{{\n")
-        out.append(f"    ms_fw_{row.op}({pmpi}, {b.enum}, {given});\n}}\n")
+        out.append(f"    ms_fw_{row.op}({pmpi}, {b.enum}, __builtin_return_address(0), {given});\n}}\n")
         for e in entries[1:]:
             out.append(f"MS_EXPORT {fn_type(row)} {e} __attribute__((alias(\"{entries[0]}\")));\n")
         out.append("\n")

@@ -361,6 +361,7 @@ def gen_wrapper(row):
     body.append("    ms_thread *t = ms_enter();\n")
     body.append(f"    if (!t)\n        return P{row.function}({args});\n")
     body.append(f"    ms_call c = ms_call_init({row.enum});\n")
+    body.append("    c.site = ms_site(__builtin_return_address(0));\n")
     for s in pre:
         body.append(f"    {s}\n")
     body.append("    uint64_t t0 = ms_now();\n")

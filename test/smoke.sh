@@ -4,6 +4,7 @@
 # created in the working directory. Run by `make smoke-tests` (BUILD in env).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
+. test/sanitizer_env.sh
 
 BUILD=${BUILD:-build}
 case "$BUILD" in
@@ -14,7 +15,7 @@ esac
 libs=()
 for flavour in mpich openmpi; do
     lib=$build_abs/lib/libmpiscope-$flavour.so
-    [ -e "$lib" ] && libs+=("$lib")
+    [ -e "$lib" ] && libs+=("$(sanitizer_preload "$lib")")
 done
 
 passed=0

@@ -33,6 +33,7 @@
 # TEST_TIMEOUT (seconds per run, default 120) for debugging.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
+. test/sanitizer_env.sh
 
 BUILD=${BUILD:-build}
 MPICC_MPICH=${MPICC_MPICH:-mpicc.mpich}
@@ -232,7 +233,7 @@ run_script() {
     mkdir -p "$dir"
     BUILD=$build_abs MERGE=$merge CHECK_DIR=$PWD/$src MPICC_MPICH=$MPICC_MPICH MPIEXEC_MPICH=$MPIEXEC_MPICH \
         MPICC_OPENMPI=$MPICC_OPENMPI MPIRUN_OPENMPI=$MPIRUN_OPENMPI TEST_TIMEOUT=$TEST_TIMEOUT PYTHON=$PYTHON \
-        bash "$src/$t.sh" "$flavour" "$lib" "$dir" >"$dir/script.out" 2>&1
+        MPIF90_MPICH=$MPIF90_MPICH MPIF90_OPENMPI=$MPIF90_OPENMPI bash "$src/$t.sh" "$flavour" "$lib" "$dir" >"$dir/script.out" 2>&1
     local rc=$?
     if [ $rc -eq 0 ]; then
         pass "$label"
@@ -264,6 +265,7 @@ fi
 for flavour in ${flavours[@]+"${flavours[@]}"}; do
     lib=$lib_mpich
     [ "$flavour" = mpich ] || lib=$lib_openmpi
+    lib=$(sanitizer_preload "$lib")
     for t in "${tests[@]}"; do
         if [ -e "$src/$t.sh" ] && [ ! -e "$src/$t.c" ]; then
             run_script "$flavour" "$lib" "$t"

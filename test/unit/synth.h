@@ -56,8 +56,9 @@ static inline void synth_header(ms_file_header *h, int rank, int size)
     h->mode = MS_MODE_TRACE;
 }
 
-/* Open with a caller-made header (NULL: synth_header's) and host name. */
-static inline int synth_open_with(synth *s, const char *path, const ms_file_header *h, const char *host)
+/* Open with a caller-made header and metadata strings ("key=value"). */
+static inline int synth_open_strings(synth *s, const char *path, const ms_file_header *h,
+                                     const char *const *strings, uint32_t nstrings)
 {
     memset(s, 0, sizeof *s);
     if (ms_log_open(&s->log, path, SYNTH_BUF, 3) != 0)
@@ -67,11 +68,26 @@ static inline int synth_open_with(synth *s, const char *path, const ms_file_head
         if (!s->buf[i])
             return -1;
     }
-    char host_kv[128];
+    return ms_log_write_header(&s->log, h, NULL, strings, nstrings);
+}
+
+/* Open with a caller-made header and host name, and the run identity
+ * run_id ("run=<run_id>"; NULL: none, as older writers). */
+static inline int synth_open_run(synth *s, const char *path, const ms_file_header *h, const char *host,
+                                 const char *run_id)
+{
+    char host_kv[128], run_kv[64];
     snprintf(host_kv, sizeof host_kv, "host=%s", host);
+    snprintf(run_kv, sizeof run_kv, "run=%s", run_id ? run_id : "");
     const char *strings[] = {host_kv, "mpi_library=MPICH Version: 4.0.2", "argv0=./app",
-                             "run_dir=/tmp/run", "clock=CLOCK_MONOTONIC"};
-    return ms_log_write_header(&s->log, h, NULL, strings, 5);
+                             "run_dir=/tmp/run", "clock=CLOCK_MONOTONIC", run_kv};
+    return synth_open_strings(s, path, h, strings, run_id ? 6 : 5);
+}
+
+/* Open with a caller-made header and host name. */
+static inline int synth_open_with(synth *s, const char *path, const ms_file_header *h, const char *host)
+{
+    return synth_open_run(s, path, h, host, NULL);
 }
 
 static inline int synth_open(synth *s, const char *path, int rank, int size)

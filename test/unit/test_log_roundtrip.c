@@ -96,7 +96,8 @@ static int on_end(void *ctx, const ms_end_record *e)
     return 0;
 }
 
-static const ms_read_callbacks callbacks = {on_header, on_region, on_event, on_comm, on_end};
+static const ms_read_callbacks callbacks = {
+    .header = on_header, .region = on_region, .event = on_event, .comm = on_comm, .end = on_end};
 
 static char *dir;
 static ms_reader *reader;

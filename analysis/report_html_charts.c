@@ -1,0 +1,334 @@
+/* HTML report: the data of the charts, from the reduced run (report_html.h).
+ * Times are ns, relative times count from the run's earliest event. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix.h"
+#include "report_html.h"
+
+
+#define TOP_REGIONS 100      /* rows of the region table */
+#define IMBALANCE_REGIONS 8  /* regions of the imbalance chart */
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+/* An MPI region's display name: its op and the fields that say something
+ * (no kind, no -1 values, no comm=0). */
+static void short_name(char *buf, size_t cap, const ms_region *g)
+{
+    const ms_region_info *f = &g->info;
+    if (!f->is_mpi) {
+        snprintf(buf, cap, "%s", g->name);
+        return;
+    }
+    size_t n = (size_t)snprintf(buf, cap, "%s", f->op);
+#define ADD(...)                                                     \
+    do {                                                             \
+        if (n < cap)                                                 \
+            n += (size_t)snprintf(buf + n, cap - n, __VA_ARGS__);    \
+    } while (0)
+    if (f->bytes >= 0)
+        ADD(" bytes=%" PRId64, f->bytes);
+    if (f->peer != -1)
+        ADD(" peer=%" PRId64, f->peer);
+    if (f->root != -1)
+        ADD(" root=%" PRId64, f->root);
+    if (f->tag != -1)
+        ADD(" tag=%" PRId64, f->tag);
+    if (f->comm != 0 && f->comm != -1)
+        ADD(" comm=%" PRId64, f->comm);
+    if (f->request[0])
+        ADD(" req=%s", f->request);
+#undef ADD
+}
+
+/* The op of an MPI region, also when its fields do not parse. */
+static void op_of(const ms_region *g, char *op, char *kind)
+{
+    if (g->info.is_mpi) {
+        memcpy(op, g->info.op, MS_FIELD_MAX);
+        memcpy(kind, g->info.kind, MS_FIELD_MAX);
+        return;
+    }
+    const char *s = g->name + 4;
+    size_t n = strcspn(s, " ");
+    if (n >= MS_FIELD_MAX)
+        n = MS_FIELD_MAX - 1;
+    memcpy(op, s, n);
+    op[n] = '\0';
+    strcpy(kind, "?");
+}
+
+static void put_run(FILE *fp, const ms_run *run)
+{
+    fputs("\"run\":{\"dir\":", fp);
+    ms_html_json_str(fp, run->dir);
+    fprintf(fp, ",\"ranks\":%zu,\"world_size\":%" PRId32 ",\"hosts\":[", run->nranks, run->world_size);
+    for (size_t i = 0; i < run->nhosts; i++) {
+        if (i)
+            fputc(',', fp);
+        ms_html_json_str(fp, run->hosts[i]);
+    }
+    fputs("],\"program\":", fp);
+    ms_html_json_str(fp, run->nranks ? run->ranks[0].argv0 : "");
+    fputs(",\"mpi_library\":", fp);
+    ms_html_json_str(fp, run->nranks ? run->ranks[0].mpi_library : "");
+    fprintf(fp, ",\"wall_ns\":%" PRIu64 ",\"app_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",", run->wall_ns,
+            run->app_ns, run->mpi_ns);
+    ms_html_json_num(fp, "mpi_pct", run->mpi_pct);
+    fputc(',', fp);
+    ms_html_json_num(fp, "mpi_pct_min", run->mpi_pct_min);
+    fputc(',', fp);
+    ms_html_json_num(fp, "mpi_pct_mean", run->mpi_pct_mean);
+    fputc(',', fp);
+    ms_html_json_num(fp, "mpi_pct_max", run->mpi_pct_max);
+    fprintf(fp, ",\"events\":%" PRIu64 "},\n", run->events);
+}
+
+static void put_ranks(FILE *fp, const ms_run *run)
+{
+    fputs("\"ranks\":[", fp);
+    for (size_t i = 0; i < run->nranks; i++) {
+        const ms_rank_info *in = &run->ranks[i];
+        fprintf(fp, "%s{\"rank\":%" PRId32 ",\"host\":", i ? ",\n" : "", in->rank);
+        ms_html_json_str(fp, in->host);
+        fprintf(fp, ",\"app_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",", in->app_ns, in->mpi_ns);
+        ms_html_json_num(fp, "mpi_pct", in->mpi_pct);
+        fprintf(fp, ",\"truncated\":%s}", in->status == MS_READ_OK ? "false" : "true");
+    }
+    fputs("],\n", fp);
+}
+
+static void put_regions(FILE *fp, const ms_run *run)
+{
+    size_t n = run->nregions < TOP_REGIONS ? run->nregions : TOP_REGIONS;
+    fprintf(fp, "\"regions_total\":%zu,\"regions\":[", run->nregions);
+    for (size_t i = 0; i < n; i++) {
+        const ms_region *g = &run->regions[i];
+        const ms_summary *s = &g->summary;
+        char name[2048];
+        short_name(name, sizeof name, g);
+        fputs(i ? ",\n{\"name\":" : "{\"name\":", fp);
+        ms_html_json_str(fp, g->name);
+        fputs(",\"short\":", fp);
+        ms_html_json_str(fp, name);
+        fprintf(fp, ",\"calls\":%" PRIu64 ",\"ranks\":%" PRIu32 ",\"total_ns\":%" PRIu64 ",", s->calls,
+                s->ranks, g->total_ns);
+        ms_html_json_num(fp, "mean_ns", s->mean_s * 1e9);
+        fputc(',', fp);
+        ms_html_json_num(fp, "max_ns", s->max_s * 1e9);
+        fputc(',', fp);
+        ms_html_json_num(fp, "p95_ns", s->p95_s * 1e9);
+        fputc(',', fp);
+        ms_html_json_num(fp, "imbalance_pct", s->imbalance_pct);
+        size_t first, np = ms_site_places_of(run->places, run->nplaces, g->name, &first);
+        if (np) {
+            const ms_callsite *c = run->places[first].row;
+            fputs(",\"site\":{\"file\":", fp);
+            ms_html_json_str(fp, c->file);
+            fprintf(fp, ",\"line\":%d,\"function\":", c->line);
+            ms_html_json_str(fp, c->function);
+            fputs(",\"location\":", fp);
+            ms_html_json_str(fp, c->location);
+            fprintf(fp, ",\"sites\":%zu}", np);
+        }
+        fputc('}', fp);
+    }
+    fputs("],\n", fp);
+}
+
+typedef struct op_row {
+    char op[MS_FIELD_MAX];
+    char kind[MS_FIELD_MAX];
+    uint64_t calls, total_ns, bytes;
+    int has_bytes;
+} op_row;
+
+static int op_row_cmp(const void *a, const void *b)
+{
+    const op_row *x = a, *y = b;
+    if (x->total_ns != y->total_ns)
+        return x->total_ns > y->total_ns ? -1 : 1;
+    int c = strcmp(x->op, y->op);
+    return c ? c : strcmp(x->kind, y->kind);
+}
+
+/* Time per MPI operation (op and kind), whatever the sizes and peers. */
+static int put_ops(FILE *fp, const ms_run *run)
+{
+    op_row *rows = calloc(run->nregions ? run->nregions : 1, sizeof *rows);
+    if (!rows)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < run->nregions; i++) {
+        const ms_region *g = &run->regions[i];
+        if (!g->is_mpi)
+            continue;
+        char op[MS_FIELD_MAX], kind[MS_FIELD_MAX];
+        op_of(g, op, kind);
+        size_t k = 0;
+        while (k < n && (strcmp(rows[k].op, op) != 0 || strcmp(rows[k].kind, kind) != 0))
+            k++;
+        if (k == n) {
+            memcpy(rows[n].op, op, sizeof op);
+            memcpy(rows[n].kind, kind, sizeof kind);
+            n++;
+        }
+        op_row *r = &rows[k];
+        r->calls = sat_add(r->calls, g->summary.calls);
+        r->total_ns = sat_add(r->total_ns, g->total_ns);
+        if (g->info.is_mpi && g->info.bytes >= 0) {
+            r->bytes = sat_add(r->bytes, sat_mul((uint64_t)g->info.bytes, g->summary.calls));
+            r->has_bytes = 1;
+        }
+    }
+    qsort(rows, n, sizeof *rows, op_row_cmp);
+    fputs("\"ops\":[", fp);
+    for (size_t k = 0; k < n; k++) {
+        fputs(k ? ",\n{\"op\":" : "{\"op\":", fp);
+        ms_html_json_str(fp, rows[k].op);
+        fputs(",\"kind\":", fp);
+        ms_html_json_str(fp, rows[k].kind);
+        fprintf(fp, ",\"calls\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"bytes\":", rows[k].calls,
+                rows[k].total_ns);
+        if (rows[k].has_bytes)
+            fprintf(fp, "%" PRIu64 "}", rows[k].bytes);
+        else
+            fputs("null}", fp);
+    }
+    fputs("],\n", fp);
+    free(rows);
+    return 0;
+}
+
+/* Calls per size class: class 0 is 0 bytes, class k >= 1 is [2^(k-1), 2^k). */
+static void put_sizes(FILE *fp, const ms_run *run)
+{
+    uint64_t p2p[65] = {0}, coll[65] = {0};
+    for (size_t i = 0; i < run->nregions; i++) {
+        const ms_region_info *f = &run->regions[i].info;
+        if (!f->is_mpi || f->bytes < 0)
+            continue;
+        int is_p2p = strcmp(f->kind, "point-to-point") == 0;
+        if (!is_p2p && strcmp(f->kind, "collective") != 0)
+            continue;
+        unsigned k = 0;
+        for (uint64_t b = (uint64_t)f->bytes; b; b >>= 1)
+            k++;
+        uint64_t *h = is_p2p ? p2p : coll;
+        h[k] = sat_add(h[k], run->regions[i].summary.calls);
+    }
+    fputs("\"sizes\":[", fp);
+    int first = 1;
+    for (unsigned k = 0; k < 65; k++) {
+        if (!p2p[k] && !coll[k])
+            continue;
+        fprintf(fp, "%s{\"class\":%u,\"p2p\":%" PRIu64 ",\"coll\":%" PRIu64 "}", first ? "" : ",", k, p2p[k],
+                coll[k]);
+        first = 0;
+    }
+    fputs("],\n", fp);
+}
+
+/* Per-rank totals of the top regions that more than one rank called, in
+ * the order of run->ranks. */
+static void put_imbalance(FILE *fp, const ms_run *run)
+{
+    fputs("\"imbalance\":[", fp);
+    size_t shown = 0;
+    for (size_t i = 0; i < run->nregions && shown < IMBALANCE_REGIONS; i++) {
+        const ms_region *g = &run->regions[i];
+        if (g->summary.ranks < 2)
+            continue;
+        char name[2048];
+        short_name(name, sizeof name, g);
+        fputs(shown++ ? ",\n{\"name\":" : "{\"name\":", fp);
+        ms_html_json_str(fp, name);
+        fputc(',', fp);
+        ms_html_json_num(fp, "imbalance_pct", g->summary.imbalance_pct);
+        fputs(",\"totals_ns\":[", fp);
+        size_t j = 0;
+        for (size_t r = 0; r < run->nranks; r++) {
+            while (j < g->nranks && g->ranks[j].rank_index < r)
+                j++;
+            uint64_t t = j < g->nranks && g->ranks[j].rank_index == r ? g->ranks[j].stats.total_ns : 0;
+            fprintf(fp, "%s%" PRIu64, r ? "," : "", t);
+        }
+        fputs("]}", fp);
+    }
+    fputs("],\n", fp);
+}
+
+/* Point-to-point traffic between world ranks (matrix.h). */
+static void put_matrix(FILE *fp, const ms_run *run)
+{
+    fprintf(fp, "\"matrix\":{\"size\":%" PRId32 ",\"cells\":[", run->world_size);
+    for (size_t i = 0; i < run->nmatrix; i++) {
+        const ms_matrix_cell *c = &run->matrix[i];
+        fprintf(fp, "%s[%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 "]", i ? "," : "", (int64_t)c->src,
+                (int64_t)c->dst, (uint64_t)c->messages, (uint64_t)c->bytes);
+    }
+    fputs("]},\n", fp);
+}
+
+/* The GPU regions (cuda:kernel <name>, cuda:memcpy <kind> bytes=<n>). */
+static void put_gpu(FILE *fp, const ms_run *run)
+{
+    fputs("\"gpu\":[", fp);
+    int first = 1;
+    for (size_t i = 0; i < run->nregions; i++) {
+        const ms_region *g = &run->regions[i];
+        if (strncmp(g->name, "cuda:", 5) != 0)
+            continue;
+        const char *what = strncmp(g->name, "cuda:kernel ", 12) == 0   ? "kernel"
+                           : strncmp(g->name, "cuda:memcpy", 11) == 0 ? "memcpy"
+                                                                       : "other";
+        long long bytes = -1;
+        const char *b = strstr(g->name, " bytes=");
+        if (b)
+            bytes = strtoll(b + 7, NULL, 10);
+        fputs(first ? "{\"name\":" : ",\n{\"name\":", fp);
+        first = 0;
+        ms_html_json_str(fp, g->name + 5);
+        fprintf(fp, ",\"what\":\"%s\",\"calls\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"bytes\":%lld,", what,
+                g->summary.calls, g->total_ns, bytes);
+        ms_html_json_num(fp, "mean_ns", g->summary.mean_s * 1e9);
+        fputc('}', fp);
+    }
+    fputs("],\n", fp);
+}
+
+static void put_warnings(FILE *fp, const ms_run *run)
+{
+    fputs("\"warnings\":[", fp);
+    for (size_t i = 0; i < run->nwarnings; i++) {
+        if (i)
+            fputc(',', fp);
+        ms_html_json_str(fp, run->warnings[i]);
+    }
+    fputs("],\n", fp);
+}
+
+int ms_html_charts(FILE *fp, const ms_run *run)
+{
+    put_run(fp, run);
+    put_ranks(fp, run);
+    put_regions(fp, run);
+    if (put_ops(fp, run) != 0)
+        return -1;
+    put_sizes(fp, run);
+    put_imbalance(fp, run);
+    put_matrix(fp, run);
+    put_gpu(fp, run);
+    put_warnings(fp, run);
+    return 0;
+}

@@ -1,0 +1,96 @@
+/* Signal handlers: see signals.h. Everything the handler calls is
+ * async-signal-safe; the log's buffers and compressor exist beforehand. */
+#include "signals.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "runtime.h"
+
+static const int term_signals[] = {SIGTERM, SIGINT, SIGXCPU, SIGUSR1, SIGUSR2};
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGABRT};
+#define NTERM (sizeof term_signals / sizeof term_signals[0])
+#define NCRASH (sizeof crash_signals / sizeof crash_signals[0])
+
+static struct sigaction previous[NSIG];
+static _Atomic int ours[NSIG];
+
+static int is_crash(int sig)
+{
+    for (size_t i = 0; i < NCRASH; i++)
+        if (crash_signals[i] == sig)
+            return 1;
+    return 0;
+}
+
+static void on_signal(int sig, siginfo_t *info, void *ctx)
+{
+    (void)ctx;
+    int saved_errno = errno;
+    int crash = is_crash(sig);
+    ms_runtime_flush_from_signal(!crash);
+    if (atomic_exchange(&ours[sig], 0))
+        sigaction(sig, &previous[sig], NULL);
+    /* A fault the kernel raised recurs when the instruction runs again; a
+     * signal that was sent (kill, raise, abort) is sent again. It is blocked
+     * until this handler returns, then meets the previous disposition. */
+    if (!crash || !info || info->si_code <= 0)
+        raise(sig);
+    errno = saved_errno;
+}
+
+static void install(int sig, int only_default)
+{
+    struct sigaction cur;
+    if (sigaction(sig, NULL, &cur) != 0)
+        return;
+    int is_default = !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_DFL;
+    int ignored = !(cur.sa_flags & SA_SIGINFO) && cur.sa_handler == SIG_IGN;
+    if (ignored || (only_default && !is_default))
+        return;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_signal;
+    sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
+    sigfillset(&sa.sa_mask);
+    previous[sig] = cur;
+    if (sigaction(sig, &sa, NULL) == 0)
+        atomic_store(&ours[sig], 1);
+}
+
+void ms_signals_install(void)
+{
+    for (size_t i = 0; i < NTERM; i++)
+        install(term_signals[i], 1);
+    for (size_t i = 0; i < NCRASH; i++)
+        install(crash_signals[i], 0);
+}
+
+static void restore(int sig)
+{
+    struct sigaction cur;
+    if (!atomic_load(&ours[sig]) || sigaction(sig, NULL, &cur) != 0)
+        return;
+    /* The application replaced ours: leave its handler alone. */
+    if ((cur.sa_flags & SA_SIGINFO) && cur.sa_sigaction == on_signal && atomic_exchange(&ours[sig], 0))
+        sigaction(sig, &previous[sig], NULL);
+}
+
+void ms_signals_restore(void)
+{
+    for (size_t i = 0; i < NTERM; i++)
+        restore(term_signals[i]);
+    for (size_t i = 0; i < NCRASH; i++)
+        restore(crash_signals[i]);
+}
+
+void ms_signals_block(sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < NTERM; i++)
+        sigaddset(&set, term_signals[i]);
+    pthread_sigmask(SIG_BLOCK, &set, old);
+}

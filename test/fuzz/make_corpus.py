@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Writes the committed seed corpus of the fuzz targets from the golden logs.
+
+    python3 test/fuzz/make_corpus.py [OUT]      (OUT: default test/fuzz/corpus)
+
+log/     whole files (fuzz_log): every golden log, and damaged copies of them:
+         cut at several places, a flipped bit, trailing bytes, an empty file,
+         random bytes.
+blocks/  block sequences (fuzz_blocks: [kind u8][thread u8][len u32][bytes]):
+         every golden log's blocks, and variants of their header blocks (a
+         newer version, the other byte order, a run identity, rank out of
+         range), of their order (no end block, two headers), and with a
+         data block of every record type (call sites and objects too).
+
+Deterministic: the same golden logs give the same corpus. Needs the zstd
+command to decompress the golden logs.
+"""
+import glob
+import os
+import random
+import struct
+import subprocess
+import sys
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+GOLDEN = sorted(glob.glob(os.path.join(ROOT, "test", "golden", "v*", "rank-*.zst")))
+BLOCK_MAGIC = 0x4B42534D
+
+
+def blocks_of(data):
+    """The (kind, thread, payload) blocks of a decompressed log."""
+    out, pos = [], 0
+    while pos + 16 <= len(data):
+        magic, kind, flags, thread, length = struct.unpack_from("<IHHII", data, pos)
+        assert magic == BLOCK_MAGIC and flags == 0, "not a block at %d" % pos
+        out.append((kind, thread, data[pos + 16:pos + 16 + length]))
+        pos += 16 + length
+    assert pos == len(data)
+    return out
+
+
+def encode(blocks, tail=b""):
+    return b"".join(struct.pack("<BBI", k, t & 0xFF, len(p)) + p for k, t, p in blocks) + tail
+
+
+def header_variant(blocks, offset, fmt, value):
+    k, t, p = blocks[0]
+    p = bytearray(p)
+    struct.pack_into(fmt, p, offset, value)
+    return [(k, t, bytes(p))] + blocks[1:]
+
+
+def with_string(blocks, text):
+    """The header block with one more metadata string (nstrings at 68)."""
+    k, t, p = blocks[0]
+    p = bytearray(p)
+    (n,) = struct.unpack_from("<I", p, 68)
+    struct.pack_into("<I", p, 68, n + 1)
+    s = text.encode()
+    return [(k, t, bytes(p) + struct.pack("<I", len(s)) + s)] + blocks[1:]
+
+
+def varint(v):
+    out = bytearray()
+    while True:
+        b = v & 0x7F
+        v >>= 7
+        out.append(b | (0x80 if v else 0))
+        if not v:
+            return bytes(out)
+
+
+def site_block():
+    """A data block (thread 1) with every record type: region, time, call
+    site, object, communicator and events (docs/FORMAT.md, records)."""
+    name = b"mpi:barrier kind=collective bytes=-1 peer=-1 root=-1 tag=-1 comm=0"
+    path = b"/usr/lib/libexample.so"
+    rec = varint(1) + varint(7) + varint(len(name)) + name          # region 7
+    rec += varint(5) + varint(5000000)                               # time
+    rec += varint(13) + varint(7) + varint(2) + varint(0x401000) + varint(0x7F0000001234)  # site
+    rec += varint(17) + varint(0x7F0000000000) + varint(0x1000) + varint(0x9000)
+    rec += varint(len(path)) + path + varint(4) + b"\x01\x02\x03\x04"  # object
+    rec += varint(9) + varint(5) + varint(2) + varint(0) + varint(1)  # comm 5 of ranks 0, 1
+    rec += varint(7 << 2) + varint(100) + varint(250)                # two events
+    rec += varint(7 << 2) + varint(10) + varint(20)
+    return (2, 1, rec)
+
+
+def main():
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "test", "fuzz", "corpus")
+    rng = random.Random(20261129)
+    logs, blks = {}, {}
+    for path in GOLDEN:
+        name = path.split(os.sep)[-2] + "-" + os.path.basename(path)[:-4]
+        raw = open(path, "rb").read()
+        logs[name] = raw
+        logs[name + "-cut-half"] = raw[: len(raw) // 2]
+        logs[name + "-cut-17"] = raw[:17]
+        logs[name + "-cut-last"] = raw[:-1]
+        flipped = bytearray(raw)
+        flipped[len(raw) // 3] ^= 0x10
+        logs[name + "-flip"] = bytes(flipped)
+        logs[name + "-junk"] = raw + b"junk"
+        dec = subprocess.run(["zstd", "-dcq", path], check=True, stdout=subprocess.PIPE).stdout
+        b = blocks_of(dec)
+        blks[name] = encode(b)
+        blks[name + "-no-end"] = encode(b[:-1])
+        blks[name + "-two-headers"] = encode(b[:1] + b)
+        blks[name + "-newer"] = encode(header_variant(b, 8, "<I", 99))
+        blks[name + "-swapped"] = encode(header_variant(b, 12, "<I", 0x04030201))
+        blks[name + "-rank-out"] = encode(header_variant(b, 16, "<i", 7))
+        blks[name + "-run-id"] = encode(with_string(b, "run=0123456789abcdef"))
+        blks[name + "-tail"] = encode(b, b"\x28\xb5\x2f")
+        blks[name + "-sites"] = encode(b[:-1] + [site_block()] + b[-1:])
+    logs["empty"] = b""
+    logs["random"] = bytes(rng.randrange(256) for _ in range(512))
+    logs["zstd-magic-only"] = b"\x28\xb5\x2f\xfd"
+    for sub, items in (("log", logs), ("blocks", blks)):
+        d = os.path.join(out, sub)
+        os.makedirs(d, exist_ok=True)
+        for name, data in sorted(items.items()):
+            with open(os.path.join(d, name), "wb") as f:
+                f.write(data)
+
+
+if __name__ == "__main__":
+    main()

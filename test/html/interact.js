@@ -1,0 +1,51 @@
+/* Drives the controls of an mpiscope HTML report as a user would
+ * (test/html/run.sh appends it to a copy of a page): the timeline's zoom
+ * buttons, wheel, drag and reset, sorting the region table, a tooltip.
+ * Sets data-interacted on <html> to the steps that did what they should,
+ * and data-interact-failed to those that did not. */
+'use strict';
+(function () {
+  const root = document.documentElement, ok = [], bad = [];
+  const check = (name, cond) => (cond ? ok : bad).push(name);
+  const tl = document.getElementById('chart-timeline');
+  const axis = () => Array.from(tl.querySelectorAll('text')).map((t) => t.textContent).join('|');
+  const box = () => tl.getBoundingClientRect();
+  const at = (fx) => ({ clientX: box().left + box().width * fx, clientY: box().top + 12, bubbles: true, cancelable: true });
+
+  const full = axis();
+  document.getElementById('tl-in').click();
+  const zoomed = axis();
+  check('zoom-in', zoomed !== full);
+  document.getElementById('tl-out').click();
+  check('zoom-out', axis() === full);
+  tl.dispatchEvent(new WheelEvent('wheel', Object.assign({ deltaY: -120 }, at(0.7))));
+  const wheeled = axis();
+  check('wheel', wheeled !== full);
+  tl.dispatchEvent(new MouseEvent('mousedown', at(0.6)));
+  tl.dispatchEvent(new MouseEvent('mousemove', at(0.3)));
+  window.dispatchEvent(new MouseEvent('mouseup', at(0.3)));
+
+  const table = document.getElementById('regions');
+  const calls = () => Array.from(table.tBodies[0].rows).map((r) => Number(r.cells[1].textContent.replace(/,/g, '')));
+  table.tHead.rows[0].cells[1].click();
+  const desc = calls();
+  check('sort-desc', desc.length > 1 && desc.every((v, i) => i === 0 || desc[i - 1] >= v));
+  table.tHead.rows[0].cells[1].click();
+  const asc = calls();
+  check('sort-asc', asc.every((v, i) => i === 0 || asc[i - 1] <= v));
+
+  const bar = document.querySelector('#chart-ranks rect');
+  const r = bar.getBoundingClientRect();
+  bar.dispatchEvent(new MouseEvent('mousemove', { clientX: r.left + 1, clientY: r.top + 1, bubbles: true }));
+  const tip = document.getElementById('tip');
+  check('tooltip', !tip.hidden && /^rank \d+/.test(tip.textContent));
+
+  /* The drag renders on the next animation frame. */
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    check('drag', axis() !== wheeled);
+    document.getElementById('tl-reset').click();
+    check('reset', axis() === full);
+    root.setAttribute('data-interacted', ok.join(' '));
+    if (bad.length) root.setAttribute('data-interact-failed', bad.join(' '));
+  }));
+})();
