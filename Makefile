@@ -15,6 +15,11 @@ HAVE_OPENMPI := $(shell command -v $(MPICC_OPENMPI) >/dev/null 2>&1 && echo 1)
 # Sources: everything MPI-free is "core" (shared by the library, the merge and tests).
 CORE_SRCS     := preload/log_file.c pmpi/region_name.c
 LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
+# The LIKWID collector (likwid/), when <likwid.h> is found (config.mk).
+ifeq ($(HAVE_LIKWID),1)
+  LIB_SRCS    += $(wildcard likwid/*.c)
+  LIB_CFLAGS  += $(LIKWID_CFLAGS)
+endif
 GEN_SRCS      := $(BUILD)/gen/pmpi_wrappers.c
 GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/report_html_assets.h
 # The call-site symbolizer (libdw) is linked into the merge and the unit tests only.
@@ -32,8 +37,9 @@ MERGE      := $(BUILD)/bin/mpiscope-merge
 LAUNCHER   := $(BUILD)/bin/mpiscope
 LIB_MPICH  := $(BUILD)/lib/libmpiscope-mpich.so
 LIB_OMPI   := $(BUILD)/lib/libmpiscope-openmpi.so
+LIB_API    := $(BUILD)/lib/libmpiscope-api.so
 
-TARGETS := $(MERGE) $(LAUNCHER)
+TARGETS := $(MERGE) $(LAUNCHER) $(LIB_API)
 ifeq ($(HAVE_MPICH),1)
   TARGETS += $(LIB_MPICH)
 endif
@@ -48,6 +54,7 @@ all: $(TARGETS)
 	@test "$(HAVE_MPICH)" = 1 || echo "mpiscope: $(MPICC_MPICH) not found: libmpiscope-mpich.so left out"
 	@test "$(HAVE_OPENMPI)" = 1 || echo "mpiscope: $(MPICC_OPENMPI) not found: libmpiscope-openmpi.so left out"
 	@test "$(HAVE_OTF2)" = 1 || echo "mpiscope: libotf2 ($(OTF2_CONFIG)) not found: mpiscope-merge --otf2 left out"
+	@test "$(HAVE_LIKWID)" = 1 || echo "mpiscope: likwid.h not found: LIKWID markers and counters left out"
 
 # ---- generated wrappers: one spec table -> C ----
 # The generator rewrites a file only when its text changes; the stamp records
@@ -112,6 +119,13 @@ $(eval $(call preload_lib,mpich,$(MPICC_MPICH),$(LIB_MPICH),))
 OMPI_LINK = -Wl,--no-as-needed $(shell $(MPICC_OPENMPI) --showme:link 2>/dev/null) -Wl,--as-needed
 $(eval $(call preload_lib,openmpi,$(MPICC_OPENMPI),$(LIB_OMPI),$(OMPI_LINK)))
 
+# ---- the C API's library of empty functions (include/mpiscope.h): a program
+# linked with -lmpiscope-api runs unchanged without the tool; the preload
+# library's functions of the same names take its calls under the tool ----
+$(LIB_API): api/mpiscope_api.c include/mpiscope.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 $(OPT) $(WARN) -fPIC -Iinclude -shared -Wl,-soname,libmpiscope-api.so -o $@ $< $(LDSAN)
+
 # ---- merge ----
 $(OTF2_OBJS): BASE_CFLAGS += $(OTF2_CFLAGS)
 $(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
@@ -169,7 +183,7 @@ fault-tests: $(MERGE)
 	BUILD=$(BUILD) bash test/merge_faults.sh
 
 mpi-tests: all
-	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
 	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) \
 	  bash test/mpi/run.sh
@@ -218,7 +232,7 @@ install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
 	  $(DESTDIR)$(PREFIX)/share/doc/mpiscope
 	install -m 755 $(MERGE) $(LAUNCHER) $(DESTDIR)$(PREFIX)/bin/
-	install -m 755 $(wildcard $(LIB_MPICH) $(LIB_OMPI)) $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(wildcard $(LIB_MPICH) $(LIB_OMPI)) $(LIB_API) $(DESTDIR)$(PREFIX)/lib/
 	for f in $(wildcard include/*.h); do install -m 644 $$f $(DESTDIR)$(PREFIX)/include/; done
 	install -m 644 README.md $(wildcard docs/*.md) $(DESTDIR)$(PREFIX)/share/doc/mpiscope/
 

@@ -23,5 +23,10 @@ ifeq ($(HAVE_OTF2),1)
   OTF2_CFLAGS ?= -DMS_HAVE_OTF2 $(shell $(OTF2_CONFIG) --cflags)
   OTF2_LIBS   ?= $(shell $(OTF2_CONFIG) --ldflags) $(shell $(OTF2_CONFIG) --libs)
 endif
+# LIKWID markers and counters in the preload library: compiled in when
+# <likwid.h> is found (Debian likwid); liblikwid itself is loaded with
+# dlopen at run time. HAVE_LIKWID=0 builds without it.
+HAVE_LIKWID   ?= $(shell printf '\#include <likwid.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
+LIKWID_CFLAGS ?= -DMS_HAVE_LIKWID -Ilikwid
 # SANITIZE=1 builds everything with AddressSanitizer and UBSan.
 SANITIZE      ?=

@@ -143,7 +143,8 @@ static int row_cmp(const void *a, const void *b)
 
 void ms_callsites_sort(ms_callsite *rows, size_t n)
 {
-    qsort(rows, n, sizeof *rows, row_cmp);
+    if (n > 1)
+        qsort(rows, n, sizeof *rows, row_cmp);
 }
 
 static int place_cmp(const void *a, const void *b)
@@ -196,7 +197,7 @@ int ms_site_acc_resolve(const ms_site_acc *a, const ms_reader *rd, int32_t rank,
             rc = -1;
     }
     /* Two addresses of one region on the same line are one call site. */
-    if (rc == 0)
+    if (rc == 0 && n > 1)
         qsort(tmp, n, sizeof *tmp, place_cmp);
     for (size_t i = 0; i < n; i++) {
         ms_callsite *c = &tmp[i];

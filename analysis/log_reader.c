@@ -40,6 +40,7 @@ typedef struct thread_state {
     uint32_t ndense;
     uint32_t ndefs;
     ms_idmap ids;            /* the other ids */
+    uint16_t cset[MS_MAX_COUNTER_SETS];  /* set id -> per-file set index + 1 */
 } thread_state;
 
 struct ms_reader {
@@ -69,6 +70,7 @@ struct ms_reader {
     uint32_t *bind_region, *bind_site;
     size_t nbinds, binds_cap;
     ms_site_table sites;
+    ms_cset_table csets;     /* counter sets (log_counters.h) */
     ms_idmap thread_slots;   /* thread index -> position in threads */
     thread_state *threads;
     size_t nthreads, threads_cap;
@@ -123,6 +125,7 @@ static void reset(ms_reader *r)
     ms_strtab_free(&r->names);
     r->nbinds = 0;
     ms_sites_clear(&r->sites);
+    ms_cset_clear(&r->csets);
     free(r->meta_buf);
     r->meta_buf = NULL;
     memset(&r->meta, 0, sizeof r->meta);
@@ -486,7 +489,14 @@ static ms_read_status parse_region_def(ms_reader *r, thread_state *t, const uint
         return stopped(r);
     if (region_of(t, id) == MS_IDMAP_NONE && t->ids.n + t->ndense >= MS_READER_MAX_IDS)
         return corrupt_at(r, "more region ids than a thread may define");
-    uint32_t b;
+    /* A redefined id takes over its binding: bindings never outnumber the
+     * ids a file defines. */
+    uint32_t b = region_of(t, id);
+    if (b != MS_IDMAP_NONE) {
+        r->bind_region[b] = idx;
+        r->bind_site[b] = MS_SITE_NONE;
+        return MS_READ_OK;
+    }
     if (new_binding(r, idx, &b) != 0 || define_id(t, id, b) != 0)
         return nomem(r);
     return MS_READ_OK;
@@ -577,6 +587,84 @@ static ms_read_status parse_comm(ms_reader *r, thread_state *t, const uint8_t **
     return MS_READ_OK;
 }
 
+/* A counter name: varint len (at most MS_MAX_COUNTER_NAME), bytes, no NUL. */
+static int get_counter_name(const uint8_t **pp, const uint8_t *end, const char **s, size_t *len)
+{
+    uint64_t n;
+    if (get_varint(pp, end, &n) != 0 || n > MS_MAX_COUNTER_NAME || n > (uint64_t)(end - *pp) ||
+        memchr(*pp, '\0', (size_t)n))
+        return -1;
+    *s = (const char *)*pp;
+    *len = (size_t)n;
+    *pp += n;
+    return 0;
+}
+
+static ms_read_status parse_counter_set(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end)
+{
+    uint64_t id, nev, n;
+    if (get_varint(pp, end, &id) != 0 || get_varint(pp, end, &nev) != 0 || get_varint(pp, end, &n) != 0)
+        return corrupt_at(r, "counter-set record runs past its block");
+    if (id >= MS_MAX_COUNTER_SETS || n > MS_MAX_COUNTER_VALUES || nev > n)
+        return corrupt_at(r, "counter set with an id or value count the format does not allow");
+    ms_cset_ref ref = {.nevents = (uint32_t)nev, .n = (uint32_t)n};
+    if (get_counter_name(pp, end, &ref.group, &ref.group_len) != 0)
+        return corrupt_at(r, "counter-set group name too long, past its block or with a NUL byte");
+    for (uint64_t i = 0; i < n; i++)
+        if (get_counter_name(pp, end, &ref.name[i], &ref.len[i]) != 0)
+            return corrupt_at(r, "counter name too long, past its block or with a NUL byte");
+    uint32_t idx;
+    int is_new;
+    int rc = ms_cset_intern(&r->csets, &ref, &idx, &is_new);
+    if (rc == -2)
+        return corrupt_at(r, "more counter sets than a log may define");
+    if (rc != 0)
+        return nomem(r);
+    t->cset[id] = (uint16_t)(idx + 1);
+    if (is_new && r->cb && r->cb->counter_set && r->cb->counter_set(r->ctx, idx, &r->csets.v[idx]) != 0)
+        return stopped(r);
+    return MS_READ_OK;
+}
+
+static ms_read_status parse_counter_sample(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end)
+{
+    uint64_t set, region, cthread, cpu, count, flags, n;
+    if (get_varint(pp, end, &set) != 0 || get_varint(pp, end, &region) != 0 || get_varint(pp, end, &cthread) != 0 ||
+        get_varint(pp, end, &cpu) != 0 || get_varint(pp, end, &count) != 0 || get_varint(pp, end, &flags) != 0 ||
+        (uint64_t)(end - *pp) < 8)
+        return corrupt_at(r, "counter-sample record runs past its block");
+    double time_s, values[MS_MAX_COUNTER_VALUES];
+    memcpy(&time_s, *pp, 8);
+    *pp += 8;
+    if (get_varint(pp, end, &n) != 0)
+        return corrupt_at(r, "counter-sample record runs past its block");
+    if (set >= MS_MAX_COUNTER_SETS || !t->cset[set])
+        return corrupt_at(r, "counter sample of an undefined set");
+    const ms_counter_set *def = &r->csets.v[t->cset[set] - 1];
+    if (n != def->n)
+        return corrupt_at(r, "counter sample with another value count than its set");
+    if (n * 8u > (uint64_t)(end - *pp))
+        return corrupt_at(r, "counter-sample record runs past its block");
+    if (cthread > UINT32_MAX || cpu > UINT32_MAX || (flags & ~(uint64_t)MS_SAMPLE_FINAL) != 0)
+        return corrupt_at(r, "counter sample with a thread, cpu or flags the format does not allow");
+    if (!(time_s >= 0.0 && time_s <= 1e12))
+        return corrupt_at(r, "counter sample time out of range");
+    memcpy(values, *pp, (size_t)n * 8u);
+    *pp += n * 8u;
+    ms_counter_sample s = {.thread = t->thread, .set = t->cset[set] - 1u, .region = MS_REGION_RUN,
+                           .cthread = (uint32_t)cthread, .cpu = (uint32_t)cpu, .count = count,
+                           .flags = (uint32_t)flags, .time_s = time_s, .n = (uint32_t)n, .values = values};
+    if (region != 0) {
+        uint32_t b = region_of(t, region - 1);
+        if (b == MS_IDMAP_NONE)
+            return corrupt_at(r, "counter sample of an undefined region");
+        s.region = r->bind_region[b];
+    }
+    if (r->cb && r->cb->counter_sample && r->cb->counter_sample(r->ctx, &s) != 0)
+        return stopped(r);
+    return MS_READ_OK;
+}
+
 static ms_read_status parse_data(ms_reader *r, uint32_t thread, const uint8_t *p, size_t len)
 {
     thread_state *t = thread_for(r, thread);
@@ -652,6 +740,12 @@ static ms_read_status parse_data(ms_reader *r, uint32_t thread, const uint8_t *p
                 break;
             case MS_CTL_OBJECT:
                 st = parse_object(r, &p, end);
+                break;
+            case MS_CTL_COUNTER_SET:
+                st = parse_counter_set(r, t, &p, end);
+                break;
+            case MS_CTL_COUNTER_SAMPLE:
+                st = parse_counter_sample(r, t, &p, end);
                 break;
             default:
                 st = corrupt_at(r, "unknown control record");

@@ -16,6 +16,7 @@
  *   site    when a call site is seen for the first time (dense per-file
  *           indices, like regions); events carry their site's index
  *   object  per object of the process's load map
+ *   counter_set, counter_sample  hardware-counter sets and samples
  *   end     once, last, with the end record
  *
  * Any callback may be NULL. A callback that returns non-zero stops the read
@@ -33,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "log_counters.h"
 #include "log_format.h"
 #include "log_sites.h"
 
@@ -92,6 +94,10 @@ typedef struct ms_read_callbacks {
     int (*site)(void *ctx, uint32_t site, const uint64_t *pc, uint32_t n);
     /* An object of the process's load map (version 3). */
     int (*object)(void *ctx, const ms_object *obj);
+    /* A hardware-counter set seen for the first time (per-file index, like
+     * regions), and each counter sample (version 3; log_counters.h). */
+    int (*counter_set)(void *ctx, uint32_t set, const ms_counter_set *def);
+    int (*counter_sample)(void *ctx, const ms_counter_sample *s);
 } ms_read_callbacks;
 
 typedef struct ms_read_result {

@@ -16,6 +16,7 @@
 
 #include "reduce.h"
 #include "report.h"
+#include "roofline.h"
 
 #define VERSION MS_VERSION
 #define PROG "mpiscope-merge"
@@ -42,6 +43,14 @@ static void usage(FILE *fp)
           "  --otf2 DIR        OTF2 archive DIR/traces.otf2 (Vampir, Scalasca, otf2-print)\n"
           "  --spt DIR         scope-profiler native traces, one DIR/mpiscope_rank<N>.spt per\n"
           "                    rank (scope-profiler import-native DIR)\n"
+          "  --roofline-csv FILE  region,rank,gflops,gbs,ai,runtime_s,flops_metric,\n"
+          "                    bandwidth_metric: roofline points from LIKWID metrics\n"
+          "  --peak-gflops X   the compute ceiling of the roofline, GFLOP/s (default: the\n"
+          "                    largest observation, marked empirical)\n"
+          "  --peak-gbs Y      the memory ceiling, GB/s (default: empirical, likewise)\n"
+          "  --flops-metric NAME, --bandwidth-metric NAME  the LIKWID metrics of the\n"
+          "                    roofline (default: the first containing \"flop/s\", and the\n"
+          "                    first containing \"bandwidth\" and \"/s\")\n"
           "  -j, --jobs N      threads reading logs (default: one per CPU)\n"
           "  -h, --help        show this help\n"
           "  -V, --version     show the version\n"
@@ -62,6 +71,22 @@ static int usage_error(const char *fmt, const char *arg)
 }
 
 typedef int (*writer_fn)(FILE *fp, const ms_run *run);
+
+static int roofline_writer(FILE *fp, const ms_run *run)
+{
+    return ms_roofline_csv(fp, run->roofline);
+}
+
+/* A peak: a finite number > 0; else -1. */
+static double parse_peak(const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v > 0.0) || v > 1e300)
+        return -1.0;
+    return v;
+}
 
 static int json_writer(FILE *fp, const ms_run *run)
 {
@@ -124,6 +149,11 @@ int main(int argc, char **argv)
         {"trace", required_argument, NULL, 'X'},
         {"otf2", required_argument, NULL, 'O'},
         {"spt", required_argument, NULL, 'P'},
+        {"roofline-csv", required_argument, NULL, 'R'},
+        {"peak-gflops", required_argument, NULL, 'F'},
+        {"peak-gbs", required_argument, NULL, 'B'},
+        {"flops-metric", required_argument, NULL, 'f'},
+        {"bandwidth-metric", required_argument, NULL, 'b'},
         {"jobs", required_argument, NULL, 'j'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -133,6 +163,8 @@ int main(int argc, char **argv)
     const char *matrix_csv = NULL, *events_csv = NULL, *trace = NULL;
     const char *otf2 = NULL, *spt = NULL;
     const char *csv = NULL, *ranks_csv = NULL, *sites_csv = NULL, *json = NULL;
+    const char *roofline_csv = NULL;
+    ms_roofline_opts roof = {0};
     unsigned jobs = 0;
     opterr = 0;
     int c;
@@ -170,6 +202,23 @@ int main(int argc, char **argv)
             break;
         case 'H':
             html = optarg;
+            break;
+        case 'R':
+            roofline_csv = optarg;
+            break;
+        case 'F':
+            if ((roof.peak_gflops = parse_peak(optarg)) <= 0.0)
+                return usage_error("--peak-gflops wants a positive number of GFLOP/s, not \"%s\"", optarg);
+            break;
+        case 'B':
+            if ((roof.peak_gbs = parse_peak(optarg)) <= 0.0)
+                return usage_error("--peak-gbs wants a positive number of GB/s, not \"%s\"", optarg);
+            break;
+        case 'f':
+            roof.flops_metric = optarg;
+            break;
+        case 'b':
+            roof.bandwidth_metric = optarg;
             break;
         case 'j': {
             char *end;
@@ -229,6 +278,11 @@ int main(int argc, char **argv)
     }
 
     int rc = EXIT_OK;
+    if ((run->counters.nrows || roofline_csv) && !(run->roofline = ms_roofline_build(&run->counters, &roof))) {
+        fprintf(stderr, PROG ": out of memory\n");
+        ms_run_free(run);
+        return EXIT_INPUT;
+    }
     if (text && write_report(text, ms_report_text, run) != 0)
         rc = EXIT_USAGE;
     if (csv && write_report(csv, ms_report_csv, run) != 0)
@@ -251,8 +305,10 @@ int main(int argc, char **argv)
         rc = EXIT_USAGE;
     if (spt && write_dir_report("--spt", spt, ms_report_spt, run) != 0)
         rc = EXIT_USAGE;
+    if (roofline_csv && write_report(roofline_csv, roofline_writer, run) != 0)
+        rc = EXIT_USAGE;
     if (!text && !csv && !ranks_csv && !sites_csv && !json && !html && !matrix_csv && !events_csv && !trace &&
-        !otf2 && !spt &&
+        !otf2 && !spt && !roofline_csv &&
         write_report("-", ms_report_text, run) != 0)
         rc = EXIT_USAGE;
     ms_run_free(run);

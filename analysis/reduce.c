@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "nesting.h"
 #include "progress.h"
+#include "roofline.h"
 #include "strtab.h"
 
 #define MAX_JOBS 256u
@@ -77,11 +79,14 @@ typedef struct file_job {
     int usable;                    /* has a header, and read OK or truncated */
     ms_p2p_chan *chans;            /* its point-to-point channels (p2p.h) */
     size_t nchans, chans_cap;
+    ms_counter_acc *counters;      /* its counter samples (counters.h) */
 } file_job;
 
 typedef struct file_slot {
     ms_stats stats;
     uint64_t window_ns;
+    uint64_t excl_ns;              /* exclusive time (nesting.h) */
+    int is_gpu;                    /* "cuda:": device time, never nested */
     int is_mpi;
 } file_slot;
 
@@ -96,6 +101,7 @@ typedef struct file_ctx {
     ms_end_record end;
     ms_site_acc sites;
     ms_comm_map comms;             /* its communicator records (p2p.h) */
+    ms_nest nest;                  /* exclusive times (nesting.h) */
     int nomem;
 } file_ctx;
 
@@ -242,8 +248,11 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
         ms_stats_init(&s->stats);
         s->window_ns = 0;
         s->is_mpi = 0;
+        s->excl_ns = 0;
+        s->is_gpu = 0;
     }
     f->slots[region].is_mpi = ms_region_is_mpi(name, len);
+    f->slots[region].is_gpu = len >= 5 && memcmp(name, "cuda:", 5) == 0;
     return 0;
 }
 
@@ -259,6 +268,12 @@ static int on_event(void *ctx, const ms_event *ev)
     }
     if (s->is_mpi && ev->start_ns >= f->win_lo && ev->end_ns <= f->win_hi)
         s->window_ns += d;
+    uint64_t excl = d;
+    if (!s->is_gpu && ms_nest_event(&f->nest, ev->thread, ev->start_ns, ev->end_ns, &excl) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
+    s->excl_ns += excl;
     if (ev->site != MS_SITE_NONE && ms_site_acc_add(&f->sites, ev->region, ev->site, d) != 0) {
         f->nomem = 1;
         return -1;
@@ -290,18 +305,42 @@ static int on_comm(void *ctx, uint32_t thread, uint64_t comm_id, const int32_t *
     return 0;
 }
 
+static int on_counter_set(void *ctx, uint32_t set, const ms_counter_set *def)
+{
+    file_ctx *f = ctx;
+    if ((!f->job->counters && !(f->job->counters = ms_counter_acc_new())) ||
+        ms_counter_acc_set(f->job->counters, set, def) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static int on_counter_sample(void *ctx, const ms_counter_sample *s)
+{
+    file_ctx *f = ctx;
+    if (!f->job->counters || ms_counter_acc_sample(f->job->counters, s) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
 static const ms_read_callbacks reduce_callbacks = {
     .header = on_header,
     .region = on_region,
     .event = on_event,
     .comm = on_comm,
     .end = on_end,
+    .counter_set = on_counter_set,
+    .counter_sample = on_counter_sample,
 };
 
 static void free_slots(file_ctx *f)
 {
     ms_site_acc_free(&f->sites);
     ms_comm_map_free(&f->comms);
+    ms_nest_free(&f->nest);
     for (size_t i = 0; i < f->nslots; i++)
         ms_stats_free(&f->slots[i].stats);
     free(f->slots);
@@ -359,6 +398,10 @@ static int file_warnings(file_ctx *f)
     if (f->has_end && f->end.dropped)
         rc |= strlist_addf(&j->warnings, "%s: rank %" PRId32 " dropped %" PRIu64 " events while recording",
                            j->path, in->rank, f->end.dropped);
+    if (f->nest.inexact)
+        rc |= strlist_addf(&j->warnings, "%s: the exclusive time of %" PRIu64 " events is approximate: a thread "
+                           "had more than %u events not yet inside another (analysis/nesting.h)", j->path,
+                           f->nest.inexact, MS_NEST_EXACT + MS_NEST_BUCKETS);
     if (f->has_end && in->events + f->end.dropped < f->end.events)
         rc |= strlist_addf(&j->warnings, "%s: its end record counts %" PRIu64 " events, %" PRIu64 " were read",
                            j->path, f->end.events, in->events);
@@ -388,6 +431,10 @@ static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, worker *w)
     }
     j->usable = 1;
     finish_rank(&f);
+    if (j->counters && ms_counter_acc_resolve(j->counters, rd) != 0) {
+        free_slots(&f);
+        return -1;
+    }
     if (ms_site_acc_resolve(&f.sites, rd, j->info.rank, w->work->sym, &w->sites, &w->nsites, &w->sites_cap) != 0) {
         free_slots(&f);
         return -1;
@@ -409,7 +456,7 @@ static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, worker *w)
         if (s->is_mpi && ms_p2p_add_region(&j->chans, &j->nchans, &j->chans_cap, j->info.rank, name,
                                            s->stats.calls, &f.comms) != 0)
             rc = -1;
-        ms_region_rank part = {.rank_index = (uint32_t)file_index, .window_ns = s->window_ns,
+        ms_region_rank part = {.rank_index = (uint32_t)file_index, .window_ns = s->window_ns, .excl_ns = s->excl_ns,
                                .stats = s->stats};
         if (table_add(tab, name, len, &part) != 0) {
             ms_stats_free(&s->stats);
@@ -417,6 +464,7 @@ static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, worker *w)
         }
     }
     free(f.slots);
+    ms_nest_free(&f.nest);
     ms_site_acc_free(&f.sites);
     ms_comm_map_free(&f.comms);
     return rc;
@@ -695,6 +743,7 @@ static int build_regions(ms_run *run, table *tab)
             per_rank[k] = &g->ranks[k].stats;
             g->total_ns += g->ranks[k].stats.total_ns;
             g->window_ns += g->ranks[k].window_ns;
+            g->excl_ns += g->ranks[k].excl_ns;
         }
         if (ms_stats_combine(per_rank, g->nranks, &g->summary) != 0)
             rc = -1;
@@ -891,6 +940,17 @@ static int take_chans(ms_run *run, file_job *jobs, size_t njobs, const uint32_t 
     return ms_matrix_build(run->chans, run->nchans, &run->matrix, &run->nmatrix);
 }
 
+/* The counter samples of the files kept as ranks. */
+static int take_counters(ms_run *run, file_job *jobs, size_t njobs, const uint32_t *file_to_rank)
+{
+    for (size_t i = 0; i < njobs; i++)
+        if (file_to_rank[i] != UINT32_MAX && jobs[i].counters &&
+            ms_counters_add(&run->counters, jobs[i].counters, run->ranks[file_to_rank[i]].rank) != 0)
+            return -1;
+    ms_counters_sort(&run->counters);
+    return 0;
+}
+
 static unsigned default_jobs(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -904,6 +964,7 @@ static void free_jobs(file_job *jobs, size_t n)
         free_rank_info(&jobs[i].info);
         strlist_free(&jobs[i].warnings);
         free(jobs[i].chans);
+        ms_counter_acc_free(jobs[i].counters);
     }
     free(jobs);
 }
@@ -995,6 +1056,8 @@ ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out)
     if (!failed)
         failed = take_chans(run, files, nfiles, file_to_rank) != 0;
     if (!failed)
+        failed = take_counters(run, files, nfiles, file_to_rank) != 0;
+    if (!failed)
         failed = build_regions(run, &all) != 0;
     table_free(&all);
     if (!failed)
@@ -1036,6 +1099,8 @@ void ms_run_free(ms_run *run)
     free(run->places);
     free(run->chans);
     free(run->matrix);
+    ms_counters_free(&run->counters);
+    ms_roofline_free(run->roofline);
     for (size_t i = 0; i < run->nhosts; i++)
         free(run->hosts[i]);
     free(run->hosts);

@@ -28,6 +28,7 @@
 #include <stdint.h>
 
 #include "callsites.h"
+#include "counters.h"
 #include "log_reader.h"
 #include "matrix.h"
 #include "p2p.h"
@@ -60,6 +61,8 @@ typedef struct ms_rank_info {
 typedef struct ms_region_rank {
     uint32_t rank_index;           /* into ms_run.ranks */
     uint64_t window_ns;            /* time inside [init_end, finalize_start] */
+    uint64_t excl_ns;              /* exclusive time: without direct children
+                                      on the same thread (nesting.h) */
     ms_stats stats;                /* start/end times on the common clock */
 } ms_region_rank;
 
@@ -71,6 +74,7 @@ typedef struct ms_region {
     ms_region_rank *ranks;         /* ascending rank */
     uint64_t total_ns;
     uint64_t window_ns;            /* summed over ranks */
+    uint64_t excl_ns;              /* exclusive time, summed over ranks */
     ms_summary summary;            /* over ranks */
 } ms_region;
 
@@ -101,6 +105,9 @@ typedef struct ms_run {
     size_t nmatrix;
     ms_matrix_cell *matrix;        /* point-to-point traffic by world rank
                                       (matrix.h): by src, then dst */
+    ms_counters counters;          /* hardware counters (counters.h) */
+    struct ms_roofline *roofline;  /* set by the merge when asked for
+                                      (roofline.h); freed with the run */
     size_t nwarnings;
     char **warnings;               /* in file order, then run-wide ones */
     size_t nerrors;

@@ -40,6 +40,10 @@ int ms_report_html(FILE *fp, const ms_run *run);
 int ms_report_matrix_csv(FILE *fp, const ms_run *run);
 int ms_report_events_csv(FILE *fp, const ms_run *run);
 int ms_report_trace(FILE *fp, const ms_run *run);
+/* Hardware counters and the roofline (report_counters.c): the text
+ * sections (nothing without counters) and the JSON value of "counters". */
+int ms_report_counters_text(FILE *fp, const ms_run *run);
+int ms_report_counters_json(FILE *fp, const ms_run *run);
 
 /* Reports that are directories, reading the logs a second time. Each
  * returns 0, or -1 with a message in err (no program name, no newline).

@@ -113,8 +113,9 @@ void ms_html_json_num(FILE *fp, const char *key, double v)
         fputs("null", fp);
 }
 
-/* The sections, in page order; report_html.js fills them. The GPU section
- * stays hidden unless the run has cuda: regions. */
+/* The sections, in page order; report_html.js fills them. The roofline
+ * section stays hidden unless the run has roofline points, the GPU section
+ * unless it has cuda: regions. */
 static const char *const SECTIONS =
     "<section id=\"sec-run\"><h2>Run</h2><dl id=\"run-facts\"></dl></section>\n"
     "<section id=\"sec-ranks\"><h2>MPI time per rank</h2>"
@@ -141,6 +142,8 @@ static const char *const SECTIONS =
     "<section id=\"sec-imbalance\"><h2>Imbalance per region</h2>"
     "<p class=\"note\">Per-rank total time of the top regions; the dashed line is the mean over the "
     "ranks that called the region.</p><div id=\"imbalance\"></div></section>\n"
+    "<section id=\"sec-roofline\" hidden><h2>Roofline</h2><p class=\"note\" id=\"roofline-note\"></p>"
+    "<svg class=\"chart\" id=\"chart-roofline\"></svg></section>\n"
     "<section id=\"sec-gpu\" class=\"gpu\" hidden><h2>GPU</h2>"
     "<p class=\"note\">CUDA kernels and copies recorded by CUPTI (regions named cuda:).</p>"
     "<h3>Kernels</h3><svg class=\"chart\" id=\"chart-gpu-kernels\"></svg>"
@@ -165,7 +168,7 @@ int ms_report_html(FILE *fp, const ms_run *run)
     fputs("</main>\n<div id=\"tip\" class=\"tip\" hidden></div>\n"
           "<script type=\"application/json\" id=\"mpiscope-data\">{",
           fp);
-    if (ms_html_charts(fp, run) != 0 || ms_html_timeline(fp, run) != 0)
+    if (ms_html_roofline(fp, run) != 0 || ms_html_charts(fp, run) != 0 || ms_html_timeline(fp, run) != 0)
         return -1;
     fputs("}</script>\n<script>\n", fp);
     fputs(HTML_JS, fp);

@@ -40,6 +40,10 @@ void ms_html_json_num(FILE *fp, const char *key, double v);
  * comma. 0, or -1 when out of memory. */
 int ms_html_charts(FILE *fp, const ms_run *run);
 
+/* The member "roofline" of the data object (report_html_roofline.c): null
+ * without points, followed by a comma. 0, or -1 when writing failed. */
+int ms_html_roofline(FILE *fp, const ms_run *run);
+
 /* The member "timeline" of the data object: per rank, the longest events
  * (at most MS_HTML_TIMELINE_EVENTS, and MS_HTML_TIMELINE_TOTAL over all
  * ranks), read again from the logs. 0, or -1 when out of memory. */

@@ -511,6 +511,63 @@
     drawn.push('gpu');
   }
 
+  /* ---- roofline: only when the run has LIKWID roofline points ---- */
+  function roofline() {
+    const R = D.roofline;
+    if (!R || !R.points.length) return;
+    document.getElementById('sec-roofline').hidden = false;
+    const el = document.getElementById('chart-roofline');
+    const ceil = (v, emp, unit) => sig3(v) + ' ' + unit + (emp ? ' (empirical: the largest observed)' : '');
+    document.getElementById('roofline-note').textContent = 'Attainable GFLOP/s over arithmetic intensity ' +
+      '(FLOP per byte), log-log; one point per region and rank, rates summed over its threads. Ceilings: ' +
+      ceil(R.peak_gflops, R.gflops_empirical, 'GFLOP/s') + ', ' + ceil(R.peak_gbs, R.gbs_empirical, 'GB/s') + '.' +
+      (R.total > R.points.length ? ' The first ' + fmtCount(R.points.length) + ' of ' + fmtCount(R.total) + ' points.' : '') +
+      (R.rejected ? ' ' + fmtCount(R.rejected) + ' left out (a rate not measured, not finite or not positive).' : '');
+    const W = widthOf(el), H = 320, m = { l: 64, r: 170, t: 14, b: 40 }, pw = W - m.l - m.r, ph = H - m.t - m.b;
+    setSize(el, W, H);
+    const ridge = R.peak_gflops / R.peak_gbs, P = R.points;
+    const lx0 = Math.floor(Math.log10(Math.min(ridge, ...P.map((p) => p.ai))) - 0.5);
+    const lx1 = Math.ceil(Math.log10(Math.max(ridge, ...P.map((p) => p.ai))) + 0.5);
+    const ly1 = Math.ceil(Math.log10(R.peak_gflops) + 0.3);
+    const ly0 = Math.min(ly1 - 1, Math.floor(Math.log10(Math.min(...P.map((p) => p.gflops), R.peak_gbs * 10 ** lx0))));
+    const X = (ai) => m.l + ((Math.log10(ai) - lx0) / (lx1 - lx0)) * pw;
+    const Y = (g) => m.t + ph - ((Math.log10(g) - ly0) / (ly1 - ly0)) * ph;
+    for (let e = lx0; e <= lx1; e++) {
+      svg('line', { x1: X(10 ** e), x2: X(10 ** e), y1: m.t, y2: m.t + ph, class: 'grid' }, el);
+      svg('text', { x: X(10 ** e), y: H - m.b + 14, 'text-anchor': 'middle', class: 'muted' }, el, String(10 ** e));
+    }
+    for (let e = ly0; e <= ly1; e++) {
+      svg('line', { x1: m.l, x2: m.l + pw, y1: Y(10 ** e), y2: Y(10 ** e), class: 'grid' }, el);
+      svg('text', { x: m.l - 6, y: Y(10 ** e) + 4, 'text-anchor': 'end', class: 'muted' }, el, String(10 ** e));
+    }
+    const a0 = 10 ** lx0, a1 = 10 ** lx1, rx = Math.min(Math.max(ridge, a0), a1);
+    svg('polyline', { points: [[X(a0), Y(R.peak_gbs * a0)], [X(rx), Y(Math.min(R.peak_gflops, R.peak_gbs * rx))],
+      [X(a1), Y(R.peak_gflops)]].map((q) => q.join(',')).join(' '), fill: 'none', stroke: '#444', 'stroke-width': 2 }, el);
+    svg('text', { x: m.l + pw - 4, y: Y(R.peak_gflops) - 6, 'text-anchor': 'end', class: 'label' }, el,
+      sig3(R.peak_gflops) + ' GFLOP/s' + (R.gflops_empirical ? ' (empirical)' : ''));
+    svg('text', { x: X(a0) + 4, y: Y(R.peak_gbs * a0) - 6, class: 'label' }, el,
+      sig3(R.peak_gbs) + ' GB/s' + (R.gbs_empirical ? ' (empirical)' : ''));
+    for (const p of P) {
+      withTip(svg('circle', { cx: X(p.ai), cy: Y(p.gflops), r: 5, fill: colourOf(p.region), 'fill-opacity': 0.8 }, el),
+        p.region + ', rank ' + p.rank + '\n' + sig3(p.gflops) + ' GFLOP/s, ' + sig3(p.gbs) + ' GB/s, ' +
+        p.ai.toPrecision(3) + ' FLOP/byte\nruntime ' + fmtTime(p.runtime_s * 1e9) + '\n' + p.flops_metric + ', ' +
+        p.bandwidth_metric);
+    }
+    const regions = [...new Set(P.map((p) => p.region))];
+    regions.slice(0, 12).forEach((name, i) => {
+      const y = m.t + 34 + i * 18;
+      svg('circle', { cx: m.l + pw + 10, cy: y - 4, r: 5, fill: colourOf(name) }, el);
+      svg('text', { x: m.l + pw + 20, y: y, class: 'label' }, el, cut(name, m.r - 24));
+    });
+    if (regions.length > 12)
+      svg('text', { x: m.l + pw + 20, y: m.t + 34 + 12 * 18, class: 'muted' }, el, '+' + (regions.length - 12) + ' more');
+    svg('line', { x1: m.l, x2: m.l + pw, y1: m.t + ph, y2: m.t + ph, class: 'axis' }, el);
+    svg('text', { x: m.l + pw / 2, y: H - 6, 'text-anchor': 'middle', class: 'muted' }, el, 'arithmetic intensity (FLOP/byte)');
+    svg('text', { x: 12, y: m.t + ph / 2, 'text-anchor': 'middle', class: 'muted',
+      transform: 'rotate(-90 12 ' + (m.t + ph / 2) + ')' }, el, 'GFLOP/s');
+    drawn.push('roofline');
+  }
+
   function warnings() {
     if (!D.warnings.length) return;
     document.getElementById('sec-warnings').hidden = false;
@@ -518,8 +575,8 @@
     for (const w of D.warnings.slice(0, 200)) html('li', {}, ul, w);
   }
 
-  for (const draw of [runFacts, rankChart, regionTable, opsChart, sizesChart, matrixChart, imbalanceCharts, timeline, gpu,
-    warnings]) {
+  for (const draw of [runFacts, rankChart, regionTable, opsChart, sizesChart, matrixChart, imbalanceCharts, timeline, roofline,
+    gpu, warnings]) {
     try {
       draw();
     } catch (e) {

@@ -250,6 +250,9 @@ static void put_region(FILE *fp, const ms_run *run, const ms_region *g)
     put_num(fp, "imbalance_pct", g->summary.imbalance_pct);
     fputc(',', fp);
     put_num(fp, "mpi_window_s", (double)g->window_ns / 1e9);
+    fputc(',', fp);
+    put_num(fp, "excl_total_s", (double)g->excl_ns / 1e9);
+    fprintf(fp, ",\"total_ns\":%" PRIu64 ",\"excl_total_ns\":%" PRIu64, g->total_ns, g->excl_ns);
     put_sources(fp, run, g->name);
     fputs(",\"per_rank\":[", fp);
     for (size_t k = 0; k < g->nranks; k++) {
@@ -262,6 +265,9 @@ static void put_region(FILE *fp, const ms_run *run, const ms_region *g)
         put_num(fp, "first_start_s", rel_s(run, p->stats.first_start));
         fputc(',', fp);
         put_num(fp, "last_end_s", rel_s(run, p->stats.last_end));
+        fputc(',', fp);
+        put_num(fp, "excl_total_s", (double)p->excl_ns / 1e9);
+        fprintf(fp, ",\"total_ns\":%" PRIu64 ",\"excl_total_ns\":%" PRIu64, p->stats.total_ns, p->excl_ns);
         fputc('}', fp);
     }
     fputs("]}", fp);
@@ -301,7 +307,10 @@ int ms_report_json(FILE *fp, const ms_run *run, const char *tool_version)
         put_num(fp, "total_s", (double)c->total_ns / 1e9);
         fputc('}', fp);
     }
-    fputs("],\n\"warnings\":[", fp);
+    fputs("],\n\"counters\":", fp);
+    if (ms_report_counters_json(fp, run) != 0)
+        return -1;
+    fputs(",\n\"warnings\":[", fp);
     for (size_t i = 0; i < run->nwarnings; i++) {
         fputs(i ? ",\n" : "\n", fp);
         put_str(fp, run->warnings[i]);

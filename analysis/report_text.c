@@ -275,6 +275,43 @@ static void top_regions(FILE *fp, const ms_run *run)
               fp);
 }
 
+/* Regions that can contain others (user, LIKWID and NVTX regions: neither
+ * MPI calls nor GPU work), by total time: inclusive and exclusive time. */
+static void nested_regions(FILE *fp, const ms_run *run)
+{
+    size_t total = 0, n = 0;
+    for (size_t i = 0; i < run->nregions; i++)
+        if (!run->regions[i].is_mpi && strncmp(run->regions[i].name, "cuda:", 5) != 0)
+            total++;
+    if (total == 0)
+        return;
+    fprintf(fp, "\nUser regions: inclusive and exclusive time (%zu of %zu)\n", total < TOP_REGIONS ? total : TOP_REGIONS,
+            total);
+    fputs("  ", fp);
+    cell(fp, "region", NAME_WIDTH, 0);
+    fputs("       calls  inclusive  exclusive   excl %\n", fp);
+    for (size_t i = 0; i < run->nregions && n < TOP_REGIONS; i++) {
+        const ms_region *g = &run->regions[i];
+        if (g->is_mpi || strncmp(g->name, "cuda:", 5) == 0)
+            continue;
+        n++;
+        char name[NAME_WIDTH * 4 + 8], calls[32], incl[32], excl[32], pct[32];
+        short_name(name, sizeof name, g);
+        fmt_count(calls, sizeof calls, g->summary.calls);
+        fmt_time(incl, sizeof incl, (double)g->total_ns);
+        fmt_time(excl, sizeof excl, (double)g->excl_ns);
+        fmt_pct(pct, sizeof pct, g->total_ns ? 100.0 * (double)g->excl_ns / (double)g->total_ns : 0.0);
+        fputs("  ", fp);
+        cell(fp, name, NAME_WIDTH, 0);
+        cell(fp, calls, 12, 1);
+        cell(fp, incl, 11, 1);
+        cell(fp, excl, 11, 1);
+        cell(fp, pct, 9, 1);
+        fputc('\n', fp);
+    }
+    fputs("  (exclusive: without the regions and MPI calls recorded directly inside, on the same thread)\n", fp);
+}
+
 static const ms_region *region_named(const ms_run *run, const char *name)
 {
     for (size_t i = 0; i < run->nregions; i++)
@@ -534,11 +571,14 @@ int ms_report_text(FILE *fp, const ms_run *run)
     header(fp, run);
     rank_table(fp, run);
     top_regions(fp, run);
+    nested_regions(fp, run);
     if (top_sites(fp, run) != 0)
         return -1;
     if (operations(fp, run) != 0)
         return -1;
     histogram(fp, run);
+    if (ms_report_counters_text(fp, run) != 0)
+        return -1;
     warnings(fp, run);
     return ferror(fp) ? -1 : 0;
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "diag.h"
+#include "scratch.h"
 
 typedef struct fortran_scratch {
     void *arr[MS_F_SLOTS];
@@ -14,17 +15,11 @@ void *ms_f_scratch(ms_thread *t, unsigned slot, size_t size)
 {
     fortran_scratch *s = t->collector[MS_COLLECTOR_PMPI_FORTRAN];
     if (!s)
-        s = t->collector[MS_COLLECTOR_PMPI_FORTRAN] = calloc(1, sizeof *s);
+        s = t->collector[MS_COLLECTOR_PMPI_FORTRAN] = ms_scratch_new(sizeof *s);
     if (!s || slot >= MS_F_SLOTS)
         goto no_memory;
-    if (size > s->cap[slot] || !s->arr[slot]) {
-        size_t want = size < 1024 ? 1024 : size;
-        void *p = realloc(s->arr[slot], want);
-        if (!p)
-            goto no_memory;
-        s->arr[slot] = p;
-        s->cap[slot] = want;
-    }
+    if (ms_scratch_reserve(&s->arr[slot], &s->cap[slot], size < 1024 ? 1024 : size, 1) != 0)
+        goto no_memory;
     return s->arr[slot];
 no_memory:
     ms_warn_once(MS_WARN_MEMORY, "no memory to convert the arguments of Fortran calls; some are not recorded, or without what they received");

@@ -19,6 +19,7 @@
 #include "fortran.h"
 #include "runtime.h"
 #include "semantics.h"
+#include "user_regions.h"
 
 static void default_dir(char *buf, size_t cap)
 {
@@ -140,6 +141,7 @@ MS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
 static void after_finalize(ms_thread *t, uint64_t t0, uint64_t t1)
 {
     if (t) {
+        ms_user_close_all(t, t0);
         ms_call c = ms_call_init(MS_OP_FINALIZE);
         ms_call_record(t, &c, t0, t1);
         ms_leave(t);

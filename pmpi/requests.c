@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
+#include "scratch.h"
 #include "semantics.h"
 
 #define REQUEST_BITS 16u  /* live requests tracked at once; more report request=unknown */
@@ -205,28 +206,16 @@ void ms_req_done(ms_call *c, const ms_pending *p, const MPI_Status *st, int rc)
         add_completed(c, &n, p, rc == MPI_SUCCESS ? st : NULL);
 }
 
+/* The thread's scratch arrays; they grow only when a call passes more
+ * requests than any before it on this thread. */
 static scratch *get_scratch(ms_thread *t)
 {
     scratch *s = t->collector[MS_COLLECTOR_PMPI_SCRATCH];
     if (!s)
-        s = t->collector[MS_COLLECTOR_PMPI_SCRATCH] = calloc(1, sizeof *s);
+        s = t->collector[MS_COLLECTOR_PMPI_SCRATCH] = ms_scratch_new(sizeof *s);
     return s;
 }
 
-/* Grow an array to hold n items: only when a call passes more requests than
- * any before it on this thread. */
-static int reserve(void **arr, size_t *cap, size_t n, size_t item)
-{
-    if (n <= *cap)
-        return 0;
-    size_t want = n < 64 ? 64 : n;
-    void *p = realloc(*arr, want * item);
-    if (!p)
-        return -1;
-    *arr = p;
-    *cap = want;
-    return 0;
-}
 
 ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs)
 {
@@ -236,7 +225,7 @@ ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs)
 ms_pending *ms_req_pending_n_at(ms_thread *t, int n, const MPI_Request *reqs, const void *at, size_t stride)
 {
     scratch *s = get_scratch(t);
-    if (!s || n <= 0 || reserve((void **)&s->pend, &s->pend_cap, (size_t)n, sizeof *s->pend) != 0)
+    if (!s || n <= 0 || ms_scratch_reserve((void **)&s->pend, &s->pend_cap, (size_t)n, sizeof *s->pend) != 0)
         return NULL;
     /* Several entries may share one handle value: each element takes its
      * own, marked with a token unique to this call. */
@@ -250,7 +239,7 @@ ms_pending *ms_req_pending_n_at(ms_thread *t, int n, const MPI_Request *reqs, co
 MPI_Status *ms_scratch_statuses(ms_thread *t, int n, MPI_Status *fallback)
 {
     scratch *s = get_scratch(t);
-    if (!s || n <= 0 || reserve((void **)&s->sts, &s->sts_cap, (size_t)n, sizeof *s->sts) != 0)
+    if (!s || n <= 0 || ms_scratch_reserve((void **)&s->sts, &s->sts_cap, (size_t)n, sizeof *s->sts) != 0)
         return fallback;
     return s->sts;
 }

@@ -139,9 +139,11 @@ void ms_config_report(int print_effective)
     }
     if (ms_cfg.cupti == MS_CUPTI_ON)
         ms_warn_once(MS_WARN_CUPTI, "MPISCOPE_CUPTI=1: CUPTI support is not built in; no GPU activity is recorded");
+#ifndef MS_HAVE_LIKWID
     if (ms_cfg.likwid[0])
         ms_warn_once(MS_WARN_LIKWID, "MPISCOPE_LIKWID=%s: LIKWID support is not built in; no counters are recorded",
                      ms_cfg.likwid);
+#endif
     if (print_effective) {
         char buf[4096];
         size_t n = ms_config_describe(buf, sizeof buf);

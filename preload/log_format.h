@@ -125,13 +125,45 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
  *                      path bytes, varint build-id len, build-id bytes: an
  *                      ELF object loaded in the process at base, spanning
  *                      addresses [lo, hi) (version 3)
+ *       MS_CTL_COUNTER_SET: varint set id (thread-local, < MS_MAX_COUNTER_SETS),
+ *                      varint nevents, varint n (nevents <= n <=
+ *                      MS_MAX_COUNTER_VALUES), varint group len, group
+ *                      bytes, then n names (varint len, bytes): a set of
+ *                      hardware-counter values, nevents raw events then
+ *                      n - nevents derived metrics (version 3)
+ *       MS_CTL_COUNTER_SAMPLE: varint set id, varint region (0: the whole
+ *                      run; else thread-local region id + 1), varint
+ *                      counter thread, varint cpu, varint count, varint
+ *                      flags (MS_SAMPLE_*), 8 bytes time (IEEE double, s),
+ *                      varint n (the set's n), n 8-byte IEEE doubles: the
+ *                      values of the region on that counter thread so far
+ *                      (version 3)
  *   types 2 and 3 are reserved; a reader rejects them.
  * A thread's stream continues across its data blocks: region ids and the
  * time cursor carry over. A thread's stream has an MS_CTL_TIME before its
  * first event.
  */
 enum ms_record_type { MS_REC_EVENT = 0, MS_REC_CONTROL = 1 };
-enum ms_control { MS_CTL_REGION = 0, MS_CTL_TIME = 1, MS_CTL_COMM = 2, MS_CTL_SITE = 3, MS_CTL_OBJECT = 4 };
+enum ms_control {
+    MS_CTL_REGION = 0,
+    MS_CTL_TIME = 1,
+    MS_CTL_COMM = 2,
+    MS_CTL_SITE = 3,
+    MS_CTL_OBJECT = 4,
+    MS_CTL_COUNTER_SET = 5,
+    MS_CTL_COUNTER_SAMPLE = 6,
+};
+
+/* Hardware-counter sets (LIKWID groups): most sets one thread defines, most
+ * values in a set, longest group or value name. */
+#define MS_MAX_COUNTER_SETS 64u
+#define MS_MAX_COUNTER_VALUES 64u
+#define MS_MAX_COUNTER_NAME 256u
+/* A sample's flags: MS_SAMPLE_FINAL replaces every earlier sample of its
+ * set and region in the rank (the counting tool's own final evaluation). */
+#define MS_SAMPLE_FINAL 1u
+/* Counter values and times are stored as 8-byte IEEE doubles. */
+_Static_assert(sizeof(double) == 8, "counter values are 8-byte IEEE doubles on disk");
 
 /* Most frames of one call site (MPISCOPE_CALLSITE_DEPTH), longest object
  * path and build-id an object record holds. */

@@ -26,6 +26,9 @@
 #include "diag.h"
 #include "log_file.h"
 #include "signals.h"
+#ifdef MS_HAVE_LIKWID
+#include "lk_collector.h"
+#endif
 
 /* zstd level of the log: 1 compresses these varint streams about 20 % faster
  * than 3 (the writer shares the cores with the ranks) for logs about 10 %
@@ -442,6 +445,9 @@ int ms_runtime_start(const ms_start_info *info)
     started = 1;
     atomic_store(&log_pid, getpid());
     ms_signals_install();
+#ifdef MS_HAVE_LIKWID
+    ms_likwid_start();
+#endif
     rc = 0;
     goto out;
 fail:
@@ -461,6 +467,10 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
     pthread_mutex_lock(&lifecycle_lock);
     if (!started || stopped || forked_child)
         goto out;
+#ifdef MS_HAVE_LIKWID
+    /* The counters' last samples, while recording is on. */
+    ms_likwid_stop();
+#endif
     stopped = 1;
     atomic_store(&writer_stop, 1);
     sem_post(&writer_wake);

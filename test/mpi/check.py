@@ -272,6 +272,12 @@ def as_int(text):
 def check_fields(row, problems):
     """The columns operation..request must be the fields of the name."""
     name = row["name"]
+    if not name.startswith("mpi:"):
+        # A user region (DESIGN section 4): no MPI fields.
+        for field in NAME_RE.groupindex:
+            if row[field] != "":
+                problems.append(f"column {field} is {row[field]!r} for a region that is not an MPI call: {name}")
+        return
     m = NAME_RE.match(name)
     if not m:
         problems.append(f"malformed region name: {name!r}")

@@ -65,7 +65,7 @@ run badopt "$mpiscope" --frobnicate -- "${launch[@]}" true
 "$mpiscope" --version | grep -Eq "^mpiscope [0-9]+\.[0-9]+\.[0-9]+$" || fail "--version"
 
 # Installed elsewhere, the launcher finds its library and merge there.
-make -s -C "$root" BUILD="$BUILD" install PREFIX="$dir/prefix" >"$dir/install.log" 2>&1 || fail "make install: $(tail -3 "$dir/install.log")"
+make -s -C "$root" BUILD="$BUILD" SANITIZE="${SANITIZE:-}" install PREFIX="$dir/prefix" >"$dir/install.log" 2>&1 || fail "make install: $(tail -3 "$dir/install.log")"
 run installed "$dir/prefix/bin/mpiscope" --dir "$dir/logs-installed" -- "${launch[@]}" "$dir/exit_status" 0
 [ "$(cat "$dir/installed.status")" = 0 ] || fail "installed launcher: status $(cat "$dir/installed.status"): $(cat "$dir/installed.err")"
 grep -q "LD_PRELOAD.*$dir/prefix/lib/libmpiscope-$flavour.so" "$dir/installed.err" ||

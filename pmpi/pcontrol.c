@@ -1,0 +1,78 @@
+/*
+ * MPI_Pcontrol as IPM and mpiP users mark regions: MPI_Pcontrol(1, "name")
+ * begins and MPI_Pcontrol(-1, "name") ends the user region "name" (the same
+ * regions as mpiscope_region_begin/end, preload/user_regions.c). Every call
+ * is then passed to PMPI_Pcontrol with its level and name; other levels are
+ * passed through untouched. MPI_Pcontrol itself is not recorded as a call.
+ *
+ * The function is variadic, so it is written here rather than generated
+ * from calls.tbl. Callers at levels 1 and -1 do not always pass a name:
+ * MPICH's Fortran MPI_PCONTROL(LEVEL) and mpi4py's MPI.Pcontrol(level) call
+ * MPI_Pcontrol(level) alone, and what is then read as the name is whatever
+ * the register holds. So the name is read through process_vm_readv, which
+ * fails instead of faulting on memory that is not readable, and is used
+ * only when it is a NUL-terminated string of at most MS_MAX_NAME printable
+ * bytes (UTF-8 allowed); anything else makes no region. Where the system
+ * call is refused (a seccomp filter), the pointer is trusted, as IPM does.
+ *
+ * Open MPI's Fortran MPI_PCONTROL calls PMPI_Pcontrol directly and has no
+ * name argument to pass, so its bindings are not wrapped (docs/FORTRAN.md).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "log_format.h"
+#include "semantics.h"
+#include "user_regions.h"
+
+#define PAGE 4096u
+
+/* The string at p, copied into buf (MS_MAX_NAME + 1 bytes), or NULL when p
+ * is not a readable, printable, NUL-terminated name. */
+static const char *read_name(const char *p, char *buf)
+{
+    if ((uintptr_t)p < PAGE)
+        return NULL;
+    size_t got = 0;
+    while (got <= MS_MAX_NAME) {
+        /* One page at a time: a string may end just before an unmapped one. */
+        size_t n = PAGE - (((uintptr_t)p + got) & (PAGE - 1));
+        if (n > MS_MAX_NAME + 1 - got)
+            n = MS_MAX_NAME + 1 - got;
+        struct iovec local = {buf + got, n}, remote = {(void *)(p + got), n};
+        ssize_t r = process_vm_readv(getpid(), &local, 1, &remote, 1, 0);
+        if (r < 0)
+            return errno == EFAULT ? NULL : p;
+        if (r == 0)
+            return NULL;
+        for (size_t i = got; i < got + (size_t)r; i++) {
+            unsigned char c = (unsigned char)buf[i];
+            if (c == 0)
+                return i > 0 ? buf : NULL;
+            if (c < 0x20 || c == 0x7f)
+                return NULL;
+        }
+        got += (size_t)r;
+    }
+    return NULL;
+}
+
+MS_EXPORT int MPI_Pcontrol(const int level, ...)
+{
+    if (level != 1 && level != -1)
+        return PMPI_Pcontrol(level);
+    va_list ap;
+    va_start(ap, level);
+    const char *arg = va_arg(ap, const char *);
+    va_end(ap);
+    char buf[MS_MAX_NAME + 1];
+    const char *name = read_name(arg, buf);
+    if (name && level == -1)
+        ms_user_end(name);
+    int rc = PMPI_Pcontrol(level, arg);
+    if (name && level == 1)
+        ms_user_begin(name);
+    return rc;
+}
