@@ -4,8 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Length of the valid UTF-8 sequence at s (at most `left` bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t left)
+size_t ms_utf8_len(const unsigned char *s, size_t left)
 {
     unsigned c = s[0];
     size_t n;
@@ -73,7 +72,7 @@ int ms_json_append_str(char **buf, size_t *n, size_t *cap, const char *str, size
             rc = ms_json_append(buf, n, cap, esc, 6);
             i++;
         } else {
-            size_t k = utf8_len(s + i, len - i);
+            size_t k = ms_utf8_len(s + i, len - i);
             if (k == 0) {
                 rc = ms_json_append(buf, n, cap, "\\ufffd", 6);
                 i++;

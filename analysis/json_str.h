@@ -8,6 +8,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+/* Length of the valid UTF-8 sequence at s (at most `left` bytes, s NUL
+ * terminated or not), or 0 when the bytes there are not one. */
+size_t ms_utf8_len(const unsigned char *s, size_t left);
+
 /* Write s[0..len) as a quoted JSON string. Returns 0, or -1 when out of
  * memory (nothing written). */
 int ms_json_put_str(FILE *fp, const char *s, size_t len);

@@ -3,23 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "csv.h"
 #include "report.h"
-
-/* A text field, quoted when it holds a comma, a quote or a line break. */
-static void put_field(FILE *fp, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, fp);
-        return;
-    }
-    fputc('"', fp);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', fp);
-        fputc(*s, fp);
-    }
-    fputc('"', fp);
-}
 
 static void put_num(FILE *fp, double v)
 {
@@ -44,15 +29,15 @@ int ms_report_csv(FILE *fp, const ms_run *run)
     for (size_t i = 0; i < run->nregions; i++) {
         const ms_region *g = &run->regions[i];
         const ms_region_info *f = &g->info;
-        put_field(fp, g->name);
+        ms_csv_field(fp, g->name);
         if (f->is_mpi) {
             fputc(',', fp);
-            put_field(fp, f->op);
+            ms_csv_field(fp, f->op);
             fputc(',', fp);
-            put_field(fp, f->kind);
+            ms_csv_field(fp, f->kind);
             fprintf(fp, ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",%" PRId64 ",", f->bytes, f->peer,
                     f->root, f->tag, f->comm);
-            put_field(fp, f->request);
+            ms_csv_field(fp, f->request);
         } else {
             fputs(",,,,,,,,", fp);
         }
@@ -76,7 +61,7 @@ int ms_report_ranks_csv(FILE *fp, const ms_run *run)
             const ms_region_rank *p = &g->ranks[k];
             ms_summary s;
             ms_stats_summarize(&p->stats, &s);
-            put_field(fp, g->name);
+            ms_csv_field(fp, g->name);
             fprintf(fp, ",%" PRId32 ",%" PRIu64, run->ranks[p->rank_index].rank, s.calls);
             put_times(fp, &s);
             fputc('\n', fp);
@@ -90,11 +75,11 @@ int ms_report_callsites_csv(FILE *fp, const ms_run *run)
     fputs(MS_CALLSITES_CSV_HEADER "\n", fp);
     for (size_t i = 0; i < run->ncallsites; i++) {
         const ms_callsite *c = &run->callsites[i];
-        put_field(fp, c->region);
+        ms_csv_field(fp, c->region);
         fprintf(fp, ",%" PRId32 ",", c->rank);
-        put_field(fp, c->function);
+        ms_csv_field(fp, c->function);
         fputc(',', fp);
-        put_field(fp, c->file);
+        ms_csv_field(fp, c->file);
         fprintf(fp, ",%d,%" PRIu64, c->line, c->calls);
         put_num(fp, (double)c->total_ns * 1e-9);
         fputc('\n', fp);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "report.h"
 
 typedef struct events_ctx {
@@ -32,22 +33,6 @@ typedef struct events_ctx {
     int collect;                   /* first pass: collect threads */
     int nomem;
 } events_ctx;
-
-/* A text field, quoted when it holds a comma, a quote or a line break. */
-static void put_field(FILE *fp, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, fp);
-        return;
-    }
-    fputc('"', fp);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', fp);
-        fputc(*s, fp);
-    }
-    fputc('"', fp);
-}
 
 /* ns as seconds with 9 decimals, exactly. */
 static void put_seconds(FILE *fp, int64_t ns)
@@ -95,7 +80,7 @@ static int on_event(void *ctx, const ms_event *ev)
     const char *name = ms_reader_region_name(c->rd, ev->region, NULL);
     int64_t start = (int64_t)ev->start_ns + c->in->clock_offset_ns - c->origin;
     int64_t dur = (int64_t)(ev->end_ns - ev->start_ns);
-    put_field(c->fp, name ? name : "");
+    ms_csv_field(c->fp, name ? name : "");
     fprintf(c->fp, ",%" PRId32 ",%" PRIu32 ",%" PRIu64 ",", c->in->rank, ev->thread, c->call_index++);
     put_seconds(c->fp, start);
     fputc(',', c->fp);

@@ -3,40 +3,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "json_str.h"
 #include "report.h"
 #include "report_html.h"
 #include "report_html_assets.h"
-
-/* Length of the valid UTF-8 sequence at s, or 0. */
-static size_t utf8_len(const unsigned char *s)
-{
-    unsigned c = s[0];
-    size_t n;
-    unsigned min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        min = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        min = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    unsigned cp = c & (0x7fu >> n);
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3fu);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
-}
 
 void ms_html_json_str(FILE *fp, const char *str)
 {
@@ -52,7 +22,7 @@ void ms_html_json_str(FILE *fp, const char *str)
             fprintf(fp, "\\u%04x", c);
             s++;
         } else {
-            size_t n = utf8_len(s);
+            size_t n = ms_utf8_len(s, 4);
             if (n == 0) {
                 fputs("\\ufffd", fp);
                 s++;
@@ -89,7 +59,7 @@ void ms_html_text(FILE *fp, const char *str)
             fputs("&#39;", fp);
             break;
         default: {
-            size_t n = utf8_len(s);
+            size_t n = ms_utf8_len(s, 4);
             if (n == 0)
                 fputs("\xef\xbf\xbd", fp);   /* U+FFFD */
             else if (*s < 0x20 || *s == 0x7f)

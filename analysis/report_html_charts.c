@@ -5,68 +5,11 @@
 #include <string.h>
 
 #include "matrix.h"
+#include "ops.h"
 #include "report_html.h"
-
 
 #define TOP_REGIONS 100      /* rows of the region table */
 #define IMBALANCE_REGIONS 8  /* regions of the imbalance chart */
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
-}
-
-/* An MPI region's display name: its op and the fields that say something
- * (no kind, no -1 values, no comm=0). */
-static void short_name(char *buf, size_t cap, const ms_region *g)
-{
-    const ms_region_info *f = &g->info;
-    if (!f->is_mpi) {
-        snprintf(buf, cap, "%s", g->name);
-        return;
-    }
-    size_t n = (size_t)snprintf(buf, cap, "%s", f->op);
-#define ADD(...)                                                     \
-    do {                                                             \
-        if (n < cap)                                                 \
-            n += (size_t)snprintf(buf + n, cap - n, __VA_ARGS__);    \
-    } while (0)
-    if (f->bytes >= 0)
-        ADD(" bytes=%" PRId64, f->bytes);
-    if (f->peer != -1)
-        ADD(" peer=%" PRId64, f->peer);
-    if (f->root != -1)
-        ADD(" root=%" PRId64, f->root);
-    if (f->tag != -1)
-        ADD(" tag=%" PRId64, f->tag);
-    if (f->comm != 0 && f->comm != -1)
-        ADD(" comm=%" PRId64, f->comm);
-    if (f->request[0])
-        ADD(" req=%s", f->request);
-#undef ADD
-}
-
-/* The op of an MPI region, also when its fields do not parse. */
-static void op_of(const ms_region *g, char *op, char *kind)
-{
-    if (g->info.is_mpi) {
-        memcpy(op, g->info.op, MS_FIELD_MAX);
-        memcpy(kind, g->info.kind, MS_FIELD_MAX);
-        return;
-    }
-    const char *s = g->name + 4;
-    size_t n = strcspn(s, " ");
-    if (n >= MS_FIELD_MAX)
-        n = MS_FIELD_MAX - 1;
-    memcpy(op, s, n);
-    op[n] = '\0';
-    strcpy(kind, "?");
-}
 
 static void put_run(FILE *fp, const ms_run *run)
 {
@@ -116,7 +59,7 @@ static void put_regions(FILE *fp, const ms_run *run)
         const ms_region *g = &run->regions[i];
         const ms_summary *s = &g->summary;
         char name[2048];
-        short_name(name, sizeof name, g);
+        ms_short_name(name, sizeof name, g);
         fputs(i ? ",\n{\"name\":" : "{\"name\":", fp);
         ms_html_json_str(fp, g->name);
         fputs(",\"short\":", fp);
@@ -146,52 +89,13 @@ static void put_regions(FILE *fp, const ms_run *run)
     fputs("],\n", fp);
 }
 
-typedef struct op_row {
-    char op[MS_FIELD_MAX];
-    char kind[MS_FIELD_MAX];
-    uint64_t calls, total_ns, bytes;
-    int has_bytes;
-} op_row;
-
-static int op_row_cmp(const void *a, const void *b)
-{
-    const op_row *x = a, *y = b;
-    if (x->total_ns != y->total_ns)
-        return x->total_ns > y->total_ns ? -1 : 1;
-    int c = strcmp(x->op, y->op);
-    return c ? c : strcmp(x->kind, y->kind);
-}
-
 /* Time per MPI operation (op and kind), whatever the sizes and peers. */
 static int put_ops(FILE *fp, const ms_run *run)
 {
-    op_row *rows = calloc(run->nregions ? run->nregions : 1, sizeof *rows);
-    if (!rows)
+    ms_op_row *rows;
+    size_t n;
+    if (ms_op_rollup(run, &rows, &n) != 0)
         return -1;
-    size_t n = 0;
-    for (size_t i = 0; i < run->nregions; i++) {
-        const ms_region *g = &run->regions[i];
-        if (!g->is_mpi)
-            continue;
-        char op[MS_FIELD_MAX], kind[MS_FIELD_MAX];
-        op_of(g, op, kind);
-        size_t k = 0;
-        while (k < n && (strcmp(rows[k].op, op) != 0 || strcmp(rows[k].kind, kind) != 0))
-            k++;
-        if (k == n) {
-            memcpy(rows[n].op, op, sizeof op);
-            memcpy(rows[n].kind, kind, sizeof kind);
-            n++;
-        }
-        op_row *r = &rows[k];
-        r->calls = sat_add(r->calls, g->summary.calls);
-        r->total_ns = sat_add(r->total_ns, g->total_ns);
-        if (g->info.is_mpi && g->info.bytes >= 0) {
-            r->bytes = sat_add(r->bytes, sat_mul((uint64_t)g->info.bytes, g->summary.calls));
-            r->has_bytes = 1;
-        }
-    }
-    qsort(rows, n, sizeof *rows, op_row_cmp);
     fputs("\"ops\":[", fp);
     for (size_t k = 0; k < n; k++) {
         fputs(k ? ",\n{\"op\":" : "{\"op\":", fp);
@@ -225,7 +129,7 @@ static void put_sizes(FILE *fp, const ms_run *run)
         for (uint64_t b = (uint64_t)f->bytes; b; b >>= 1)
             k++;
         uint64_t *h = is_p2p ? p2p : coll;
-        h[k] = sat_add(h[k], run->regions[i].summary.calls);
+        h[k] = ms_sat_add(h[k], run->regions[i].summary.calls);
     }
     fputs("\"sizes\":[", fp);
     int first = 1;
@@ -250,7 +154,7 @@ static void put_imbalance(FILE *fp, const ms_run *run)
         if (g->summary.ranks < 2)
             continue;
         char name[2048];
-        short_name(name, sizeof name, g);
+        ms_short_name(name, sizeof name, g);
         fputs(shown++ ? ",\n{\"name\":" : "{\"name\":", fp);
         ms_html_json_str(fp, name);
         fputc(',', fp);

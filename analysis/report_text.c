@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ops.h"
 #include "report.h"
 
 #define TOP_REGIONS 20
@@ -140,35 +141,10 @@ static void fit(char *dst, size_t cap, const char *s, size_t width)
  * nothing (kind, -1 values, comm=0). */
 static void short_name(char *dst, size_t cap, const ms_region *g)
 {
-    char buf[2048];
-    const ms_region_info *f = &g->info;
-    if (!f->is_mpi) {
-        printable(buf, sizeof buf, g->name);
-    } else {
-        size_t n = (size_t)snprintf(buf, sizeof buf, "%s", f->op);
-#define ADD(...)                                                                 \
-    do {                                                                         \
-        if (n < sizeof buf)                                                      \
-            n += (size_t)snprintf(buf + n, sizeof buf - n, __VA_ARGS__);         \
-    } while (0)
-        if (f->bytes >= 0)
-            ADD(" bytes=%" PRId64, f->bytes);
-        if (f->peer != -1)
-            ADD(" peer=%" PRId64, f->peer);
-        if (f->root != -1)
-            ADD(" root=%" PRId64, f->root);
-        if (f->tag != -1)
-            ADD(" tag=%" PRId64, f->tag);
-        if (f->comm != 0 && f->comm != -1)
-            ADD(" comm=%" PRId64, f->comm);
-        if (f->request[0])
-            ADD(" req=%s", f->request);
-#undef ADD
-        char clean[2048];
-        printable(clean, sizeof clean, buf);
-        memcpy(buf, clean, sizeof buf);
-    }
-    fit(dst, cap, buf, NAME_WIDTH);
+    char buf[2048], clean[2048];
+    ms_short_name(buf, sizeof buf, g);
+    printable(clean, sizeof clean, buf);
+    fit(dst, cap, clean, NAME_WIDTH);
 }
 
 /* ---- sections ---- */
@@ -373,84 +349,16 @@ static int top_sites(FILE *fp, const ms_run *run)
     return 0;
 }
 
-typedef struct op_row {
-    char op[MS_FIELD_MAX];
-    char kind[MS_FIELD_MAX];
-    uint64_t calls, total_ns, window_ns;
-    uint64_t bytes;
-    int has_bytes;
-} op_row;
-
-static int op_row_cmp(const void *a, const void *b)
-{
-    const op_row *x = a, *y = b;
-    if (x->total_ns != y->total_ns)
-        return x->total_ns > y->total_ns ? -1 : 1;
-    int c = strcmp(x->op, y->op);
-    return c ? c : strcmp(x->kind, y->kind);
-}
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
-}
-
-/* The operation of an MPI region, also when its fields do not parse. */
-static void op_of(const ms_region *g, char *op, char *kind)
-{
-    if (g->info.is_mpi) {
-        memcpy(op, g->info.op, MS_FIELD_MAX);
-        memcpy(kind, g->info.kind, MS_FIELD_MAX);
-        return;
-    }
-    const char *s = g->name + 4;
-    size_t n = strcspn(s, " ");
-    if (n >= MS_FIELD_MAX)
-        n = MS_FIELD_MAX - 1;
-    memcpy(op, s, n);
-    op[n] = '\0';
-    strcpy(kind, "?");
-}
-
 static int operations(FILE *fp, const ms_run *run)
 {
-    op_row *rows = calloc(run->nregions ? run->nregions : 1, sizeof *rows);
-    if (!rows)
+    ms_op_row *rows;
+    size_t n;
+    if (ms_op_rollup(run, &rows, &n) != 0)
         return -1;
-    size_t n = 0;
-    for (size_t i = 0; i < run->nregions; i++) {
-        const ms_region *g = &run->regions[i];
-        if (!g->is_mpi)
-            continue;
-        char op[MS_FIELD_MAX], kind[MS_FIELD_MAX];
-        op_of(g, op, kind);
-        size_t k = 0;
-        while (k < n && (strcmp(rows[k].op, op) != 0 || strcmp(rows[k].kind, kind) != 0))
-            k++;
-        if (k == n) {
-            memcpy(rows[n].op, op, sizeof op);
-            memcpy(rows[n].kind, kind, sizeof kind);
-            n++;
-        }
-        op_row *r = &rows[k];
-        r->calls += g->summary.calls;
-        r->total_ns = sat_add(r->total_ns, g->total_ns);
-        r->window_ns = sat_add(r->window_ns, g->window_ns);
-        if (g->info.is_mpi && g->info.bytes >= 0) {
-            r->bytes = sat_add(r->bytes, sat_mul((uint64_t)g->info.bytes, g->summary.calls));
-            r->has_bytes = 1;
-        }
-    }
-    qsort(rows, n, sizeof *rows, op_row_cmp);
     fputs("\nMPI operations\n", fp);
     fputs("  operation             kind                    calls   total time  % MPI time         bytes\n", fp);
     for (size_t k = 0; k < n; k++) {
-        op_row *r = &rows[k];
+        const ms_op_row *r = &rows[k];
         char op[64], kind[64], calls[32], tot[32], pct[32], bytes[32];
         printable(op, sizeof op, r->op);
         printable(kind, sizeof kind, r->kind);
@@ -498,7 +406,7 @@ static void histogram(FILE *fp, const ms_run *run)
         for (uint64_t b = (uint64_t)f->bytes; b; b >>= 1)
             k++;
         uint64_t *h = is_p2p ? p2p : coll;
-        h[k] = sat_add(h[k], run->regions[i].summary.calls);
+        h[k] = ms_sat_add(h[k], run->regions[i].summary.calls);
         any = 1;
     }
     fputs("\nMessage sizes (calls per size, point-to-point and collective calls of known size)\n", fp);

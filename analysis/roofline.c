@@ -7,6 +7,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "csv.h"
+
 /* Case-insensitive strstr; the position in hay, or NULL. */
 static const char *find_ci(const char *hay, const char *needle)
 {
@@ -161,32 +163,16 @@ void ms_roofline_free(ms_roofline *r)
     free(r);
 }
 
-/* A CSV field: quoted when it holds a comma, a quote or a line break. */
-static void csv_field(FILE *fp, const char *s)
-{
-    if (!strpbrk(s, ",\"\r\n")) {
-        fputs(s, fp);
-        return;
-    }
-    fputc('"', fp);
-    for (; *s; s++) {
-        if (*s == '"')
-            fputc('"', fp);
-        fputc(*s, fp);
-    }
-    fputc('"', fp);
-}
-
 int ms_roofline_csv(FILE *fp, const ms_roofline *r)
 {
     fputs(MS_ROOFLINE_CSV_HEADER "\n", fp);
     for (size_t i = 0; r && i < r->npoints; i++) {
         const ms_roofline_point *p = &r->points[i];
-        csv_field(fp, p->region);
+        ms_csv_field(fp, p->region);
         fprintf(fp, ",%d,%.9g,%.9g,%.9g,%.9g,", p->rank, p->gflops, p->gbs, p->ai, p->runtime_s);
-        csv_field(fp, p->flops_metric);
+        ms_csv_field(fp, p->flops_metric);
         fputc(',', fp);
-        csv_field(fp, p->bandwidth_metric);
+        ms_csv_field(fp, p->bandwidth_metric);
         fputc('\n', fp);
     }
     return ferror(fp) ? -1 : 0;

@@ -1,0 +1,42 @@
+/*
+ * What the text and HTML reports both show of MPI regions: the
+ * per-operation roll-up (the MPI regions summed per operation and kind,
+ * whatever their sizes and peers) and short display names.
+ */
+#ifndef MPISCOPE_OPS_H
+#define MPISCOPE_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "reduce.h"
+
+typedef struct ms_op_row {
+    char op[MS_FIELD_MAX];
+    char kind[MS_FIELD_MAX];           /* "?" when the region's fields do not parse */
+    uint64_t calls, total_ns, window_ns;  /* saturated sums */
+    uint64_t bytes;                    /* bytes x calls of regions of known size */
+    int has_bytes;
+} ms_op_row;
+
+/* Rows of the run's MPI regions, total time descending, then op and kind:
+ * *rows (malloc'ed, free it) and *n. Returns 0, or -1 when out of memory. */
+int ms_op_rollup(const ms_run *run, ms_op_row **rows, size_t *n);
+
+/* A region's display name (into buf, cut to cap): an MPI call's op and the
+ * fields that say something (no kind, no -1 values, no comm=0); other
+ * regions their name. */
+void ms_short_name(char *buf, size_t cap, const ms_region *g);
+
+/* Saturating arithmetic of the reports' sums. */
+static inline uint64_t ms_sat_add(uint64_t a, uint64_t b)
+{
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static inline uint64_t ms_sat_mul(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+#endif
