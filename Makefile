@@ -121,10 +121,12 @@ $(eval $(call preload_lib,openmpi,$(MPICC_OPENMPI),$(LIB_OMPI),$(OMPI_LINK)))
 
 # ---- the C API's library of empty functions (include/mpiscope.h): a program
 # linked with -lmpiscope-api runs unchanged without the tool; the preload
-# library's functions of the same names take its calls under the tool ----
+# library's functions of the same names take its calls under the tool. Built
+# without sanitizers even under SANITIZE=1: programs load it without the
+# preload, and so without a sanitizer runtime ----
 $(LIB_API): api/mpiscope_api.c include/mpiscope.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=c11 $(OPT) $(WARN) -fPIC -Iinclude -shared -Wl,-soname,libmpiscope-api.so -o $@ $< $(LDSAN)
+	$(CC) -std=c11 $(filter-out -fsanitize=%,$(OPT)) $(WARN) -fPIC -Iinclude -shared -Wl,-soname,libmpiscope-api.so -o $@ $<
 
 # ---- merge ----
 $(OTF2_OBJS): BASE_CFLAGS += $(OTF2_CFLAGS)

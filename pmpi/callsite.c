@@ -44,7 +44,7 @@ static int is_binding(const char *path)
     return 0;
 }
 
-static int in_binding(uint64_t pc)
+int ms_site_in_binding(uint64_t pc)
 {
     unsigned n = atomic_load_explicit(&nbindings, memory_order_acquire);
     for (unsigned i = 0; i < n; i++)
@@ -88,7 +88,7 @@ static _Unwind_Reason_Code walk_frame(struct _Unwind_Context *ctx, void *arg)
             return _URC_NO_REASON;
         w->found = 1;
     }
-    if (w->chain->n == 0 && in_binding(ip)) {
+    if (w->chain->n == 0 && ms_site_in_binding(ip)) {
         w->passed = 1;
         return _URC_NO_REASON;
     }
@@ -142,7 +142,7 @@ __attribute__((noinline)) uint64_t ms_site_slow(void *ra)
         return 0;
     if (depth > MS_MAX_SITE_FRAMES)
         depth = MS_MAX_SITE_FRAMES;
-    if (depth == 1 && !in_binding(a))
+    if (depth == 1 && !ms_site_in_binding(a))
         return a;
     site_chain *c = &last_chain;
 #if defined(__x86_64__)
@@ -151,7 +151,7 @@ __attribute__((noinline)) uint64_t ms_site_slow(void *ra)
     step_entry *e = step_slot(caller, a);
     if (depth == 1 && e->caller == caller && e->ra == a) {
         uint64_t pc = *(const uint64_t *)(uintptr_t)(fp + (uint64_t)e->offset);
-        if (pc > 4096 && !in_binding(pc)) {
+        if (pc > 4096 && !ms_site_in_binding(pc)) {
             c->pc[0] = pc;
             c->n = 1;
             c->key = pc;

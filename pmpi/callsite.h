@@ -44,6 +44,9 @@ MS_HOT uint64_t ms_site(void *ra)
     return mode == MS_SITE_OFF ? 0 : ms_site_slow(ra);
 }
 
+/* Whether pc lies in one of the MPI library's binding layers recorded so far. */
+MS_HIDDEN int ms_site_in_binding(uint64_t pc);
+
 /* Frames of a site key, for its definition: the chain ms_site_slow walked
  * for that key on this thread, or the key itself as one frame. */
 MS_HIDDEN unsigned ms_site_frames(uint64_t key, uint64_t *pc);

@@ -12,8 +12,10 @@
  * the register holds. So the name is read through process_vm_readv, which
  * fails instead of faulting on memory that is not readable, and is used
  * only when it is a NUL-terminated string of at most MS_MAX_NAME printable
- * bytes (UTF-8 allowed); anything else makes no region. Where the system
- * call is refused (a seccomp filter), the pointer is trusted, as IPM does.
+ * characters in valid UTF-8; anything else makes no region. A call made
+ * from one of the MPI library's binding layers (MPICH's Fortran library,
+ * callsite.h) has no name at all. Where the system call is refused (a
+ * seccomp filter), the pointer is trusted, as IPM does.
  *
  * Open MPI's Fortran MPI_PCONTROL calls PMPI_Pcontrol directly and has no
  * name argument to pass, so its bindings are not wrapped (docs/FORTRAN.md).
@@ -28,6 +30,34 @@
 #include "user_regions.h"
 
 #define PAGE 4096u
+
+/* Whether s[0..n) is valid UTF-8 without control characters. */
+static int printable_utf8(const unsigned char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        unsigned c = s[i];
+        if (c < 0x80) {
+            if (c < 0x20 || c == 0x7f)
+                return 0;
+            i++;
+            continue;
+        }
+        size_t len = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+        if (len == 0 || i + len > n)
+            return 0;
+        unsigned cp = c & (0x7fu >> len);
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xc0) != 0x80)
+                return 0;
+            cp = (cp << 6) | (s[i + k] & 0x3fu);
+        }
+        static const unsigned min[5] = {0, 0, 0x80, 0x800, 0x10000};
+        if (cp < min[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+            return 0;
+        i += len;
+    }
+    return 1;
+}
 
 /* The string at p, copied into buf (MS_MAX_NAME + 1 bytes), or NULL when p
  * is not a readable, printable, NUL-terminated name. */
@@ -50,9 +80,7 @@ static const char *read_name(const char *p, char *buf)
         for (size_t i = got; i < got + (size_t)r; i++) {
             unsigned char c = (unsigned char)buf[i];
             if (c == 0)
-                return i > 0 ? buf : NULL;
-            if (c < 0x20 || c == 0x7f)
-                return NULL;
+                return i > 0 && printable_utf8((const unsigned char *)buf, i) ? buf : NULL;
         }
         got += (size_t)r;
     }
@@ -68,7 +96,8 @@ MS_EXPORT int MPI_Pcontrol(const int level, ...)
     const char *arg = va_arg(ap, const char *);
     va_end(ap);
     char buf[MS_MAX_NAME + 1];
-    const char *name = read_name(arg, buf);
+    const char *name = ms_site_in_binding((uint64_t)(uintptr_t)__builtin_return_address(0)) ? NULL
+                                                                                             : read_name(arg, buf);
     if (name && level == -1)
         ms_user_end(name);
     int rc = PMPI_Pcontrol(level, arg);

@@ -12,7 +12,9 @@ on a shared machine are noisy, ratios within one run are not. Under MPICH
   --quick     small sizes (seconds, not minutes)
   --check     exit 1 unless the generous sanity bounds hold (make check):
               ratios below 2 (halo: 8), under 1000 ns added per call
-              (callcost, whose baseline is a no-op, is bounded by the latter)
+              (callcost, whose baseline is a no-op, is bounded by the latter;
+              10 µs with a stack walk: call-site depth 4, Fortran); a workload
+              over its bound is measured twice more before it fails
 """
 import argparse
 import datetime
@@ -200,6 +202,21 @@ def machine():
            f"{' '.join(mpich.split())}"
 
 
+def ping_note(results):
+    """Where the ping-pong's added time goes: on the application's path, or
+    in the writer thread sharing the cores."""
+    ping = next(r for r in results if r["name"] == "pingpong" and "variant" not in r)
+    idle = next((r for r in results if r["name"] == "pingpong" and "variant" in r), None)
+    added = ping["on"] - ping["off"]
+    if not idle:
+        return f"Ping-pong: {added:.0f} ns added per half round trip."
+    path = idle["on"] - idle["off"]
+    return (f"Ping-pong: {added:.0f} ns added per half round trip; {path:.0f} ns of it remain when the writer "
+            "thread stays idle during the timed loop (its ring holds the whole run). The rest is the writer "
+            "compressing the log on the same two cores as the two busy-polling ranks; what is left on the "
+            "application's path is mostly the two time-stamp reads of each call's entry and exit (rdtsc).")
+
+
 def report(results, callcost, ms, reps):
     ping = next(r for r in results if r["name"] == "pingpong" and "variant" not in r)
     added = callcost["on"] - callcost["off"]
@@ -240,10 +257,29 @@ def report(results, callcost, ms, reps):
               "Log B/event is the compressed log over the events it holds; raw B/event the same "
               "records before compression (varint-encoded), so their ratio is the compression ratio. "
               "An uncompressed fixed-size record (region, start, end) would take 20 bytes. "
+              "",
+              ping_note(results),
+              "",
               "The best ratio compares the fastest run with the preload to the fastest without: this "
               "machine's latency moves between phases (an 8-byte half round trip of about 170 ns or "
               "about 660 ns, for minutes at a time), which medians of interleaved runs can mix."]
     return "\n".join(lines) + "\n"
+
+
+# Sanity bounds of --check (make check): generous, against gross regressions.
+# The halo workload's baseline is self and shared-memory messages of about
+# 60 ns a call, so request tracking shows as a large ratio there. callcost's
+# baseline is a 5 ns no-op: its bound is the time added (ns per call); call
+# sites deeper than one frame take a stack walk per call, and stepping out of
+# MPICH's Fortran library one per call site.
+RATIO_BOUNDS = {"halo": 8.0}
+ADDED_NS_BOUNDS = {"callcost": 1000, "callcost_f": 10000, "stack_walk": 10000}
+
+
+def over_bound(r):
+    if r["name"].startswith("callcost"):
+        return r["on"] - r["off"] >= r.get("bound_ns", ADDED_NS_BOUNDS.get(r["name"], 1000))
+    return r["ratio"] >= RATIO_BOUNDS.get(r["name"], 2.0)
 
 
 def main():
@@ -276,6 +312,7 @@ def main():
             r = workload("callcost", 1, os.path.join(bdir, "callcost"), [200000 if q else 2000000], "ns_per_call",
                          lib, merge, a.reps, tmp, {"MPISCOPE_CALLSITE_DEPTH": depth})
             r["variant"] = f"call sites depth {depth}"
+            r["bound_ns"] = ADDED_NS_BOUNDS["callcost"] if depth == "0" else ADDED_NS_BOUNDS["stack_walk"]
             results.append(r)
         fexe = os.path.join(bdir, "callcost_f")
         if os.path.exists(fexe):
@@ -289,11 +326,23 @@ def main():
         for name, n, key, count in (("pingpong", 2, "half_rtt_ns", 20000 if q else 200000),
                                     ("halo", 2, "us_per_step", 5000 if q else 50000),
                                     ("allreduce", 2, "us_per_call", 10000 if q else 100000)):
-            results.append(workload(name, n, os.path.join(bdir, name), [count], key, lib, merge, a.reps, tmp))
+            def again(name=name, n=n, key=key, count=count):
+                return workload(name, n, os.path.join(bdir, name), [count], key, lib, merge, a.reps, tmp)
+            results.append(dict(again(), remeasure=again))
         np_res = netpipe(lib, a.reps, tmp, q)
         if np_res:
             results.append(np_res)
         ms = merge_speed(merge, lib, bdir, tmp, q)
+        if a.check:
+            # The machine's latency phases can put every run with the preload
+            # in a slow phase and every run without it in a fast one: a
+            # workload over its bound is measured twice more, and fails only
+            # if it stays over the bound each time.
+            for i, r in enumerate(results):
+                for _ in range(2):
+                    if not over_bound(r) or "remeasure" not in r:
+                        break
+                    r = results[i] = dict(r["remeasure"](), remeasure=r["remeasure"])
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     text = report(results, callcost, ms, a.reps)
@@ -303,16 +352,10 @@ def main():
             f.write("# Performance\n\nWritten by `make bench` (scripts/bench.py); figures from one run.\n\n")
             f.write(text)
     if a.check:
-        # The halo workload's baseline is self and shared-memory messages of
-        # about 60 ns a call, so request tracking shows as a large ratio there.
-        # callcost's baseline is a 5 ns no-op: its bound is the time added.
-        # Stepping out of MPICH's Fortran library walks the stack: a few µs.
-        limits = {"halo": 8.0, "callcost_f": 10000}
-        bad = [f"{r['name']}: ratio {r['ratio']:.2f}" for r in results
-               if not r["name"].startswith("callcost") and r["ratio"] >= limits.get(r["name"], 2.0)]
-        for r in results:
-            if r["name"].startswith("callcost") and r["on"] - r["off"] >= limits.get(r["name"], 1000):
-                bad.append(f"{r['name']} {r.get('variant', '')}: added {r['on'] - r['off']:.0f} ns per call")
+        bad = [f"{r['name']}{', ' + r['variant'] if 'variant' in r else ''}: "
+               + (f"added {r['on'] - r['off']:.0f} ns per call" if r["name"].startswith("callcost")
+                  else f"ratio {r['ratio']:.2f}")
+               for r in results if over_bound(r)]
         if bad:
             print("bench: sanity bounds exceeded: " + "; ".join(bad), file=sys.stderr)
             print(f"bench sanity: {len(results) - len(bad)} passed, {len(bad)} failed")
