@@ -247,7 +247,7 @@ static inline MPI_Status *ms_f_statuses_to_c(ms_thread *t, unsigned slot, enum m
 }
 
 /* ---- life cycle (lifecycle.c): MPI_Init, MPI_Init_thread, MPI_Finalize
- * from Fortran, given the binding's own PMPI entry point ---- */
+ * and MPI_Abort from Fortran, given the binding's own PMPI entry point ---- */
 
 typedef void ms_f_init_fn(MPI_Fint *ierror);
 typedef void ms_f_init_thread_fn(MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror);
@@ -256,6 +256,9 @@ typedef void ms_f_finalize_fn(MPI_Fint *ierror);
 MS_HIDDEN void ms_f_init(ms_f_init_fn *pmpi, MPI_Fint *ierror);
 MS_HIDDEN void ms_f_init_thread(ms_f_init_thread_fn *pmpi, MPI_Fint *required, MPI_Fint *provided,
                                 MPI_Fint *ierror);
+typedef void ms_f_abort_fn(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierror);
+
 MS_HIDDEN void ms_f_finalize(ms_f_finalize_fn *pmpi, MPI_Fint *ierror);
+MS_HIDDEN void ms_f_abort(ms_f_abort_fn *pmpi, MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierror);
 
 #endif

@@ -190,6 +190,17 @@ void ms_f_init_thread(ms_f_init_thread_fn *pmpi, MPI_Fint *required, MPI_Fint *p
         *ierror = rc;
 }
 
+/* The Fortran bindings that reach PMPI_Abort without MPI_Abort (Open MPI's,
+ * MPICH's mpi_f08): the log is closed first, as from C. */
+void ms_f_abort(ms_f_abort_fn *pmpi, MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierror)
+{
+    ms_runtime_stop(0);
+    MPI_Fint rc = MPI_SUCCESS;
+    pmpi(comm, errorcode, &rc);
+    if (ierror)
+        *ierror = rc;
+}
+
 void ms_f_finalize(ms_f_finalize_fn *pmpi, MPI_Fint *ierror)
 {
     ms_thread *t = ms_enter();

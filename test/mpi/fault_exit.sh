@@ -81,4 +81,35 @@ for mode in exit abort segv; do
         [ $complete -ge $need ] || problem "$mode -n $n: $complete complete logs, $need required (files in $d)"
     done
 done
+
+# MPI_ABORT from Fortran (use mpi, use mpi_f08) at 1 rank, after 100
+# barriers: the same exit status as without the library, and the log closed
+# with its end record and every barrier. (Open MPI's Fortran bindings and
+# MPICH's mpi_f08 reach PMPI_Abort without MPI_Abort.)
+fc=${MPIF90_MPICH:-mpif90.mpich}
+[ "$flavour" = mpich ] || fc=${MPIF90_OPENMPI:-mpif90.openmpi}
+if command -v "$fc" >/dev/null 2>&1; then
+    for binding in mpi f08; do
+        d=$dir/fortran-abort-$binding
+        mkdir -p "$d"
+        if ! "$fc" -O1 -o "$d/abort" "$faults_src/abort_$binding.f90" 2>"$d/build.err"; then
+            problem "fortran abort ($binding): does not compile: $(head -3 "$d/build.err")"
+            continue
+        fi
+        launch 1 "" "$d/abort" >"$d/plain.out" 2>"$d/plain.err"
+        plain_rc=$?
+        launch 1 "$d/logs" "$d/abort" >"$d/profiled.out" 2>"$d/profiled.err"
+        rc=$?
+        echo "fortran abort ($binding): the launcher exits $rc with the preload library, $plain_rc without"
+        [ "$rc" = "$plain_rc" ] && [ "$rc" != 0 ] ||
+            problem "fortran abort ($binding): exit status $rc with the preload library, $plain_rc without"
+        if ! "$MERGE" "$d/logs" >"$d/report.txt" 2>"$d/merge.err"; then
+            problem "fortran abort ($binding): mpiscope-merge fails on the log (files in $d)"
+        elif grep -q truncated "$d/merge.err"; then
+            problem "fortran abort ($binding): the log has no end record (files in $d)"
+        elif [ "$(recorded "$d/logs" 0 barrier)" != 100 ]; then
+            problem "fortran abort ($binding): $(recorded "$d/logs" 0 barrier) barriers recorded, 100 made"
+        fi
+    done
+fi
 exit $status
