@@ -95,3 +95,25 @@ void ms_short_name(char *buf, size_t cap, const ms_region *g)
         ADD(" req=%s", f->request);
 #undef ADD
 }
+
+int ms_size_histogram(const ms_run *run, uint64_t p2p[MS_SIZE_CLASSES], uint64_t coll[MS_SIZE_CLASSES])
+{
+    int any = 0;
+    memset(p2p, 0, MS_SIZE_CLASSES * sizeof *p2p);
+    memset(coll, 0, MS_SIZE_CLASSES * sizeof *coll);
+    for (size_t i = 0; i < run->nregions; i++) {
+        const ms_region_info *f = &run->regions[i].info;
+        if (!f->is_mpi || f->bytes < 0)
+            continue;
+        int is_p2p = strcmp(f->kind, "point-to-point") == 0;
+        if (!is_p2p && strcmp(f->kind, "collective") != 0)
+            continue;
+        unsigned k = 0;
+        for (uint64_t b = (uint64_t)f->bytes; b; b >>= 1)
+            k++;
+        uint64_t *h = is_p2p ? p2p : coll;
+        h[k] = ms_sat_add(h[k], run->regions[i].summary.calls);
+        any = 1;
+    }
+    return any;
+}

@@ -1,7 +1,8 @@
 /*
  * What the text and HTML reports both show of MPI regions: the
  * per-operation roll-up (the MPI regions summed per operation and kind,
- * whatever their sizes and peers) and short display names.
+ * whatever their sizes and peers), the message-size histogram and short
+ * display names.
  */
 #ifndef MPISCOPE_OPS_H
 #define MPISCOPE_OPS_H
@@ -27,6 +28,12 @@ int ms_op_rollup(const ms_run *run, ms_op_row **rows, size_t *n);
  * fields that say something (no kind, no -1 values, no comm=0); other
  * regions their name. */
 void ms_short_name(char *buf, size_t cap, const ms_region *g);
+
+/* Calls per message-size class of the point-to-point and collective MPI
+ * regions of known size: class 0 is 0 bytes, class k >= 1 is
+ * [2^(k-1), 2^k). Returns whether any call was counted. */
+#define MS_SIZE_CLASSES 65
+int ms_size_histogram(const ms_run *run, uint64_t p2p[MS_SIZE_CLASSES], uint64_t coll[MS_SIZE_CLASSES]);
 
 /* Saturating arithmetic of the reports' sums. */
 static inline uint64_t ms_sat_add(uint64_t a, uint64_t b)

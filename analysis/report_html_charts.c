@@ -117,23 +117,11 @@ static int put_ops(FILE *fp, const ms_run *run)
 /* Calls per size class: class 0 is 0 bytes, class k >= 1 is [2^(k-1), 2^k). */
 static void put_sizes(FILE *fp, const ms_run *run)
 {
-    uint64_t p2p[65] = {0}, coll[65] = {0};
-    for (size_t i = 0; i < run->nregions; i++) {
-        const ms_region_info *f = &run->regions[i].info;
-        if (!f->is_mpi || f->bytes < 0)
-            continue;
-        int is_p2p = strcmp(f->kind, "point-to-point") == 0;
-        if (!is_p2p && strcmp(f->kind, "collective") != 0)
-            continue;
-        unsigned k = 0;
-        for (uint64_t b = (uint64_t)f->bytes; b; b >>= 1)
-            k++;
-        uint64_t *h = is_p2p ? p2p : coll;
-        h[k] = ms_sat_add(h[k], run->regions[i].summary.calls);
-    }
+    uint64_t p2p[MS_SIZE_CLASSES], coll[MS_SIZE_CLASSES];
+    ms_size_histogram(run, p2p, coll);
     fputs("\"sizes\":[", fp);
     int first = 1;
-    for (unsigned k = 0; k < 65; k++) {
+    for (unsigned k = 0; k < MS_SIZE_CLASSES; k++) {
         if (!p2p[k] && !coll[k])
             continue;
         fprintf(fp, "%s{\"class\":%u,\"p2p\":%" PRIu64 ",\"coll\":%" PRIu64 "}", first ? "" : ",", k, p2p[k],

@@ -392,30 +392,15 @@ static int operations(FILE *fp, const ms_run *run)
 
 static void histogram(FILE *fp, const ms_run *run)
 {
-    /* Bucket 0: 0 bytes; bucket k >= 1: [2^(k-1), 2^k). */
-    uint64_t p2p[65] = {0}, coll[65] = {0};
-    int any = 0;
-    for (size_t i = 0; i < run->nregions; i++) {
-        const ms_region_info *f = &run->regions[i].info;
-        if (!f->is_mpi || f->bytes < 0)
-            continue;
-        int is_p2p = strcmp(f->kind, "point-to-point") == 0;
-        if (!is_p2p && strcmp(f->kind, "collective") != 0)
-            continue;
-        unsigned k = 0;
-        for (uint64_t b = (uint64_t)f->bytes; b; b >>= 1)
-            k++;
-        uint64_t *h = is_p2p ? p2p : coll;
-        h[k] = ms_sat_add(h[k], run->regions[i].summary.calls);
-        any = 1;
-    }
+    uint64_t p2p[MS_SIZE_CLASSES], coll[MS_SIZE_CLASSES];
+    int any = ms_size_histogram(run, p2p, coll);
     fputs("\nMessage sizes (calls per size, point-to-point and collective calls of known size)\n", fp);
     if (!any) {
         fputs("  (none)\n", fp);
         return;
     }
     fputs("  bytes                          point-to-point     collective\n", fp);
-    for (unsigned k = 0; k < 65; k++) {
+    for (unsigned k = 0; k < MS_SIZE_CLASSES; k++) {
         if (!p2p[k] && !coll[k])
             continue;
         char range[96], lo[32], hi[32], a[32], b[32];
