@@ -20,6 +20,7 @@
 
 #include "csv.h"
 #include "report.h"
+#include "u32set.h"
 
 typedef struct events_ctx {
     FILE *fp;
@@ -28,8 +29,7 @@ typedef struct events_ctx {
     int64_t origin;
     uint32_t thread;               /* the thread whose rows this pass writes */
     uint64_t call_index;
-    uint32_t *threads;             /* first pass: distinct threads, sorted */
-    size_t nthreads, cap;
+    ms_u32set threads;             /* first pass: distinct threads */
     int collect;                   /* first pass: collect threads */
     int nomem;
 } events_ctx;
@@ -41,37 +41,11 @@ static void put_seconds(FILE *fp, int64_t ns)
     fprintf(fp, "%s%" PRIu64 ".%09" PRIu64, ns < 0 ? "-" : "", a / 1000000000u, a % 1000000000u);
 }
 
-static int add_thread(events_ctx *c, uint32_t t)
-{
-    size_t lo = 0, hi = c->nthreads;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->threads[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < c->nthreads && c->threads[lo] == t)
-        return 0;
-    if (c->nthreads == c->cap) {
-        size_t cap = c->cap ? c->cap * 2 : 8;
-        uint32_t *v = realloc(c->threads, cap * sizeof *v);
-        if (!v)
-            return -1;
-        c->threads = v;
-        c->cap = cap;
-    }
-    memmove(c->threads + lo + 1, c->threads + lo, (c->nthreads - lo) * sizeof *c->threads);
-    c->threads[lo] = t;
-    c->nthreads++;
-    return 0;
-}
-
 static int on_event(void *ctx, const ms_event *ev)
 {
     events_ctx *c = ctx;
-    if (c->collect && (c->nthreads == 0 || c->threads[c->nthreads - 1] != ev->thread) &&
-        add_thread(c, ev->thread) != 0) {
+    if (c->collect && (c->threads.n == 0 || c->threads.v[c->threads.n - 1] != ev->thread) &&
+        ms_u32set_add(&c->threads, ev->thread) < 0) {
         c->nomem = 1;
         return -1;
     }
@@ -126,19 +100,19 @@ int ms_report_events_csv(FILE *fp, const ms_run *run)
         if (!c.in->has_events)
             continue;
         /* Thread 0 first, listing the threads; then the others in order. */
-        c.nthreads = 0;
+        c.threads.n = 0;
         c.collect = 1;
         c.thread = 0;
         rc = read_pass(&c);
         c.collect = 0;
-        for (size_t k = 0; rc == 0 && k < c.nthreads; k++) {
-            if (c.threads[k] == 0)
+        for (size_t k = 0; rc == 0 && k < c.threads.n; k++) {
+            if (c.threads.v[k] == 0)
                 continue;
-            c.thread = c.threads[k];
+            c.thread = c.threads.v[k];
             rc = read_pass(&c);
         }
     }
-    free(c.threads);
+    free(c.threads.v);
     ms_reader_destroy(rd);
     return rc != 0 || ferror(fp) ? -1 : 0;
 }

@@ -33,6 +33,7 @@
 #include "json_str.h"
 #include "p2p.h"
 #include "report.h"
+#include "u32set.h"
 
 /* What a region of the log being read contributes to each of its events. */
 typedef struct trace_region {
@@ -49,8 +50,7 @@ typedef struct trace_ctx {
     ms_flows *flows;
     trace_region *regions;
     size_t nregions, cap;
-    uint32_t *threads;         /* threads named so far in this log, sorted */
-    size_t nthreads, threads_cap;
+    ms_u32set threads;         /* threads named so far in this log */
     int first;                 /* no event written yet */
     int nomem;
 } trace_ctx;
@@ -153,27 +153,9 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
 /* Name a thread's track the first time it is seen. */
 static int name_thread(trace_ctx *c, uint32_t t)
 {
-    size_t lo = 0, hi = c->nthreads;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (c->threads[mid] < t)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    if (lo < c->nthreads && c->threads[lo] == t)
-        return 0;
-    if (c->nthreads == c->threads_cap) {
-        size_t cap = c->threads_cap ? c->threads_cap * 2 : 8;
-        uint32_t *v = realloc(c->threads, cap * sizeof *v);
-        if (!v)
-            return -1;
-        c->threads = v;
-        c->threads_cap = cap;
-    }
-    memmove(c->threads + lo + 1, c->threads + lo, (c->nthreads - lo) * sizeof *c->threads);
-    c->threads[lo] = t;
-    c->nthreads++;
+    int added = ms_u32set_add(&c->threads, t);
+    if (added <= 0)
+        return added;
     sep(c);
     fprintf(c->fp,
             "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRId32 ",\"tid\":%" PRIu32
@@ -261,7 +243,7 @@ static int trace_rank(trace_ctx *c, ms_reader *rd)
     }
     if (!c->in->has_events)
         return 0;
-    c->nthreads = 0;
+    c->threads.n = 0;
     ms_read_result res;
     ms_read_status st = ms_reader_read(rd, c->in->file, &trace_callbacks, c, &res);
     free_regions(c);
@@ -303,7 +285,7 @@ int ms_report_trace(FILE *fp, const ms_run *run)
         rc = ms_json_put_str(fp, run->dir, strlen(run->dir));
     fputs("}}\n", fp);
     free(c.regions);
-    free(c.threads);
+    free(c.threads.v);
     ms_reader_destroy(rd);
     ms_flows_free(&flows);
     return rc != 0 || ferror(fp) ? -1 : 0;
