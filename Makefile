@@ -147,6 +147,13 @@ $(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS)
 	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) $(DW_LIBS) -lpthread -lm $(LDSAN)
 include test/symbolize/fixtures.mk
 
+# The test-only log synthesizer (test/scale/): logs of any size, written by
+# the real writer, for the merge's scaling tests and measurements.
+SYNTH_LOGS := $(BUILD)/test/scale/synth-logs
+$(SYNTH_LOGS): test/scale/synth_logs.c test/unit/synth.h $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(LDSAN)
+
 unit-tests: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 1; done
 

@@ -25,6 +25,9 @@
 #define SYNTH_THREADS 4
 #define SYNTH_BUF (4u << 20)
 #define SYNTH_NO_END UINT64_MAX
+#ifndef SYNTH_LEVEL
+#define SYNTH_LEVEL 3      /* zstd level; the runtime writes level 1 */
+#endif
 
 /* Header values the tests share. */
 #define SYNTH_CLOCK_REF 1000000000ull      /* tool clock at calibration */
@@ -61,7 +64,7 @@ static inline int synth_open_strings(synth *s, const char *path, const ms_file_h
                                      const char *const *strings, uint32_t nstrings)
 {
     memset(s, 0, sizeof *s);
-    if (ms_log_open(&s->log, path, SYNTH_BUF, 3) != 0)
+    if (ms_log_open(&s->log, path, SYNTH_BUF, SYNTH_LEVEL) != 0)
         return -1;
     for (int i = 0; i < SYNTH_THREADS; i++) {
         s->buf[i] = malloc(SYNTH_BUF);
