@@ -47,7 +47,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all deps demo check install unit-tests mpi-tests smoke-tests html-tests fault-tests fuzz fuzz-replay bench bench-sanity clean FORCE
+.PHONY: all deps demo check install unit-tests mpi-tests smoke-tests scale-tests html-tests fault-tests fuzz fuzz-replay bench bench-sanity clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -200,6 +200,10 @@ mpi-tests: all
 smoke-tests: all
 	BUILD=$(BUILD) bash test/smoke.sh
 
+# Many ranks, many files: synthesized runs merged and checked call by call.
+scale-tests: $(MERGE) $(SYNTH_LOGS)
+	BUILD=$(BUILD) bash test/scale/run.sh
+
 # The HTML report of a real run in headless Chromium (test/html/run.sh);
 # exit 77 (Chromium missing) is a skip.
 html-tests: all
@@ -223,6 +227,7 @@ check: deps
 	$(MAKE) fuzz-replay
 	$(MAKE) fault-tests
 	$(MAKE) smoke-tests
+	$(MAKE) scale-tests
 	$(MAKE) html-tests
 	$(MAKE) mpi-tests
 ifeq ($(SANITIZE),1)
