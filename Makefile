@@ -47,7 +47,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all deps demo check install unit-tests mpi-tests smoke-tests scale-tests html-tests fault-tests fuzz fuzz-replay bench bench-sanity clean FORCE
+.PHONY: all deps demo check install unit-tests mpi-tests smoke-tests scale-tests html-tests fault-tests fuzz fuzz-replay bench bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -217,6 +217,10 @@ bench: all
 # Generous bounds only (timings here are noisy): a guard against gross regressions.
 bench-sanity: all
 	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) $(PYTHON) scripts/bench.py --build $(BUILD) --quick --check
+
+# Merge time and memory against ranks and events (docs/PERFORMANCE.md, "Scaling").
+scaling: all $(SYNTH_LOGS)
+	MPIEXEC_MPICH=$(MPIEXEC_MPICH) $(PYTHON) scripts/scaling.py --build $(BUILD) --out docs/PERFORMANCE.md
 
 deps:
 	BUILD=$(BUILD) bash scripts/deps.sh

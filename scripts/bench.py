@@ -348,9 +348,17 @@ def main():
     text = report(results, callcost, ms, a.reps)
     print(text)
     if a.out:
+        # Sections from "## Scaling" on are written by other scripts
+        # (scripts/scaling.py) and kept.
+        kept = ""
+        if os.path.exists(a.out):
+            old = open(a.out).read()
+            at = old.find("\n## Scaling")
+            kept = old[at:] if at >= 0 else ""
         with open(a.out, "w") as f:
             f.write("# Performance\n\nWritten by `make bench` (scripts/bench.py); figures from one run.\n\n")
             f.write(text)
+            f.write(kept)
     if a.check:
         bad = [f"{r['name']}{', ' + r['variant'] if 'variant' in r else ''}: "
                + (f"added {r['on'] - r['off']:.0f} ns per call" if r["name"].startswith("callcost")
