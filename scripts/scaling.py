@@ -109,9 +109,8 @@ def table(rows, a, pmerge):
     head = "| ranks | events | logs MiB | " + " | ".join(f"-j {j} s | -j {j} M events/s | -j {j} RSS MiB" for j in a.jobs)
     if pmerge:
         head += " | " + " | ".join(f"P={p} s | P={p} RSS MiB" for p in a.procs)
-    lines = [head + " |", "|" + "---|" * head.count("|")[:-1] if False else ""]
     ncol = 3 + 3 * len(a.jobs) + (2 * len(a.procs) if pmerge else 0)
-    lines[1] = "|" + "---|" * ncol
+    lines = [head + " |", "|" + "---|" * ncol]
     for r in rows:
         cells = [str(r["ranks"]), f"{r['events']:,}", f"{r['bytes'] / 2**20:.1f}"]
         for j in a.jobs:
