@@ -26,7 +26,9 @@ GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/report_html_assets.h
 SYM_SRCS      := $(wildcard analysis/symbolize*.c)
 # The OTF2 export (libotf2, when found) is linked into the merge only.
 OTF2_SRCS     := $(wildcard analysis/report_otf2*.c)
-ANALYSIS_SRCS := $(filter-out analysis/merge_main.c analysis/merge_mpi_main.c $(SYM_SRCS) $(OTF2_SRCS),$(wildcard analysis/*.c))
+# The options and outputs of both merge programs (merge_cli.c) need the OTF2 objects.
+MERGE_SRCS    := analysis/merge_main.c analysis/merge_mpi_main.c analysis/merge_cli.c
+ANALYSIS_SRCS := $(filter-out $(MERGE_SRCS) $(SYM_SRCS) $(OTF2_SRCS),$(wildcard analysis/*.c))
 
 CORE_OBJS     := $(CORE_SRCS:%.c=$(BUILD)/obj/core/%.o)
 ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/obj/core/%.o)
@@ -131,7 +133,7 @@ $(LIB_API): api/mpiscope_api.c include/mpiscope.h
 
 # ---- merge ----
 $(OTF2_OBJS): BASE_CFLAGS += $(OTF2_CFLAGS)
-$(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
+$(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(BUILD)/obj/core/analysis/merge_cli.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(ZSTD_LIBS) $(DW_LIBS) $(OTF2_LIBS) -lpthread -lm $(LDSAN)
 
@@ -139,7 +141,7 @@ $(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(ANALYSIS_OBJS) $(SYM_OBJS) $
 $(BUILD)/obj/mpich/merge/merge_mpi_main.o: analysis/merge_mpi_main.c | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
 	$(MPICC_MPICH) $(BASE_CFLAGS) -Ianalysis -c $< -o $@
-$(MERGE_MPI): $(BUILD)/obj/mpich/merge/merge_mpi_main.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
+$(MERGE_MPI): $(BUILD)/obj/mpich/merge/merge_mpi_main.o $(BUILD)/obj/core/analysis/merge_cli.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(MPICC_MPICH) -o $@ $^ $(ZSTD_LIBS) $(DW_LIBS) $(OTF2_LIBS) -lpthread -lm $(LDSAN)
 

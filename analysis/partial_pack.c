@@ -1,9 +1,10 @@
 /* Per-file results as bytes and back: see partial_pack.h.
  *
- * One pair of functions per struct (put_X / get_X). Each copies the
- * struct's bytes, so that scalar fields added later travel without a
- * change here, then what its pointers point to; get_X clears every pointer
- * of the copy before it fills them. The size assertions below fail when a
+ * One pair of functions per struct (put_X / get_X). put_X writes the
+ * struct's bytes with its pointers cleared (and its capacities set to its
+ * counts, so that equal contents give equal bytes), so that scalar fields
+ * added later travel without a change here, then what its pointers point
+ * to; get_X clears every pointer of the copy before it fills them. The size assertions below fail when a
  * struct changes: check the new field, carry it here when it is a pointer,
  * and update the size. */
 #include "partial_pack.h"
@@ -124,7 +125,12 @@ static void put_strlist(ms_pbuf *b, const ms_strlist *l)
 
 static void put_counter_set(ms_pbuf *b, const ms_counter_set *s)
 {
-    ms_pbuf_put(b, s, sizeof *s);
+    ms_counter_set c = *s;
+    c.group = NULL;
+    c.names = NULL;
+    if (!s->group)
+        c.n = c.nevents = 0;  /* a set index not seen: no names */
+    ms_pbuf_put(b, &c, sizeof c);
     put_str(b, s->group);
     if (s->group)
         for (uint32_t i = 0; i < s->n; i++)
@@ -137,18 +143,34 @@ static void put_counter_acc(ms_pbuf *b, const ms_counter_acc *a)
     ms_pbuf_put(b, &present, 1);
     if (!a)
         return;
-    ms_pbuf_put(b, a, sizeof *a);
+    ms_counter_acc c = *a;
+    c.sets = NULL;
+    c.rows = NULL;
+    c.cap = c.nrows;
+    ms_pbuf_put(b, &c, sizeof c);
     for (size_t i = 0; i < a->nsets; i++)
         put_counter_set(b, &a->sets[i]);
     for (size_t i = 0; i < a->nrows; i++) {
-        ms_pbuf_put(b, &a->rows[i], sizeof a->rows[i]);
+        ms_counter_acc_row row = a->rows[i];
+        row.name = NULL;
+        ms_pbuf_put(b, &row, sizeof row);
         put_str(b, a->rows[i].name);
     }
 }
 
 static void put_file(ms_pbuf *b, const ms_file_job *j)
 {
-    ms_pbuf_put(b, j, sizeof *j);
+    ms_file_job c = *j;
+    ms_rank_info *in = &c.info;
+    c.path = NULL;
+    c.base = NULL;
+    in->file = in->host = in->mpi_library = in->argv0 = in->run_dir = in->clock = in->run_id = NULL;
+    c.warnings.v = NULL;
+    c.warnings.cap = c.warnings.n;
+    c.chans = NULL;
+    c.chans_cap = c.nchans;
+    c.counters = NULL;
+    ms_pbuf_put(b, &c, sizeof c);
     put_str(b, j->path);
     put_u64(b, j->path && j->base ? (uint64_t)(j->base - j->path) : NO_STR);
     put_rank_info(b, &j->info);
@@ -165,7 +187,9 @@ static void put_stats(ms_pbuf *b, const ms_stats *s)
 
 static void put_part(ms_pbuf *b, const ms_region_rank *r)
 {
-    ms_pbuf_put(b, r, sizeof *r);
+    ms_region_rank c = *r;
+    c.stats.sketch.counts = NULL;
+    ms_pbuf_put(b, &c, sizeof c);
     put_stats(b, &r->stats);
 }
 
@@ -183,7 +207,9 @@ static void put_table(ms_pbuf *b, const ms_region_table *t)
 
 static void put_site(ms_pbuf *b, const ms_callsite *c)
 {
-    ms_pbuf_put(b, c, sizeof *c);
+    ms_callsite z = *c;
+    z.region = z.function = z.file = z.text = z.location = z.object = NULL;
+    ms_pbuf_put(b, &z, sizeof z);
     put_str(b, c->region);
     put_str(b, c->function);
     put_str(b, c->file);
