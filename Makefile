@@ -195,8 +195,15 @@ fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/test/fuzz/replay_%)
 fault-tests: $(MERGE)
 	BUILD=$(BUILD) bash test/merge_faults.sh
 
-# The MPI merge against the serial merge on real runs (exit 77: not built).
-merge-parallel-tests: all
+# The MPI merge against the serial merge on real runs (exit 77: not built),
+# also a copy that sends its packets in pieces of 4093 bytes.
+MERGE_MPI_PIECES := $(BUILD)/test/merge/mpiscope-merge-mpich-pieces
+$(MERGE_MPI_PIECES): analysis/merge_mpi_main.c $(BUILD)/obj/core/analysis/merge_cli.o $(ANALYSIS_OBJS) $(SYM_OBJS) \
+    $(OTF2_OBJS) $(CORE_OBJS) | $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(MPICC_MPICH) $(BASE_CFLAGS) -Ianalysis -DMS_MERGE_PIECE_BYTES=4093 -o $@ $(filter %.c %.o,$^) \
+	  $(ZSTD_LIBS) $(DW_LIBS) $(OTF2_LIBS) -lpthread -lm $(LDSAN)
+merge-parallel-tests: all $(if $(HAVE_MPICH),$(MERGE_MPI_PIECES))
 	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  bash test/merge_parallel.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 

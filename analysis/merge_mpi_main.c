@@ -43,7 +43,11 @@
 
 #define TAG_LEN 101
 #define TAG_PIECE 102
-#define PIECE ((size_t)64 << 20)
+/* The largest message; the tests build a copy with small pieces. */
+#ifndef MS_MERGE_PIECE_BYTES
+#define MS_MERGE_PIECE_BYTES ((size_t)64 << 20)
+#endif
+#define PIECE ((size_t)(MS_MERGE_PIECE_BYTES))
 
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 

@@ -17,7 +17,9 @@
 #               (warnings, exit 0)
 #   corrupt     halo-4 with bytes of rank 2's log overwritten (exit 2)
 #   empty, missing  no logs, no directory (exit 1)
-# and a bad option (exit 1) and -j 1.
+# and a bad option (exit 1) and -j 1. When built, a copy of the program that
+# sends its packets in pieces of 4093 bytes runs at P = 4 on each directory too
+# (packets of several pieces, pieces that end inside a struct).
 #
 #   BUILD=build bash test/merge_parallel.sh    (exit 77: mpiscope-merge-mpich not built)
 set -uo pipefail
@@ -35,6 +37,9 @@ case "$BUILD" in
 esac
 merge=$build_abs/bin/mpiscope-merge
 pmerge=$build_abs/bin/mpiscope-merge-mpich
+# The same program sending its packets in pieces of 4093 bytes (make merge-parallel-tests builds it).
+pieces=$build_abs/test/merge/mpiscope-merge-mpich-pieces
+[ -x "$pieces" ] || pieces=
 lib=$build_abs/lib/libmpiscope-mpich.so
 out=$build_abs/test/merge_parallel
 if [ ! -x "$pmerge" ]; then
@@ -82,7 +87,7 @@ dirs=(halo-4 coll-4 coll-8 rma-4 sites-3)
 
 # Hardware counters from the fake liblikwid (as test/mpi/likwid.sh).
 if printf '#include <likwid-marker.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1 &&
-    nm -D "$lib" 2>/dev/null | grep -q ' T likwid_markerStartRegion'; then
+    nm -D "$lib" 2>/dev/null | grep ' T likwid_markerStartRegion' >/dev/null; then
     mkdir -p "$out/bin/fake"
     ${CC:-cc} -std=c11 -O2 -g -fPIC -shared -Wl,-soname,liblikwid.so.5.2 -o "$out/bin/fake/liblikwid.so.5.2" \
         test/mpi/likwid/fake_likwid.c -lpthread || die "cannot build the fake liblikwid"
@@ -154,7 +159,13 @@ for name in "${dirs[@]}"; do
     # shellcheck disable=SC2046
     timeout -k 10 "$TEST_TIMEOUT" "$pmerge" $(outputs "$out/$name.single") "$d" 2>"$out/$name.single.err"
     compare "$name" single $?
-    echo "merge_parallel: $name: serial exit $(cat "$out/$name.serial.status"); P = 1, 2, 4 and singleton compared"
+    if [ -n "$pieces" ]; then
+        # shellcheck disable=SC2046
+        timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n 4 "$pieces" $(outputs "$out/$name.pieces") "$d" \
+            2>"$out/$name.pieces.err"
+        compare "$name" pieces $?
+    fi
+    echo "merge_parallel: $name: serial exit $(cat "$out/$name.serial.status"); P = 1, 2, 4, singleton${pieces:+ and pieces} compared"
 done
 
 # The exit statuses the directories must give, so that the comparison is not
