@@ -329,18 +329,26 @@ int main(int argc, char **argv)
     }
     bcast_bytes(list.p, (size_t)list_len);
     if (rank != 0) {
+        uint64_t nlisted = 0;
+        memcpy(&nlisted, list.p + 8, sizeof nlisted);
         int urc = unpack_list(list.p, (size_t)list_len, o.dir, &p, &owner);
         if (urc == -2) {
             fprintf(stderr, "%s: the list of logs arrived damaged\n", ms_merge_prog);
             MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);
         }
-        if (urc != 0)
+        if (urc != 0) {
+            /* Out of memory: this process reads nothing and says so. */
+            ms_partial_free(&p);
+            free(owner);
+            owner = NULL;
+            p.nfiles = (size_t)nlisted;
             p.nomem = 1;
+        }
     }
     ms_pbuf_free(&list);
 
     /* 2. This process's files. */
-    unsigned char *mine = calloc(p.nfiles ? p.nfiles : 1, 1);
+    unsigned char *mine = p.files ? calloc(p.nfiles ? p.nfiles : 1, 1) : NULL;
     if (!mine)
         p.nomem = 1;
     for (size_t i = 0; mine && owner && i < p.nfiles; i++)

@@ -240,11 +240,13 @@ int ms_partial_pack(const ms_partial *p, const unsigned char *mine, uint32_t fla
     if (p->nomem)
         flags |= MS_PACK_NOMEM;
     put_header(b, flags, p->nfiles);
+    /* (files NULL: a partial that failed before its list, flags only) */
+    size_t nlisted = p->files ? p->nfiles : 0;
     uint64_t nmine = 0;
-    for (size_t i = 0; i < p->nfiles; i++)
+    for (size_t i = 0; i < nlisted; i++)
         nmine += p->files[i].read && (!mine || mine[i]);
     put_u64(b, nmine);
-    for (size_t i = 0; i < p->nfiles; i++) {
+    for (size_t i = 0; i < nlisted; i++) {
         if (!p->files[i].read || (mine && !mine[i]))
             continue;
         put_u64(b, i);

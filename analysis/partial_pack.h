@@ -54,7 +54,9 @@ int ms_pbuf_put(ms_pbuf *b, const void *v, size_t n);
 /* Append one chunk with the files i of p with mine[i] != 0 (mine NULL: every
  * file read), every table and call-site row of p, and `flags`. 0, or -1 when
  * out of memory; then b holds what it held before plus, when possible, a
- * chunk with no files and flags | MS_PACK_NOMEM. */
+ * chunk with no files and flags | MS_PACK_NOMEM. p->files may be NULL with
+ * p->nfiles set: a chunk of flags only, for a process that failed before it
+ * had its list. */
 int ms_partial_pack(const ms_partial *p, const unsigned char *mine, uint32_t flags, ms_pbuf *b);
 
 /* Add every chunk of buf[0..n) to p, whose file list (p->nfiles files) is

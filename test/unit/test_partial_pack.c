@@ -303,6 +303,18 @@ Test(partial_pack, a_subset_and_flags)
     cr_assert(!q.files[0].read && q.files[1].read && !q.files[2].read && q.files[3].read);
     same_file(&p.files[1], &q.files[1]);
     same_file(&p.files[3], &q.files[3]);
+    /* A process that failed before it had the list: flags only. */
+    ms_partial none;
+    ms_partial_init(&none);
+    none.nfiles = NFILES;
+    none.nomem = 1;
+    ms_pbuf b0 = {0};
+    cr_assert_eq(ms_partial_pack(&none, NULL, MS_PACK_FAILED, &b0), 0);
+    flags = 0;
+    cr_assert_eq(ms_partial_unpack(&q, b0.p, b0.n, &flags, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(flags, MS_PACK_FAILED | MS_PACK_NOMEM);
+    cr_assert(!q.files[0].read && !q.files[2].read);
+    ms_pbuf_free(&b0);
     /* The same files a second time: refused. */
     cr_assert_eq(ms_partial_unpack(&q, b.p, b.n, &flags, err, sizeof err), -2);
     cr_assert(strstr(err, "a second time"), "%s", err);
