@@ -26,7 +26,9 @@ GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/report_html_assets.h
 SYM_SRCS      := $(wildcard analysis/symbolize*.c)
 # The OTF2 export (libotf2, when found) is linked into the merge only.
 OTF2_SRCS     := $(wildcard analysis/report_otf2*.c)
-ANALYSIS_SRCS := $(filter-out analysis/merge_main.c $(SYM_SRCS) $(OTF2_SRCS),$(wildcard analysis/*.c))
+# The options and outputs of both merge programs (merge_cli.c) need the OTF2 objects.
+MERGE_SRCS    := analysis/merge_main.c analysis/merge_mpi_main.c analysis/merge_cli.c
+ANALYSIS_SRCS := $(filter-out $(MERGE_SRCS) $(SYM_SRCS) $(OTF2_SRCS),$(wildcard analysis/*.c))
 
 CORE_OBJS     := $(CORE_SRCS:%.c=$(BUILD)/obj/core/%.o)
 ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/obj/core/%.o)
@@ -34,6 +36,7 @@ SYM_OBJS      := $(SYM_SRCS:%.c=$(BUILD)/obj/core/%.o)
 OTF2_OBJS     := $(OTF2_SRCS:%.c=$(BUILD)/obj/core/%.o)
 
 MERGE      := $(BUILD)/bin/mpiscope-merge
+MERGE_MPI  := $(BUILD)/bin/mpiscope-merge-mpich
 LAUNCHER   := $(BUILD)/bin/mpiscope
 LIB_MPICH  := $(BUILD)/lib/libmpiscope-mpich.so
 LIB_OMPI   := $(BUILD)/lib/libmpiscope-openmpi.so
@@ -41,17 +44,17 @@ LIB_API    := $(BUILD)/lib/libmpiscope-api.so
 
 TARGETS := $(MERGE) $(LAUNCHER) $(LIB_API)
 ifeq ($(HAVE_MPICH),1)
-  TARGETS += $(LIB_MPICH)
+  TARGETS += $(LIB_MPICH) $(MERGE_MPI)
 endif
 ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all deps demo check install unit-tests mpi-tests smoke-tests scale-tests html-tests fault-tests fuzz fuzz-replay bench bench-sanity scaling clean FORCE
+.PHONY: all deps demo check install unit-tests mpi-tests smoke-tests scale-tests html-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
-	@test "$(HAVE_MPICH)" = 1 || echo "mpiscope: $(MPICC_MPICH) not found: libmpiscope-mpich.so left out"
+	@test "$(HAVE_MPICH)" = 1 || echo "mpiscope: $(MPICC_MPICH) not found: libmpiscope-mpich.so and mpiscope-merge-mpich left out"
 	@test "$(HAVE_OPENMPI)" = 1 || echo "mpiscope: $(MPICC_OPENMPI) not found: libmpiscope-openmpi.so left out"
 	@test "$(HAVE_OTF2)" = 1 || echo "mpiscope: libotf2 ($(OTF2_CONFIG)) not found: mpiscope-merge --otf2 left out"
 	@test "$(HAVE_LIKWID)" = 1 || echo "mpiscope: likwid.h not found: LIKWID markers and counters left out"
@@ -130,9 +133,17 @@ $(LIB_API): api/mpiscope_api.c include/mpiscope.h
 
 # ---- merge ----
 $(OTF2_OBJS): BASE_CFLAGS += $(OTF2_CFLAGS)
-$(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
+$(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(BUILD)/obj/core/analysis/merge_cli.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $^ $(ZSTD_LIBS) $(DW_LIBS) $(OTF2_LIBS) -lpthread -lm $(LDSAN)
+
+# The merge as an MPI program (MPICH only): the same objects, its own main.
+$(BUILD)/obj/mpich/merge/merge_mpi_main.o: analysis/merge_mpi_main.c | $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(MPICC_MPICH) $(BASE_CFLAGS) -Ianalysis -c $< -o $@
+$(MERGE_MPI): $(BUILD)/obj/mpich/merge/merge_mpi_main.o $(BUILD)/obj/core/analysis/merge_cli.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
+	@mkdir -p $(dir $@)
+	$(MPICC_MPICH) -o $@ $^ $(ZSTD_LIBS) $(DW_LIBS) $(OTF2_LIBS) -lpthread -lm $(LDSAN)
 
 # ---- launcher: scripts/mpiscope.in with the version ----
 $(LAUNCHER): scripts/mpiscope.in config.mk
@@ -191,6 +202,18 @@ fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/test/fuzz/replay_%)
 fault-tests: $(MERGE)
 	BUILD=$(BUILD) bash test/merge_faults.sh
 
+# The MPI merge against the serial merge on real runs (exit 77: not built),
+# also a copy that sends its packets in pieces of 4093 bytes.
+MERGE_MPI_PIECES := $(BUILD)/test/merge/mpiscope-merge-mpich-pieces
+$(MERGE_MPI_PIECES): analysis/merge_mpi_main.c $(BUILD)/obj/core/analysis/merge_cli.o $(ANALYSIS_OBJS) $(SYM_OBJS) \
+    $(OTF2_OBJS) $(CORE_OBJS) | $(GEN_HDRS)
+	@mkdir -p $(dir $@)
+	$(MPICC_MPICH) $(BASE_CFLAGS) -Ianalysis -DMS_MERGE_PIECE_BYTES=4093 -o $@ $(filter %.c %.o,$^) \
+	  $(ZSTD_LIBS) $(DW_LIBS) $(OTF2_LIBS) -lpthread -lm $(LDSAN)
+merge-parallel-tests: all $(if $(HAVE_MPICH),$(MERGE_MPI_PIECES))
+	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
+	  bash test/merge_parallel.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
 mpi-tests: all
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
@@ -230,6 +253,7 @@ check: deps
 	$(MAKE) unit-tests
 	$(MAKE) fuzz-replay
 	$(MAKE) fault-tests
+	$(MAKE) merge-parallel-tests
 	$(MAKE) smoke-tests
 	$(MAKE) scale-tests
 	$(MAKE) html-tests

@@ -6,22 +6,7 @@
 
 #include "log_format.h"
 
-typedef struct acc_row {
-    uint32_t set, region, cthread, cpu;
-    int final, dead;
-    uint64_t count;
-    double time_s;
-    double values[MS_MAX_COUNTER_VALUES];
-    char *name;            /* after resolve; NULL for the whole run */
-} acc_row;
-
-struct ms_counter_acc {
-    ms_counter_set *sets;  /* file set index -> copy (group NULL: unseen) */
-    size_t nsets;
-    acc_row *rows;
-    size_t nrows, cap;
-    size_t last;           /* row of the previous sample */
-};
+typedef ms_counter_acc_row acc_row;
 
 ms_counter_acc *ms_counter_acc_new(void)
 {

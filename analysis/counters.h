@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "log_counters.h"
+#include "log_format.h"
 #include "log_reader.h"
 
 typedef struct ms_counter_row {
@@ -33,8 +34,24 @@ typedef struct ms_counters {
                               name), rank, counter thread */
 } ms_counters;
 
-/* One file's samples while it is read. */
-typedef struct ms_counter_acc ms_counter_acc;
+/* One file's samples while it is read (its fields are read only here and
+ * by partial_pack.c, which carries them between merge processes). */
+typedef struct ms_counter_acc_row {
+    uint32_t set, region, cthread, cpu;
+    int final, dead;
+    uint64_t count;
+    double time_s;
+    double values[MS_MAX_COUNTER_VALUES];
+    char *name;            /* after resolve; NULL for the whole run */
+} ms_counter_acc_row;
+
+typedef struct ms_counter_acc {
+    ms_counter_set *sets;  /* file set index -> copy (group NULL: unseen) */
+    size_t nsets;
+    ms_counter_acc_row *rows;
+    size_t nrows, cap;
+    size_t last;           /* row of the previous sample */
+} ms_counter_acc;
 
 ms_counter_acc *ms_counter_acc_new(void);
 void ms_counter_acc_free(ms_counter_acc *a);

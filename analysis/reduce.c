@@ -15,6 +15,7 @@
 
 #include "nesting.h"
 #include "progress.h"
+#include "reduce_partial.h"
 #include "roofline.h"
 #include "strtab.h"
 
@@ -22,10 +23,7 @@
 
 /* ---- string lists ---- */
 
-typedef struct strlist {
-    char **v;
-    size_t n, cap;
-} strlist;
+typedef ms_strlist strlist;
 
 __attribute__((format(printf, 2, 3)))
 static int strlist_addf(strlist *l, const char *fmt, ...)
@@ -69,18 +67,8 @@ static int strlist_move(strlist *dst, strlist *src)
 
 /* ---- per-file work ---- */
 
-typedef struct file_job {
-    char *path;
-    const char *base;              /* file name within the directory */
-    long long name_rank;           /* from the file name */
-    ms_read_result res;
-    ms_rank_info info;             /* valid when res.has_header */
-    strlist warnings;
-    int usable;                    /* has a header, and read OK or truncated */
-    ms_p2p_chan *chans;            /* its point-to-point channels (p2p.h) */
-    size_t nchans, chans_cap;
-    ms_counter_acc *counters;      /* its counter samples (counters.h) */
-} file_job;
+/* A file's result (reduce_partial.h). */
+typedef ms_file_job file_job;
 
 typedef struct file_slot {
     ms_stats stats;
@@ -106,20 +94,13 @@ typedef struct file_ctx {
 } file_ctx;
 
 /* A region in a worker's (or the final) table: its parts per file. */
-typedef struct region_acc {
-    ms_region_rank *parts;         /* rank_index holds the file index here */
-    size_t n, cap;
-} region_acc;
-
-typedef struct table {
-    ms_strtab names;
-    region_acc *regs;
-    size_t cap;
-} table;
+typedef ms_region_acc region_acc;
+typedef ms_region_table table;
 
 typedef struct shared_work {
     file_job *jobs;
-    size_t njobs;
+    const size_t *order;           /* the files to read */
+    size_t njobs;                  /* in order */
     atomic_size_t next;
     atomic_size_t done;            /* files read, for the progress line */
     atomic_int nomem;
@@ -135,14 +116,14 @@ typedef struct worker {
     int started;
 } worker;
 
-static void table_init(table *t)
+void ms_region_table_init(table *t)
 {
     ms_strtab_init(&t->names);
     t->regs = NULL;
     t->cap = 0;
 }
 
-static void table_free(table *t)
+void ms_region_table_free(table *t)
 {
     for (size_t i = 0; i < ms_strtab_count(&t->names); i++) {
         for (size_t k = 0; k < t->regs[i].n; k++)
@@ -154,7 +135,7 @@ static void table_free(table *t)
 }
 
 /* Append a part (taking over its stats) to region `name`. */
-static int table_add(table *t, const char *name, size_t len, const ms_region_rank *part)
+int ms_region_table_add(table *t, const char *name, size_t len, const ms_region_rank *part)
 {
     uint32_t idx;
     int is_new;
@@ -416,6 +397,7 @@ static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, worker *w)
     f.job = j;
     ms_site_acc_init(&f.sites);
     ms_reader_read(rd, j->path, &reduce_callbacks, &f, &j->res);
+    j->read = 1;
     if (f.nomem || j->res.status == MS_READ_NOMEM) {
         free_slots(&f);
         return -1;
@@ -458,7 +440,7 @@ static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, worker *w)
             rc = -1;
         ms_region_rank part = {.rank_index = (uint32_t)file_index, .window_ns = s->window_ns, .excl_ns = s->excl_ns,
                                .stats = s->stats};
-        if (table_add(tab, name, len, &part) != 0) {
+        if (ms_region_table_add(tab, name, len, &part) != 0) {
             ms_stats_free(&s->stats);
             rc = -1;
         }
@@ -485,7 +467,7 @@ static void *worker_main(void *arg)
         size_t i = atomic_fetch_add(&sw->next, 1);
         if (i >= sw->njobs)
             break;
-        if (reduce_file(rd, &sw->jobs[i], i, w) != 0)
+        if (reduce_file(rd, &sw->jobs[sw->order[i]], sw->order[i], w) != 0)
             atomic_store(&sw->nomem, 1);
         atomic_fetch_add(&sw->done, 1);
     }
@@ -519,6 +501,21 @@ static int job_cmp(const void *a, const void *b)
     return strcmp(x->base, y->base);
 }
 
+/* A file job for dir/name (the rest zeroed); 0, or -1 when out of memory. */
+static int job_init(file_job *j, const char *dir, const char *name)
+{
+    size_t dlen = strlen(dir);
+    int slash = dlen > 0 && dir[dlen - 1] == '/';
+    memset(j, 0, sizeof *j);
+    if (asprintf(&j->path, "%s%s%s", dir, slash ? "" : "/", name) < 0) {
+        j->path = NULL;
+        return -1;
+    }
+    j->base = j->path + dlen + (slash ? 0 : 1);
+    j->name_rank = log_name_rank(name);
+    return 0;
+}
+
 static ms_reduce_status list_logs(const char *dir, ms_run *run, file_job **out, size_t *nout)
 {
     strlist errs = {0};
@@ -533,13 +530,10 @@ static ms_reduce_status list_logs(const char *dir, ms_run *run, file_job **out, 
     }
     file_job *jobs = NULL;
     size_t n = 0, cap = 0;
-    size_t dlen = strlen(dir);
-    int slash = dlen > 0 && dir[dlen - 1] == '/';
     struct dirent *de;
     ms_reduce_status st = MS_REDUCE_OK;
     while ((de = readdir(d)) != NULL) {
-        long long nr = log_name_rank(de->d_name);
-        if (nr < 0)
+        if (log_name_rank(de->d_name) < 0)
             continue;
         if (n == cap) {
             size_t c = cap ? cap * 2 : 64;
@@ -551,15 +545,10 @@ static ms_reduce_status list_logs(const char *dir, ms_run *run, file_job **out, 
             jobs = j;
             cap = c;
         }
-        file_job *j = &jobs[n];
-        memset(j, 0, sizeof *j);
-        if (asprintf(&j->path, "%s%s%s", dir, slash ? "" : "/", de->d_name) < 0) {
-            j->path = NULL;
+        if (job_init(&jobs[n], dir, de->d_name) != 0) {
             st = MS_REDUCE_NOMEM;
             break;
         }
-        j->base = j->path + dlen + (slash ? 0 : 1);
-        j->name_rank = nr;
         n++;
     }
     closedir(d);
@@ -692,7 +681,7 @@ static int merge_table(table *dst, table *src, const uint32_t *file_to_rank)
                 continue;
             }
             part.rank_index = ri;
-            if (table_add(dst, ms_strtab_str(&src->names, (uint32_t)r),
+            if (ms_region_table_add(dst, ms_strtab_str(&src->names, (uint32_t)r),
                           ms_strtab_len(&src->names, (uint32_t)r), &part) != 0) {
                 ms_stats_free(&part.stats);
                 rc = -1;
@@ -902,18 +891,18 @@ static int site_warnings(const ms_run *run, strlist *warnings)
     return rc;
 }
 
-/* Move a worker's call-site rows to the run (w keeps none). */
-static int take_sites(ms_run *run, worker *w)
+/* Move the call-site rows to the run (p keeps none). */
+static int take_sites(ms_run *run, ms_partial *p)
 {
-    if (w->nsites == 0)
+    if (p->nsites == 0)
         return 0;
-    ms_callsite *p = realloc(run->callsites, (run->ncallsites + w->nsites) * sizeof *p);
-    if (!p)
+    ms_callsite *v = realloc(run->callsites, (run->ncallsites + p->nsites) * sizeof *v);
+    if (!v)
         return -1;
-    memcpy(p + run->ncallsites, w->sites, w->nsites * sizeof *p);
-    run->callsites = p;
-    run->ncallsites += w->nsites;
-    w->nsites = 0;
+    memcpy(v + run->ncallsites, p->sites, p->nsites * sizeof *v);
+    run->callsites = v;
+    run->ncallsites += p->nsites;
+    p->nsites = 0;
     return 0;
 }
 
@@ -969,51 +958,117 @@ static void free_jobs(file_job *jobs, size_t n)
     free(jobs);
 }
 
-ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out)
+void ms_partial_init(ms_partial *p)
 {
-    *out = NULL;
+    memset(p, 0, sizeof *p);
+}
+
+void ms_partial_free(ms_partial *p)
+{
+    free_jobs(p->files, p->nfiles);
+    for (size_t i = 0; i < p->ntabs; i++)
+        ms_region_table_free(&p->tabs[i]);
+    free(p->tabs);
+    for (size_t i = 0; i < p->nsites; i++)
+        ms_callsite_free(&p->sites[i]);
+    free(p->sites);
+    memset(p, 0, sizeof *p);
+}
+
+ms_run *ms_run_new(const char *dir)
+{
     ms_run *run = calloc(1, sizeof *run);
     if (!run)
-        return MS_REDUCE_NOMEM;
+        return NULL;
     run->dir = strdup(dir);
     if (!run->dir) {
         free(run);
-        return MS_REDUCE_NOMEM;
+        return NULL;
     }
-    file_job *files = NULL;
-    size_t nfiles = 0;
-    ms_reduce_status st = list_logs(dir, run, &files, &nfiles);
-    if (st != MS_REDUCE_OK) {
-        if (st == MS_REDUCE_NOMEM) {
-            ms_run_free(run);
-            return st;
-        }
-        *out = run;
-        return st;
-    }
+    return run;
+}
 
+ms_reduce_status ms_partial_list(ms_partial *p, const char *dir, ms_run *run)
+{
+    return list_logs(dir, run, &p->files, &p->nfiles);
+}
+
+int ms_partial_files(ms_partial *p, const char *dir, const char *const *names, size_t n)
+{
+    p->files = calloc(n ? n : 1, sizeof *p->files);
+    if (!p->files)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (job_init(&p->files[i], dir, names[i]) != 0)
+            return -1;
+        p->nfiles++;
+    }
+    return 0;
+}
+
+ms_region_table *ms_partial_add_table(ms_partial *p)
+{
+    ms_region_table *t = realloc(p->tabs, (p->ntabs + 1) * sizeof *t);
+    if (!t)
+        return NULL;
+    p->tabs = t;
+    ms_region_table_init(&t[p->ntabs]);
+    return &t[p->ntabs++];
+}
+
+/* Move a worker's table and call-site rows to p (w keeps none). */
+static int take_worker(ms_partial *p, worker *w)
+{
+    ms_region_table *t = ms_partial_add_table(p);
+    if (!t)
+        return -1;
+    *t = w->tab;
+    ms_region_table_init(&w->tab);
+    if (w->nsites == 0)
+        return 0;
+    if (p->nsites + w->nsites > p->sites_cap) {
+        size_t cap = p->nsites + w->nsites;
+        ms_callsite *v = realloc(p->sites, cap * sizeof *v);
+        if (!v)
+            return -1;
+        p->sites = v;
+        p->sites_cap = cap;
+    }
+    memcpy(p->sites + p->nsites, w->sites, w->nsites * sizeof *w->sites);
+    p->nsites += w->nsites;
+    w->nsites = 0;
+    return 0;
+}
+
+int ms_partial_read(ms_partial *p, unsigned jobs, const unsigned char *mine)
+{
+    size_t *order = malloc((p->nfiles ? p->nfiles : 1) * sizeof *order);
+    size_t nmine = 0;
+    if (!order) {
+        p->nomem = 1;
+        return -1;
+    }
+    for (size_t i = 0; i < p->nfiles; i++)
+        if (!mine || mine[i])
+            order[nmine++] = i;
     if (jobs == 0)
         jobs = default_jobs();
     if (jobs > MAX_JOBS)
         jobs = MAX_JOBS;
-    if (jobs > nfiles)
-        jobs = (unsigned)nfiles;
-    shared_work sw = {.jobs = files, .njobs = nfiles, .sym = ms_sym_new()};
+    if (jobs > nmine)
+        jobs = nmine ? (unsigned)nmine : 1u;
+    shared_work sw = {.jobs = p->files, .order = order, .njobs = nmine, .sym = ms_sym_new()};
     atomic_init(&sw.next, 0);
     atomic_init(&sw.done, 0);
     atomic_init(&sw.nomem, 0);
     worker *w = calloc(jobs, sizeof *w);
-    uint32_t *file_to_rank = malloc(nfiles * sizeof *file_to_rank);
-    strlist warnings = {0}, errors = {0};
-    table all;
-    table_init(&all);
-    int failed = !w || !file_to_rank;
+    int failed = !w;
     if (!failed) {
         for (unsigned i = 0; i < jobs; i++) {
             w[i].work = &sw;
-            table_init(&w[i].tab);
+            ms_region_table_init(&w[i].tab);
         }
-        ms_progress *progress = ms_progress_start("reading logs", &sw.done, nfiles);
+        ms_progress *progress = ms_progress_start("reading logs", &sw.done, nmine);
         /* The calling thread is worker 0. */
         for (unsigned i = 1; i < jobs; i++)
             w[i].started = pthread_create(&w[i].thread, NULL, worker_main, &w[i]) == 0;
@@ -1024,6 +1079,33 @@ ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out)
         ms_progress_stop(progress);
         failed = atomic_load(&sw.nomem);
     }
+    for (unsigned i = 0; w && i < jobs; i++) {
+        if (!failed && take_worker(p, &w[i]) != 0)
+            failed = 1;
+        ms_region_table_free(&w[i].tab);
+        for (size_t k = 0; k < w[i].nsites; k++)
+            ms_callsite_free(&w[i].sites[k]);
+        free(w[i].sites);
+    }
+    free(w);
+    ms_sym_free(sw.sym);
+    free(order);
+    if (failed)
+        p->nomem = 1;
+    return failed ? -1 : 0;
+}
+
+ms_reduce_status ms_partial_assemble(ms_partial *p, ms_run *run)
+{
+    file_job *files = p->files;
+    size_t nfiles = p->nfiles;
+    uint32_t *file_to_rank = malloc((nfiles ? nfiles : 1) * sizeof *file_to_rank);
+    strlist warnings = {0}, errors = {0};
+    table all;
+    ms_region_table_init(&all);
+    int failed = p->nomem || !file_to_rank;
+    for (size_t i = 0; i < nfiles; i++)
+        failed |= !files[i].read;
 
     /* Errors and per-file warnings, in file order. */
     for (size_t i = 0; !failed && i < nfiles; i++) {
@@ -1037,45 +1119,59 @@ ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out)
         failed = check_one_run(files, nfiles, &errors) != 0;
     if (!failed)
         failed = build_ranks(run, files, nfiles, file_to_rank, &warnings) != 0;
-    for (unsigned i = 0; w && i < jobs; i++) {
-        if (!failed && merge_table(&all, &w[i].tab, file_to_rank) != 0)
+    for (size_t i = 0; i < p->ntabs; i++) {
+        if (!failed && merge_table(&all, &p->tabs[i], file_to_rank) != 0)
             failed = 1;
-        table_free(&w[i].tab);
-        if (!failed && take_sites(run, &w[i]) != 0)
-            failed = 1;
-        for (size_t k = 0; k < w[i].nsites; k++)
-            ms_callsite_free(&w[i].sites[k]);
-        free(w[i].sites);
+        ms_region_table_free(&p->tabs[i]);
     }
+    p->ntabs = 0;
+    if (!failed && take_sites(run, p) != 0)
+        failed = 1;
     ms_callsites_sort(run->callsites, run->ncallsites);
     if (!failed && ms_site_places(run->callsites, run->ncallsites, &run->places, &run->nplaces) != 0)
         failed = 1;
     if (!failed)
         failed = site_warnings(run, &warnings) != 0;
-    ms_sym_free(sw.sym);
     if (!failed)
         failed = take_chans(run, files, nfiles, file_to_rank) != 0;
     if (!failed)
         failed = take_counters(run, files, nfiles, file_to_rank) != 0;
     if (!failed)
         failed = build_regions(run, &all) != 0;
-    table_free(&all);
+    ms_region_table_free(&all);
     if (!failed)
         failed = summarize_run(run, &warnings, errors.n == 0) != 0;
-    free(w);
     free(file_to_rank);
-    free_jobs(files, nfiles);
 
     run->warnings = warnings.v;
     run->nwarnings = warnings.n;
     run->errors = errors.v;
     run->nerrors = errors.n;
-    if (failed) {
-        ms_run_free(run);
+    if (failed)
         return MS_REDUCE_NOMEM;
+    return run->nerrors ? MS_REDUCE_BAD_INPUT : MS_REDUCE_OK;
+}
+
+ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out)
+{
+    *out = NULL;
+    ms_run *run = ms_run_new(dir);
+    if (!run)
+        return MS_REDUCE_NOMEM;
+    ms_partial p;
+    ms_partial_init(&p);
+    ms_reduce_status st = ms_partial_list(&p, dir, run);
+    if (st == MS_REDUCE_OK) {
+        ms_partial_read(&p, jobs, NULL);
+        st = ms_partial_assemble(&p, run);
+    }
+    ms_partial_free(&p);
+    if (st == MS_REDUCE_NOMEM) {
+        ms_run_free(run);
+        return st;
     }
     *out = run;
-    return run->nerrors ? MS_REDUCE_BAD_INPUT : MS_REDUCE_OK;
+    return st;
 }
 
 void ms_run_free(ms_run *run)

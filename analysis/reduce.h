@@ -6,6 +6,8 @@
  * order); each thread reduces into its own name -> region table and the
  * tables are merged at the end. Memory follows regions x ranks, never the
  * number of events. The result does not depend on the number of threads.
+ * The stages (list, read a subset, assemble) are also callable one by one
+ * (reduce_partial.h), for merges that read the logs in several processes.
  *
  * Regions are identified by name across threads and ranks. Per rank:
  *   app time   init_end_ns (header) -> finalize_start_ns (end record); when

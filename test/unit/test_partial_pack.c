@@ -1,0 +1,491 @@
+/*
+ * Per-file results as bytes and back (analysis/partial_pack.c): every byte
+ * of every struct and every string survives the round trip (the structs are
+ * filled with random bytes, so a field the packer drops or mangles shows up
+ * as a difference); damaged bytes are refused, never a crash; and a run
+ * assembled from chunks packed by three "processes" reports exactly what
+ * the serial reduction reports.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "partial_pack.h"
+#include "reduce_partial.h"
+#include "report.h"
+#include "synth.h"
+
+static uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+static uint64_t rnd(void)
+{
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+}
+
+static void fill(void *p, size_t n)
+{
+    unsigned char *c = p;
+    for (size_t i = 0; i < n; i++)
+        c[i] = (unsigned char)rnd();
+}
+
+static char *rstr(const char *what)
+{
+    char *s = NULL;
+    cr_assert(asprintf(&s, "%s-%llx-\xc3\xa9\t\"x\"", what, (unsigned long long)rnd()) > 0);
+    return s;
+}
+
+static void make_counters(ms_file_job *j)
+{
+    ms_counter_acc *a = malloc(sizeof *a);
+    cr_assert(a);
+    fill(a, sizeof *a);
+    a->nsets = 2;
+    a->sets = calloc(2, sizeof *a->sets);
+    fill(&a->sets[0], sizeof a->sets[0]);
+    a->sets[0].group = NULL;  /* a set index not seen */
+    a->sets[0].names = NULL;
+    fill(&a->sets[1], sizeof a->sets[1]);
+    a->sets[1].group = rstr("group");
+    a->sets[1].n = 3;
+    a->sets[1].nevents = 2;
+    a->sets[1].names = calloc(3, sizeof(char *));
+    for (int i = 0; i < 3; i++)
+        a->sets[1].names[i] = rstr("metric");
+    a->nrows = a->cap = 2;
+    a->rows = malloc(2 * sizeof *a->rows);
+    fill(a->rows, 2 * sizeof *a->rows);
+    a->rows[0].name = NULL;
+    a->rows[1].name = rstr("region");
+    j->counters = a;
+}
+
+static void make_file(ms_file_job *j, const char *dir, size_t i)
+{
+    fill(j, sizeof *j);
+    cr_assert(asprintf(&j->path, "%s/rank-%06zu.zst", dir, i) > 0);
+    j->base = j->path + strlen(dir) + 1;
+    j->read = 1;
+    ms_rank_info *in = &j->info;
+    in->file = i == 0 ? NULL : rstr("file");
+    in->host = rstr("host");
+    in->mpi_library = rstr("mpi");
+    in->argv0 = rstr("argv0");
+    in->run_dir = rstr("run_dir");
+    in->clock = rstr("clock");
+    in->run_id = strdup("");
+    j->warnings.n = i;
+    j->warnings.cap = i + 3;
+    j->warnings.v = calloc(i + 3, sizeof(char *));
+    for (size_t k = 0; k < i; k++)
+        j->warnings.v[k] = rstr("warning");
+    j->nchans = 3 * i;
+    j->chans_cap = 3 * i + 1;
+    j->chans = malloc(j->chans_cap * sizeof *j->chans);
+    fill(j->chans, j->chans_cap * sizeof *j->chans);
+    j->counters = NULL;
+    if (i == 1)
+        make_counters(j);
+}
+
+static void make_part(ms_region_rank *r, int len)
+{
+    fill(r, sizeof *r);
+    r->stats.sketch.len = len;
+    r->stats.sketch.lo = (int32_t)(rnd() % 2000);
+    r->stats.sketch.counts = NULL;
+    if (len > 0) {
+        r->stats.sketch.counts = malloc((size_t)len * sizeof(uint64_t));
+        fill(r->stats.sketch.counts, (size_t)len * sizeof(uint64_t));
+    }
+}
+
+static void make_site(ms_callsite *c)
+{
+    fill(c, sizeof *c);
+    c->region = rstr("mpi:send");
+    c->function = rstr("main");
+    c->file = strdup("");
+    c->text = rstr("  MPI_Send(buf, n, MPI_INT, 1, 0, MPI_COMM_WORLD);");
+    c->location = rstr("main at a.c:12");
+    c->object = rstr("/usr/lib/libx.so");
+}
+
+#define NFILES 4
+
+/* A partial of NFILES files, every field random. */
+static void make_partial(ms_partial *p)
+{
+    ms_partial_init(p);
+    p->nfiles = NFILES;
+    p->files = calloc(NFILES, sizeof *p->files);
+    for (size_t i = 0; i < NFILES; i++)
+        make_file(&p->files[i], "/logs/run", i);
+    for (int t = 0; t < 2; t++) {
+        ms_region_table *tab = ms_partial_add_table(p);
+        cr_assert(tab);
+        for (int r = 0; r < 3; r++) {
+            char name[32];
+            snprintf(name, sizeof name, "mpi:region-%d-%d", t, r);
+            for (int k = 0; k < r + 1; k++) {
+                ms_region_rank part;
+                make_part(&part, k == 0 ? 0 : 17 * k + r);
+                cr_assert_eq(ms_region_table_add(tab, name, strlen(name), &part), 0);
+            }
+        }
+    }
+    p->nsites = p->sites_cap = 3;
+    p->sites = malloc(3 * sizeof *p->sites);
+    for (int i = 0; i < 3; i++)
+        make_site(&p->sites[i]);
+}
+
+/* An empty partial with the same file list, as the assembling process has. */
+static void empty_like(ms_partial *q, const ms_partial *p)
+{
+    ms_partial_init(q);
+    const char *names[NFILES];
+    for (size_t i = 0; i < p->nfiles; i++)
+        names[i] = p->files[i].base;
+    cr_assert_eq(ms_partial_files(q, "/logs/run", names, p->nfiles), 0);
+}
+
+static void same_str(const char *a, const char *b, const char *what)
+{
+    if (!a || !b)
+        cr_assert(a == b, "%s: %s vs %s", what, a ? a : "NULL", b ? b : "NULL");
+    else
+        cr_assert_str_eq(a, b, "%s", what);
+}
+
+static void same_file(const ms_file_job *a, const ms_file_job *b)
+{
+    ms_file_job x = *a, y = *b;
+    /* Pointers, and the capacities that are only allocation sizes. */
+    ms_file_job *v[2] = {&x, &y};
+    for (int i = 0; i < 2; i++) {
+        v[i]->path = NULL;
+        v[i]->base = NULL;
+        v[i]->info.file = v[i]->info.host = v[i]->info.mpi_library = v[i]->info.argv0 = NULL;
+        v[i]->info.run_dir = v[i]->info.clock = v[i]->info.run_id = NULL;
+        v[i]->warnings.v = NULL;
+        v[i]->warnings.cap = 0;
+        v[i]->chans = NULL;
+        v[i]->chans_cap = 0;
+        v[i]->counters = NULL;
+    }
+    cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "file job bytes differ");
+    same_str(a->path, b->path, "path");
+    cr_assert_eq(a->base - a->path, b->base - b->path);
+    same_str(a->info.file, b->info.file, "file");
+    same_str(a->info.host, b->info.host, "host");
+    same_str(a->info.mpi_library, b->info.mpi_library, "mpi_library");
+    same_str(a->info.argv0, b->info.argv0, "argv0");
+    same_str(a->info.run_dir, b->info.run_dir, "run_dir");
+    same_str(a->info.clock, b->info.clock, "clock");
+    same_str(a->info.run_id, b->info.run_id, "run_id");
+    for (size_t i = 0; i < a->warnings.n; i++)
+        same_str(a->warnings.v[i], b->warnings.v[i], "warning");
+    cr_assert_eq(memcmp(a->chans, b->chans, a->nchans * sizeof *a->chans), 0, "channels differ");
+    cr_assert_eq(!a->counters, !b->counters);
+    if (!a->counters)
+        return;
+    ms_counter_acc ca = *a->counters, cb = *b->counters;
+    ca.sets = cb.sets = NULL;
+    ca.rows = cb.rows = NULL;
+    ca.cap = cb.cap = 0;
+    cr_assert_eq(memcmp(&ca, &cb, sizeof ca), 0, "counter accumulator bytes differ");
+    for (size_t i = 0; i < a->counters->nsets; i++) {
+        ms_counter_set sa = a->counters->sets[i], sb = b->counters->sets[i];
+        same_str(sa.group, sb.group, "group");
+        for (uint32_t k = 0; sa.group && k < sa.n; k++)
+            same_str(sa.names[k], sb.names[k], "counter name");
+        sa.group = sb.group = NULL;
+        sa.names = sb.names = NULL;
+        if (!a->counters->sets[i].group)
+            sa.n = sa.nevents = 0; /* an unseen set carries no names */
+        cr_assert_eq(memcmp(&sa, &sb, sizeof sa), 0, "counter set %zu bytes differ", i);
+    }
+    for (size_t i = 0; i < a->counters->nrows; i++) {
+        ms_counter_acc_row ra = a->counters->rows[i], rb = b->counters->rows[i];
+        same_str(ra.name, rb.name, "counter row region");
+        ra.name = rb.name = NULL;
+        cr_assert_eq(memcmp(&ra, &rb, sizeof ra), 0, "counter row %zu bytes differ", i);
+    }
+}
+
+static void same_tables(const ms_partial *p, const ms_partial *q)
+{
+    cr_assert_eq(q->ntabs, p->ntabs);
+    for (size_t t = 0; t < p->ntabs; t++) {
+        const ms_region_table *a = &p->tabs[t], *b = &q->tabs[t];
+        cr_assert_eq(ms_strtab_count(&b->names), ms_strtab_count(&a->names));
+        for (uint32_t r = 0; r < ms_strtab_count(&a->names); r++) {
+            same_str(ms_strtab_str(&a->names, r), ms_strtab_str(&b->names, r), "region name");
+            cr_assert_eq(b->regs[r].n, a->regs[r].n);
+            for (size_t k = 0; k < a->regs[r].n; k++) {
+                ms_region_rank x = a->regs[r].parts[k], y = b->regs[r].parts[k];
+                int32_t len = x.stats.sketch.len;
+                cr_assert_eq(y.stats.sketch.len, len);
+                if (len > 0)
+                    cr_assert_eq(memcmp(x.stats.sketch.counts, y.stats.sketch.counts, (size_t)len * 8), 0,
+                                 "sketch buckets differ");
+                x.stats.sketch.counts = y.stats.sketch.counts = NULL;
+                cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "part bytes differ (region %u part %zu)", r, k);
+            }
+        }
+    }
+}
+
+static void same_sites(const ms_partial *p, const ms_partial *q)
+{
+    cr_assert_eq(q->nsites, p->nsites);
+    for (size_t i = 0; i < p->nsites; i++) {
+        ms_callsite x = p->sites[i], y = q->sites[i];
+        same_str(x.region, y.region, "site region");
+        same_str(x.function, y.function, "site function");
+        same_str(x.file, y.file, "site file");
+        same_str(x.text, y.text, "site text");
+        same_str(x.location, y.location, "site location");
+        same_str(x.object, y.object, "site object");
+        x.region = x.function = x.file = x.text = x.location = x.object = NULL;
+        y.region = y.function = y.file = y.text = y.location = y.object = NULL;
+        cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "call-site bytes differ");
+    }
+}
+
+Test(partial_pack, every_field_survives_the_round_trip)
+{
+    ms_partial p, q;
+    make_partial(&p);
+    ms_pbuf b = {0};
+    cr_assert_eq(ms_partial_pack(&p, NULL, 0, &b), 0);
+    empty_like(&q, &p);
+    uint32_t flags = 0;
+    char err[256] = "";
+    cr_assert_eq(ms_partial_unpack(&q, b.p, b.n, &flags, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(flags, 0);
+    for (size_t i = 0; i < NFILES; i++)
+        same_file(&p.files[i], &q.files[i]);
+    same_tables(&p, &q);
+    same_sites(&p, &q);
+    /* And packed again: the same bytes. */
+    ms_pbuf b2 = {0};
+    cr_assert_eq(ms_partial_pack(&q, NULL, 0, &b2), 0);
+    cr_assert_eq(b2.n, b.n);
+    size_t at = 0;
+    while (at < b.n && b.p[at] == b2.p[at])
+        at++;
+    cr_assert_eq(at, b.n, "packed again, the bytes differ at %zu of %zu", at, b.n);
+    ms_pbuf_free(&b);
+    ms_pbuf_free(&b2);
+    ms_partial_free(&p);
+    ms_partial_free(&q);
+}
+
+Test(partial_pack, a_subset_and_flags)
+{
+    ms_partial p, q;
+    make_partial(&p);
+    unsigned char mine[NFILES] = {0, 1, 0, 1};
+    ms_pbuf b = {0};
+    cr_assert_eq(ms_partial_pack(&p, mine, MS_PACK_NOMEM, &b), 0);
+    empty_like(&q, &p);
+    uint32_t flags = 0;
+    char err[256] = "";
+    cr_assert_eq(ms_partial_unpack(&q, b.p, b.n, &flags, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(flags, MS_PACK_NOMEM);
+    cr_assert(!q.files[0].read && q.files[1].read && !q.files[2].read && q.files[3].read);
+    same_file(&p.files[1], &q.files[1]);
+    same_file(&p.files[3], &q.files[3]);
+    /* A process that failed before it had the list: flags only. */
+    ms_partial none;
+    ms_partial_init(&none);
+    none.nfiles = NFILES;
+    none.nomem = 1;
+    ms_pbuf b0 = {0};
+    cr_assert_eq(ms_partial_pack(&none, NULL, MS_PACK_FAILED, &b0), 0);
+    flags = 0;
+    cr_assert_eq(ms_partial_unpack(&q, b0.p, b0.n, &flags, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(flags, MS_PACK_FAILED | MS_PACK_NOMEM);
+    cr_assert(!q.files[0].read && !q.files[2].read);
+    ms_pbuf_free(&b0);
+    /* The same files a second time: refused. */
+    cr_assert_eq(ms_partial_unpack(&q, b.p, b.n, &flags, err, sizeof err), -2);
+    cr_assert(strstr(err, "a second time"), "%s", err);
+    ms_pbuf_free(&b);
+    ms_partial_free(&p);
+    ms_partial_free(&q);
+}
+
+Test(partial_pack, damaged_bytes_are_refused)
+{
+    ms_partial p;
+    make_partial(&p);
+    ms_pbuf b = {0};
+    cr_assert_eq(ms_partial_pack(&p, NULL, 0, &b), 0);
+    char err[256];
+    uint32_t flags;
+    /* Cut anywhere. */
+    for (size_t cut = 0; cut < b.n; cut += cut < 64 ? 1 : 7) {
+        ms_partial q;
+        empty_like(&q, &p);
+        err[0] = 0;
+        flags = 0;
+        int rc = ms_partial_unpack(&q, b.p, cut, &flags, err, sizeof err);
+        cr_assert(cut == 0 ? rc == 0 : rc == -2, "cut at %zu: %d", cut, rc);
+        cr_assert(cut == 0 || err[0]);
+        ms_partial_free(&q);
+    }
+    /* Bytes overwritten: refused or taken, never a crash (run under ASan
+     * with SANITIZE=1). */
+    for (size_t at = 0; at < b.n; at += 5) {
+        unsigned char *copy = malloc(b.n);
+        memcpy(copy, b.p, b.n);
+        copy[at] ^= 0xff;
+        ms_partial q;
+        empty_like(&q, &p);
+        flags = 0;
+        (void)ms_partial_unpack(&q, copy, b.n, &flags, err, sizeof err);
+        ms_partial_free(&q);
+        free(copy);
+    }
+    /* Another build: its layout signature differs. */
+    unsigned char *copy = malloc(b.n);
+    memcpy(copy, b.p, b.n);
+    copy[4] ^= 1;
+    ms_partial q;
+    empty_like(&q, &p);
+    cr_assert_eq(ms_partial_unpack(&q, copy, b.n, &flags, err, sizeof err), -2);
+    cr_assert(strstr(err, "another build"), "%s", err);
+    ms_partial_free(&q);
+    free(copy);
+    /* A list of another length. */
+    ms_partial_init(&q);
+    const char *one[] = {"rank-000000.zst"};
+    cr_assert_eq(ms_partial_files(&q, "/logs/run", one, 1), 0);
+    cr_assert_eq(ms_partial_unpack(&q, b.p, b.n, &flags, err, sizeof err), -2);
+    ms_partial_free(&q);
+    ms_pbuf_free(&b);
+    ms_partial_free(&p);
+}
+
+/* ---- chunks of three processes -> the serial result ---- */
+
+static char *dir;
+
+static void write_rank(int rank, int size)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/rank-%06d.zst", dir, rank);
+    synth s;
+    cr_assert_eq(synth_open(&s, path, rank, size), 0);
+    const char *names[] = {"mpi:init", "mpi:send:bytes=64:peer=1:tag=3:comm=0", "mpi:recv:bytes=64:peer=0:tag=3:comm=0",
+                           "mpi:allreduce:bytes=8:op=sum:comm=0", "user:step", "mpi:finalize"};
+    for (uint32_t i = 0; i < 6; i++)
+        synth_region(&s, 0, i, names[i]);
+    synth_region(&s, 1, 4, names[4]);
+    synth_event(&s, 0, 0, 1000, 2000);
+    uint64_t t = 3000;
+    for (int k = 0; k < 40 + 13 * rank; k++) {
+        uint32_t r = 1 + (uint32_t)((k + rank) % 4);
+        uint64_t d = 100 + (uint64_t)((k * 7919 + rank * 104729) % 5000);
+        synth_event(&s, 0, r, t, t + d);
+        t += d + 50;
+    }
+    synth_event(&s, 1, 4, 2500, 2500 + 100 * (uint64_t)(rank + 1));
+    synth_event(&s, 0, 5, t, t + 300);
+    cr_assert_eq(synth_close(&s, t), 0);
+}
+
+/* All reports but those that read the logs again, as one string. */
+static char *reports(const ms_run *run)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    cr_assert(fp);
+    cr_assert_eq(ms_report_csv(fp, run), 0);
+    cr_assert_eq(ms_report_ranks_csv(fp, run), 0);
+    cr_assert_eq(ms_report_json(fp, run, "test"), 0);
+    cr_assert_eq(ms_report_text(fp, run), 0);
+    cr_assert_eq(ms_report_matrix_csv(fp, run), 0);
+    cr_assert_eq(ms_report_callsites_csv(fp, run), 0);
+    for (size_t i = 0; i < run->nwarnings; i++)
+        fprintf(fp, "warning %s\n", run->warnings[i]);
+    fclose(fp);
+    return buf;
+}
+
+Test(partial_pack, three_processes_give_the_serial_run)
+{
+    dir = synth_tmpdir();
+    cr_assert(dir);
+    for (int r = 0; r < 7; r++)
+        if (r != 5)
+            write_rank(r, 8);  /* rank 5 missing: a run-wide warning */
+    ms_run *serial = NULL;
+    cr_assert_eq(ms_reduce_dir(dir, 2, &serial), MS_REDUCE_OK);
+    char *want = reports(serial);
+
+    ms_run *run = ms_run_new(dir);
+    ms_partial root;
+    ms_partial_init(&root);
+    cr_assert_eq(ms_partial_list(&root, dir, run), MS_REDUCE_OK);
+    cr_assert_eq(root.nfiles, 6);
+    const char *names[6];
+    for (size_t i = 0; i < 6; i++)
+        names[i] = root.files[i].base;
+    ms_pbuf b = {0};
+    for (int proc = 2; proc >= 0; proc--) {
+        ms_partial p;
+        ms_partial_init(&p);
+        cr_assert_eq(ms_partial_files(&p, dir, names, 6), 0);
+        unsigned char mine[6];
+        for (int i = 0; i < 6; i++)
+            mine[i] = i % 3 == proc;
+        cr_assert_eq(ms_partial_read(&p, 1, mine), 0);
+        cr_assert_eq(ms_partial_pack(&p, mine, 0, &b), 0);
+        ms_partial_free(&p);
+    }
+    uint32_t flags = 0;
+    char err[256] = "";
+    cr_assert_eq(ms_partial_unpack(&root, b.p, b.n, &flags, err, sizeof err), 0, "%s", err);
+    cr_assert_eq(ms_partial_assemble(&root, run), MS_REDUCE_OK);
+    char *got = reports(run);
+    cr_assert_str_eq(got, want);
+    cr_assert(strstr(want, "ranks have no log"));
+
+    free(want);
+    free(got);
+    ms_pbuf_free(&b);
+    ms_partial_free(&root);
+    ms_run_free(run);
+    ms_run_free(serial);
+    synth_rmdir(dir);
+    free(dir);
+}
+
+Test(partial_pack, a_file_not_read_is_a_failure)
+{
+    dir = synth_tmpdir();
+    cr_assert(dir);
+    write_rank(0, 2);
+    write_rank(1, 2);
+    ms_run *run = ms_run_new(dir);
+    ms_partial p;
+    ms_partial_init(&p);
+    cr_assert_eq(ms_partial_list(&p, dir, run), MS_REDUCE_OK);
+    unsigned char mine[2] = {1, 0};
+    cr_assert_eq(ms_partial_read(&p, 1, mine), 0);
+    cr_assert_eq(ms_partial_assemble(&p, run), MS_REDUCE_NOMEM);
+    ms_partial_free(&p);
+    ms_run_free(run);
+    synth_rmdir(dir);
+    free(dir);
+}
