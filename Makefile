@@ -210,7 +210,7 @@ $(MERGE_MPI_PIECES): analysis/merge_mpi_main.c $(BUILD)/obj/core/analysis/merge_
 	@mkdir -p $(dir $@)
 	$(MPICC_MPICH) $(BASE_CFLAGS) -Ianalysis -DMS_MERGE_PIECE_BYTES=4093 -o $@ $(filter %.c %.o,$^) \
 	  $(ZSTD_LIBS) $(DW_LIBS) $(OTF2_LIBS) -lpthread -lm $(LDSAN)
-merge-parallel-tests: all $(if $(HAVE_MPICH),$(MERGE_MPI_PIECES))
+merge-parallel-tests: all $(SYNTH_LOGS) $(if $(HAVE_MPICH),$(MERGE_MPI_PIECES))
 	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  bash test/merge_parallel.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 

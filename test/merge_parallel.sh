@@ -13,6 +13,7 @@
 #   counters-2  test/mpi/likwid/markers.c with the fake liblikwid: hardware
 #               counters (when LIKWID support is built); 4 processes on 2 logs
 #   golden-v1..v3  the golden logs (v3: 2 logs, so 4 processes on 2 logs)
+#   synth-300   300 synthesized ranks of 3 threads (test/scale/synth_logs.c)
 #   warn        coll-8 with rank 3's log cut short and rank 4's log twice
 #               (warnings, exit 0)
 #   corrupt     halo-4 with bytes of rank 2's log overwritten (exit 2)
@@ -105,6 +106,11 @@ for v in v1 v2 v3; do
     cp -r "test/golden/$v" "$data/golden-$v"
     dirs+=("golden-$v")
 done
+
+# Many files: 300 synthesized ranks with 3 threads each (test/scale/).
+"$BUILD/test/scale/synth-logs" --ranks 300 --events 200000 --threads 3 --regions 5 "$data/synth-300" >/dev/null ||
+    die "synth-logs failed"
+dirs+=(synth-300)
 
 mkdir -p "$data/warn"
 cp "$data"/coll-8/rank-*.zst "$data/warn/"
