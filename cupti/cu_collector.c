@@ -203,7 +203,7 @@ static int have_device(char *why, size_t cap)
     if (!cu_init || !cu_count)
         snprintf(why, cap, "libcuda.so.1 lacks cuInit or cuDeviceGetCount");
     else if ((rc = cu_init(0)) != 0)
-        snprintf(why, cap, "cuInit failed (CUDA error %d)", rc);
+        snprintf(why, cap, "no CUDA device (cuInit returned CUDA error %d)", rc);
     else if ((rc = cu_count(&n)) != 0)
         snprintf(why, cap, "cuDeviceGetCount failed (CUDA error %d)", rc);
     else if (n <= 0)

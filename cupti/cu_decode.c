@@ -124,10 +124,16 @@ void cu_clock_sample(void)
 {
     if (!L)
         return;
-    uint64_t a = ms_now(), g = 0;
-    L->cuptiGetTimestamp(&g);
-    uint64_t b = ms_now();
-    uint64_t h = a + (b - a) / 2;
+    /* The tightest of a few readings: the GPU clock read between two
+     * readings of the tool clock, as close together as they came. */
+    uint64_t h = 0, g = 0, best = UINT64_MAX;
+    for (int i = 0; i < 8; i++) {
+        uint64_t gi = 0, a = ms_now();
+        L->cuptiGetTimestamp(&gi);
+        uint64_t b = ms_now();
+        if (b - a < best)
+            best = b - a, h = a + (b - a) / 2, g = gi;
+    }
     pthread_mutex_lock(&clk_lock);
     if (!nsamples++) {
         g0 = g, h0 = h, m0 = ms_mono_ns();
