@@ -153,6 +153,10 @@ def check_ranks(prefix):
             expect(n.startswith(want), "%s on track %r" % (e["name"], n))
     html = read(prefix + ".html")
     expect('"gpu":[{' in html and "stencil(float const*, float*, int)" in html, "no GPU data in the HTML page")
+    gpu_part = html[html.index('"gpu":[{'):]
+    gpu_part = gpu_part[: gpu_part.index("],\n")]
+    expect("overhead" not in gpu_part and gpu_part.count('"what":"kernel"') == 4 and
+           gpu_part.count('"what":"memcpy"') == 12, "HTML GPU data: %s" % gpu_part[:300])
 
 
 def check_single(prefix):
