@@ -60,7 +60,7 @@ all: $(TARGETS)
 	@test "$(HAVE_OPENMPI)" = 1 || echo "mpiscope: $(MPICC_OPENMPI) not found: libmpiscope-openmpi.so left out"
 	@test "$(HAVE_OTF2)" = 1 || echo "mpiscope: libotf2 ($(OTF2_CONFIG)) not found: mpiscope-merge --otf2 left out"
 	@test "$(HAVE_LIKWID)" = 1 || echo "mpiscope: likwid.h not found: LIKWID markers and counters left out"
-	@test "$(HAVE_CUPTI)" = 1 || echo "mpiscope: cupti.h not found in $(CUDA_HOME)/include: GPU activity (CUPTI) left out"
+	@test "$(HAVE_CUPTI)" = 1 || echo "mpiscope: cupti.h not found in $(CUDA_HOME)/include (or HAVE_CUPTI=0): GPU activity (CUPTI) left out"
 
 # ---- generated wrappers: one spec table -> C ----
 # The generator rewrites a file only when its text changes; the stamp records

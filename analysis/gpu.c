@@ -258,8 +258,9 @@ int ms_gpu_acc_finish(ms_gpu_acc *a, ms_reader *rd, const char *path, uint64_t w
         qsort(a->launches, a->nlaunches, sizeof *a->launches, launch_cmp);
         ms_read_callbacks cb = {.event = on_host_event};
         ms_read_result res;
-        ms_read_status st = ms_reader_read(rd, path, &cb, a, &res);
-        if (st != MS_READ_OK && st != MS_READ_TRUNCATED)
+        /* The file read well once: a failure now (it changed meanwhile)
+         * leaves the launches without their regions, as "(none)". */
+        if (ms_reader_read(rd, path, &cb, a, &res) == MS_READ_NOMEM)
             rc = -1;
     }
     /* Grouped by enclosing region: one origin per group. */

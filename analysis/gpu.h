@@ -59,8 +59,7 @@ int ms_gpu_acc_record(ms_gpu_acc *a, const ms_gpu_record *g);
 int ms_gpu_acc_event(ms_gpu_acc *a, const ms_event *ev);
 /* After the read: reads `path` again with rd (when there are launches to
  * charge) and fills *out; wall_lo..wall_hi is the rank's wall time (tool
- * clock ns). Frees a. Returns 0, or -1 (out of memory, or the second read
- * failed: *why then says why). */
+ * clock ns). Frees a. Returns 0, or -1 when out of memory. */
 int ms_gpu_acc_finish(ms_gpu_acc *a, ms_reader *rd, const char *path, uint64_t wall_lo, uint64_t wall_hi,
                       ms_gpu_rank *out);
 void ms_gpu_acc_free(ms_gpu_acc *a);
