@@ -12,6 +12,8 @@
 #   subscribed another CUPTI subscriber: one warning per rank, no GPU data;
 #   single     cupti/gpu_single.c without MPI_Init: rank-000000.zst in the
 #              default directory; without GPU work (and `true`): nothing;
+#              killed (SIGKILL) after its GPU work, its truncated log holds
+#              that work (decoded and written every MPISCOPE_FLUSH_MS);
 #   no device  cupti/plain.c with cuInit failing: silent under auto, one
 #              warning per rank under 1, libcupti never loaded; under 0
 #              not even libcuda is loaded; no libcuda.so.1 at all under 1:
@@ -139,4 +141,21 @@ for what in single single-nowork true; do
         [ ! -s "$w.err" ] || fail "$what: printed $(cat "$w.err")"
     fi
 done
+# ---- killed: what the periodic flush wrote ----
+k=$dir/killed
+rm -rf "$k"
+env CUDA_HOME="$dir/fake" LD_LIBRARY_PATH="$fake" MPISCOPE_DIR="$k" MPISCOPE_FLUSH_MS=20 LD_PRELOAD="$lib" \
+    "$dir/gpu_single" hang >"$k.out" 2>"$k.err" &
+pid=$!
+for _ in $(seq 100); do
+    grep -q 'GPU work done' "$k.out" 2>/dev/null && break
+    sleep 0.1
+done
+sleep 0.5
+kill -KILL "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+grep -q 'GPU work done' "$k.out" || fail "killed: the program did not get to its GPU work"
+"$MERGE" --csv "$k.csv" --json "$k.json" "$k" >/dev/null 2>"$k.merge.err" || fail "killed: the merge exits $?"
+grep -q truncated "$k.merge.err" || fail "killed: no truncated warning: $(cat "$k.merge.err")"
+check killed "$k"
 echo "cupti: fake-driven runs as expected"

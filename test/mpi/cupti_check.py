@@ -178,6 +178,10 @@ def main():
         check_ranks(prefix)
     elif case == "single":
         check_single(prefix)
+    elif case == "killed":
+        doc, rows = load(prefix)
+        check_region(rows, "cuda:kernel kernel()", 3, 40 * US, 1)
+        check_region(rows, "cuda:memcpy HtoD bytes=2048", 1, 10 * US, 1)
     elif case == "subscribed":
         doc, rows = load(prefix)
         diag = diagnostics(prefix)
