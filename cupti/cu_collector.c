@@ -133,6 +133,15 @@ static void setup(void)
         snprintf(setup_why, sizeof setup_why, "%s", why);
         return;
     }
+    /* The activity records are read as the struct types of the headers
+     * this library was built with: the same major version only. */
+    uint32_t version = 0;
+    if (L->cuptiGetVersion(&version) != CUPTI_SUCCESS || version / 10000 != CUPTI_API_VERSION / 10000) {
+        ms_warn_once(MS_WARN_CUPTI, "libcupti has API version %u, mpiscope was built for %u (CUDA %u); "
+                     "no GPU activity is recorded", version, (unsigned)CUPTI_API_VERSION,
+                     (unsigned)CUPTI_API_VERSION / 10000);
+        return;
+    }
     CUptiResult r = L->cuptiSubscribe(&sub, on_callback, NULL);
     if (r != CUPTI_SUCCESS) {
         const char *s = NULL;

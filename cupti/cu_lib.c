@@ -13,20 +13,22 @@ static char why_buf[1200];
 static char guess[1024];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* Candidate i (0: $CUDA_HOME, 1: /usr/local/cuda) as a path in buf; 0 when
- * there is none. */
+#define NCANDIDATES 4
+
+/* Candidate i ($CUDA_HOME/lib64, $CUDA_HOME/extras/CUPTI/lib64, the same
+ * under /usr/local/cuda) as a path in buf; 0 when there is none. */
 static int candidate(int i, char *buf, size_t cap)
 {
-    const char *home = i == 0 ? getenv("CUDA_HOME") : "/usr/local/cuda";
+    const char *home = i < 2 ? getenv("CUDA_HOME") : "/usr/local/cuda";
     if (!home || !home[0])
         return 0;
-    int n = snprintf(buf, cap, "%s/lib64/libcupti.so", home);
+    int n = snprintf(buf, cap, "%s/%s/libcupti.so", home, i % 2 ? "extras/CUPTI/lib64" : "lib64");
     return n > 0 && (size_t)n < cap;
 }
 
 const char *cu_lib_path_guess(void)
 {
-    for (int i = 0; i < 2; i++)
+    for (int i = 0; i < NCANDIDATES; i++)
         if (candidate(i, guess, sizeof guess) && access(guess, R_OK) == 0)
             return guess;
     return NULL;
@@ -37,7 +39,7 @@ static void load(void)
     char path[1024];
     void *h = NULL;
     const char *name = "libcupti.so";
-    for (int i = 0; !h && i < 2; i++)
+    for (int i = 0; !h && i < NCANDIDATES; i++)
         if (candidate(i, path, sizeof path) && access(path, R_OK) == 0 && (h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
             name = path;
     if (!h)
@@ -68,6 +70,7 @@ static void load(void)
     LOAD(cuptiActivityGetNumDroppedRecords);
     LOAD(cuptiGetTimestamp);
     LOAD(cuptiGetResultString);
+    LOAD(cuptiGetVersion);
 #undef LOAD
     loaded = &lib;
 }

@@ -1,8 +1,9 @@
 /*
  * libcupti, loaded with dlopen at run time (DESIGN section 2): the
  * functions the collector calls, typed from the installed CUPTI headers.
- * Searched in $CUDA_HOME/lib64, then /usr/local/cuda/lib64, then wherever
- * the dynamic loader finds libcupti.so; the library is never linked.
+ * Searched in $CUDA_HOME/lib64, $CUDA_HOME/extras/CUPTI/lib64, then the
+ * same under /usr/local/cuda, then wherever the dynamic loader finds
+ * libcupti.so; the library is never linked.
  */
 #ifndef MPISCOPE_CU_LIB_H
 #define MPISCOPE_CU_LIB_H
@@ -24,6 +25,7 @@ typedef struct cu_lib {
     CU_FN(cuptiActivityGetNumDroppedRecords);
     CU_FN(cuptiGetTimestamp);
     CU_FN(cuptiGetResultString);
+    CU_FN(cuptiGetVersion);
 } cu_lib;
 #undef CU_FN
 

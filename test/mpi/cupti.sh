@@ -10,6 +10,7 @@
 #              busy % against the union of the events, dropped records
 #              reported, GPU streams as trace tracks, the HTML GPU section;
 #   subscribed another CUPTI subscriber: one warning per rank, no GPU data;
+#   version    a libcupti of another major version: the same;
 #   single     cupti/gpu_single.c without MPI_Init: rank-000000.zst in the
 #              default directory; without GPU work (and `true`): nothing;
 #              killed (SIGKILL) after its GPU work, its truncated log holds
@@ -99,6 +100,11 @@ run subscribed 1 "$dir/gpu_ranks"
 merge subscribed
 check subscribed "$dir/subscribed"
 
+ENV_ARGS=(LD_LIBRARY_PATH="$fake" FAKE_CUPTI_VERSION=120000)
+run version 1 "$dir/gpu_ranks"
+merge version
+check version "$dir/version"
+
 # ---- no device, no driver, off ----
 for mode in auto 1 0; do
     rm -f "$dir/nodev-$mode.loads"
@@ -152,8 +158,7 @@ for _ in $(seq 100); do
     sleep 0.1
 done
 sleep 0.5
-kill -KILL "$pid" 2>/dev/null
-wait "$pid" 2>/dev/null
+{ kill -KILL "$pid" && wait "$pid"; } 2>/dev/null
 grep -q 'GPU work done' "$k.out" || fail "killed: the program did not get to its GPU work"
 "$MERGE" --csv "$k.csv" --json "$k.json" "$k" >/dev/null 2>"$k.merge.err" || fail "killed: the merge exits $?"
 grep -q truncated "$k.merge.err" || fail "killed: no truncated warning: $(cat "$k.merge.err")"

@@ -14,6 +14,8 @@
  *   FAKE_CUPTI_REVERSE   1: complete buffers are handed back newest first
  *                        (out-of-order completion)
  *   FAKE_CUPTI_SUBSCRIBED 1: another subscriber exists (cuptiSubscribe fails)
+ *   FAKE_CUPTI_VERSION   the API version cuptiGetVersion reports (default
+ *                        the headers' CUPTI_API_VERSION)
  *   FAKE_CUDA_LOADLOG    loading appends "libcupti" to this file
  * Enabling CUPTI_ACTIVITY_KIND_KERNEL prints a complaint on stderr.
  */
@@ -454,6 +456,13 @@ CUptiResult CUPTIAPI cuptiActivityGetNumDroppedRecords(CUcontext ctx, uint32_t s
 CUptiResult CUPTIAPI cuptiGetTimestamp(uint64_t *ts)
 {
     *ts = now_gpu();
+    return CUPTI_SUCCESS;
+}
+
+CUptiResult CUPTIAPI cuptiGetVersion(uint32_t *version)
+{
+    const char *v = getenv("FAKE_CUPTI_VERSION");
+    *version = v ? (uint32_t)strtoul(v, NULL, 10) : CUPTI_API_VERSION;
     return CUPTI_SUCCESS;
 }
 
