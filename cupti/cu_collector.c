@@ -8,9 +8,9 @@
  *   - recording starting (MPI_Init) under MPISCOPE_CUPTI=auto or 1, after a
  *     device check through libcuda.so.1 (cuInit, cuDeviceGetCount): no
  *     device is silent under auto and one warning under 1.
- * Setup subscribes to the driver-API callbacks of launches, copies and
- * memsets (their enter site stamps each correlation id with the launching
- * thread and the tool time) and to NVTX, and enables the activity kinds
+ * Setup subscribes to the driver- and runtime-API callbacks of launches,
+ * copies and memsets (their enter site stamps each correlation id with the
+ * launching thread and the tool time) and to NVTX, and enables the activity kinds
  * CONCURRENT_KERNEL (never KERNEL, which serializes kernels), MEMCPY,
  * MEMCPY2, MEMSET and OVERHEAD.
  *
@@ -43,6 +43,7 @@ static char setup_why[600];
 static _Atomic int single_tried;
 static int launcher_env;          /* started by an MPI launcher */
 static uint8_t launch_cbid[CUPTI_DRIVER_TRACE_CBID_SIZE];
+static uint8_t launch_rt_cbid[CUPTI_RUNTIME_TRACE_CBID_SIZE];
 
 /* ---- correlation ids -> launching thread and time ---- */
 
@@ -56,10 +57,14 @@ static corr_slot corr[CORR_SLOTS];
 
 static void note_launch(uint32_t id)
 {
+    corr_slot *s = &corr[id & (CORR_SLOTS - 1)];
+    /* A runtime call and the driver call inside it may share the id: the
+     * outer one's time stands. */
+    if (atomic_load_explicit(&s->id, memory_order_relaxed) == id + 1)
+        return;
     ms_thread *t = ms_tls_thread;
     if (!t && atomic_load_explicit(&ms_active, memory_order_relaxed))
         t = ms_thread_attach();
-    corr_slot *s = &corr[id & (CORR_SLOTS - 1)];
     atomic_store_explicit(&s->id, 0, memory_order_relaxed);
     s->thread = t ? t->index + 1 : 0;
     s->t = ms_now();
@@ -101,9 +106,12 @@ static void start_single(void)
 static void CUPTIAPI on_callback(void *ud, CUpti_CallbackDomain dom, CUpti_CallbackId cbid, const void *data)
 {
     (void)ud;
-    if (dom == CUPTI_CB_DOMAIN_DRIVER_API) {
+    if (dom == CUPTI_CB_DOMAIN_DRIVER_API || dom == CUPTI_CB_DOMAIN_RUNTIME_API) {
         const CUpti_CallbackData *cb = data;
-        if (cb->callbackSite != CUPTI_API_ENTER || cbid >= CUPTI_DRIVER_TRACE_CBID_SIZE || !launch_cbid[cbid])
+        int known = dom == CUPTI_CB_DOMAIN_DRIVER_API
+                        ? cbid < CUPTI_DRIVER_TRACE_CBID_SIZE && launch_cbid[cbid]
+                        : cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE && launch_rt_cbid[cbid];
+        if (cb->callbackSite != CUPTI_API_ENTER || !known)
             return;
         if (!atomic_load_explicit(&ms_active, memory_order_relaxed) && !launcher_env)
             start_single();
@@ -152,8 +160,8 @@ static void setup(void)
             snprintf(setup_why, sizeof setup_why, "cuptiSubscribe failed (%s)", s ? s : "unknown error");
         return;
     }
-    /* The driver functions that launch work: their correlation ids are the
-     * ids of the activity records of that work. */
+    /* The driver and runtime functions that launch work: the correlation
+     * id of one of them is the id of the activity records of that work. */
     for (uint32_t id = 1; id < CUPTI_DRIVER_TRACE_CBID_SIZE; id++) {
         const char *name = NULL;
         if (L->cuptiGetCallbackName(CUPTI_CB_DOMAIN_DRIVER_API, id, &name) != CUPTI_SUCCESS || !name)
@@ -162,6 +170,16 @@ static void setup(void)
             strncmp(name, "cuMemset", 8) == 0 || strncmp(name, "cuGraphLaunch", 13) == 0) {
             if (L->cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_DRIVER_API, id) == CUPTI_SUCCESS)
                 launch_cbid[id] = 1;
+        }
+    }
+    for (uint32_t id = 1; id < CUPTI_RUNTIME_TRACE_CBID_SIZE; id++) {
+        const char *name = NULL;
+        if (L->cuptiGetCallbackName(CUPTI_CB_DOMAIN_RUNTIME_API, id, &name) != CUPTI_SUCCESS || !name)
+            continue;
+        if (strncmp(name, "cudaLaunch", 10) == 0 || strncmp(name, "cudaMemcpy", 10) == 0 ||
+            strncmp(name, "cudaMemset", 10) == 0 || strncmp(name, "cudaGraphLaunch", 15) == 0) {
+            if (L->cuptiEnableCallback(1, sub, CUPTI_CB_DOMAIN_RUNTIME_API, id) == CUPTI_SUCCESS)
+                launch_rt_cbid[id] = 1;
         }
     }
     L->cuptiEnableDomain(1, sub, CUPTI_CB_DOMAIN_NVTX);

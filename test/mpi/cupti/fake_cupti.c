@@ -1,8 +1,9 @@
 /*
  * A fake libcupti.so for the CUPTI tests, built from the real CUPTI headers:
  * it exports the cupti* functions mpiscope's dlopen table uses and the
- * "driver" of fake_hooks.h. The hooks fire the subscriber's driver-API
- * callbacks (enter and exit, with a correlation id) and append activity
+ * "driver" of fake_hooks.h. The hooks fire the subscriber's runtime-API
+ * callbacks and, nested in them, driver-API callbacks (enter and exit, one
+ * correlation id) and append activity
  * records of the real types (CUpti_ActivityKernel10, CUpti_ActivityMemcpy6,
  * CUpti_ActivityMemcpyPtoP4, CUpti_ActivityMemset4, CUpti_ActivityOverhead3)
  * to buffers obtained from the registered buffer-requested callback.
@@ -38,6 +39,7 @@ static CUpti_CallbackFunc callback;
 static void *callback_data;
 static int subscribed;
 static uint8_t enabled_cb[CUPTI_DRIVER_TRACE_CBID_SIZE];
+static uint8_t enabled_rt[CUPTI_RUNTIME_TRACE_CBID_SIZE];
 static int nvtx_enabled;
 static int kind_on[64];
 static CUpti_BuffersCallbackRequestFunc requested;
@@ -152,22 +154,33 @@ static void deliver(int all)
     }
 }
 
-static uint32_t fire(CUpti_CallbackId cbid, const char *fn)
+/* A runtime call (rt, rt_fn) and the driver call inside it (cbid, fn), as
+ * CUPTI reports them: one correlation id, enter and exit callbacks. */
+static uint32_t fire(CUpti_CallbackId cbid, const char *fn, CUpti_CallbackId rt, const char *rt_fn)
 {
     pthread_mutex_lock(&lock);
     uint32_t corr = next_corr++;
-    CUpti_CallbackFunc f = subscribed && enabled_cb[cbid] ? callback : NULL;
+    CUpti_CallbackFunc fd = subscribed && enabled_cb[cbid] ? callback : NULL;
+    CUpti_CallbackFunc fr = subscribed && enabled_rt[rt] ? callback : NULL;
     void *ud = callback_data;
     pthread_mutex_unlock(&lock);
-    if (f) {
-        CUpti_CallbackData d;
-        memset(&d, 0, sizeof d);
-        d.functionName = fn;
-        d.correlationId = corr;
-        d.callbackSite = CUPTI_API_ENTER;
-        f(ud, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &d);
+    CUpti_CallbackData r, d;
+    memset(&r, 0, sizeof r);
+    r.functionName = rt_fn;
+    r.correlationId = corr;
+    r.callbackSite = CUPTI_API_ENTER;
+    d = r;
+    d.functionName = fn;
+    if (fr)
+        fr(ud, CUPTI_CB_DOMAIN_RUNTIME_API, rt, &r);
+    if (fd) {
+        fd(ud, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &d);
         d.callbackSite = CUPTI_API_EXIT;
-        f(ud, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &d);
+        fd(ud, CUPTI_CB_DOMAIN_DRIVER_API, cbid, &d);
+    }
+    if (fr) {
+        r.callbackSite = CUPTI_API_EXIT;
+        fr(ud, CUPTI_CB_DOMAIN_RUNTIME_API, rt, &r);
     }
     return corr;
 }
@@ -187,7 +200,8 @@ static void schedule(uint32_t stream, uint64_t dur, uint64_t *start, uint64_t *e
 void fake_kernel(const char *mangled, uint32_t stream, uint64_t dur_ns)
 {
     cuInit(0);
-    uint32_t corr = fire(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel");
+    uint32_t corr = fire(CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel",
+                         CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, "cudaLaunchKernel");
     pthread_mutex_lock(&lock);
     CUpti_ActivityKernel10 *k = kind_on[CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL] ? slot(sizeof *k) : NULL;
     if (k) {
@@ -207,7 +221,8 @@ void fake_kernel(const char *mangled, uint32_t stream, uint64_t dur_ns)
 void fake_memcpy(int kind, uint64_t bytes, uint32_t stream, uint64_t dur_ns)
 {
     cuInit(0);
-    uint32_t corr = fire(CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync, "cuMemcpyAsync");
+    uint32_t corr = fire(CUPTI_DRIVER_TRACE_CBID_cuMemcpyAsync, "cuMemcpyAsync",
+                         CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, "cudaMemcpyAsync");
     pthread_mutex_lock(&lock);
     if (kind == CUPTI_ACTIVITY_MEMCPY_KIND_PTOP) {
         CUpti_ActivityMemcpyPtoP4 *m = kind_on[CUPTI_ACTIVITY_KIND_MEMCPY2] ? slot(sizeof *m) : NULL;
@@ -243,7 +258,8 @@ void fake_memcpy(int kind, uint64_t bytes, uint32_t stream, uint64_t dur_ns)
 void fake_memset(uint64_t bytes, uint32_t stream, uint64_t dur_ns)
 {
     cuInit(0);
-    uint32_t corr = fire(CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async, "cuMemsetD8Async");
+    uint32_t corr = fire(CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async, "cuMemsetD8Async",
+                         CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, "cudaMemsetAsync");
     pthread_mutex_lock(&lock);
     CUpti_ActivityMemset4 *m = kind_on[CUPTI_ACTIVITY_KIND_MEMSET] ? slot(sizeof *m) : NULL;
     if (m) {
@@ -348,9 +364,12 @@ CUptiResult CUPTIAPI cuptiEnableCallback(uint32_t enable, CUpti_SubscriberHandle
                                          CUpti_CallbackId cbid)
 {
     (void)sub;
-    if (domain != CUPTI_CB_DOMAIN_DRIVER_API || cbid >= CUPTI_DRIVER_TRACE_CBID_SIZE)
+    if (domain == CUPTI_CB_DOMAIN_DRIVER_API && cbid < CUPTI_DRIVER_TRACE_CBID_SIZE)
+        enabled_cb[cbid] = (uint8_t)(enable != 0);
+    else if (domain == CUPTI_CB_DOMAIN_RUNTIME_API && cbid < CUPTI_RUNTIME_TRACE_CBID_SIZE)
+        enabled_rt[cbid] = (uint8_t)(enable != 0);
+    else
         return CUPTI_ERROR_INVALID_PARAMETER;
-    enabled_cb[cbid] = (uint8_t)(enable != 0);
     return CUPTI_SUCCESS;
 }
 
@@ -374,7 +393,12 @@ CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t 
     static const struct {
         uint32_t id;
         const char *name;
-    } known[] = {
+    } known_rt[] = {
+        {CUPTI_RUNTIME_TRACE_CBID_cudaGetDeviceCount_v3020, "cudaGetDeviceCount_v3020"},
+        {CUPTI_RUNTIME_TRACE_CBID_cudaLaunchKernel_v7000, "cudaLaunchKernel_v7000"},
+        {CUPTI_RUNTIME_TRACE_CBID_cudaMemcpyAsync_v3020, "cudaMemcpyAsync_v3020"},
+        {CUPTI_RUNTIME_TRACE_CBID_cudaMemsetAsync_v3020, "cudaMemsetAsync_v3020"},
+    }, known[] = {
         {CUPTI_DRIVER_TRACE_CBID_cuInit, "cuInit"},
         {CUPTI_DRIVER_TRACE_CBID_cuCtxSynchronize, "cuCtxSynchronize"},
         {CUPTI_DRIVER_TRACE_CBID_cuLaunchKernel, "cuLaunchKernel"},
@@ -382,7 +406,17 @@ CUptiResult CUPTIAPI cuptiGetCallbackName(CUpti_CallbackDomain domain, uint32_t 
         {CUPTI_DRIVER_TRACE_CBID_cuMemcpyHtoD_v2, "cuMemcpyHtoD_v2"},
         {CUPTI_DRIVER_TRACE_CBID_cuMemsetD8Async, "cuMemsetD8Async"},
     };
-    if (domain != CUPTI_CB_DOMAIN_DRIVER_API || !name)
+    if (!name)
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    if (domain == CUPTI_CB_DOMAIN_RUNTIME_API) {
+        for (size_t i = 0; i < sizeof known_rt / sizeof known_rt[0]; i++)
+            if (known_rt[i].id == cbid) {
+                *name = known_rt[i].name;
+                return CUPTI_SUCCESS;
+            }
+        return CUPTI_ERROR_INVALID_PARAMETER;
+    }
+    if (domain != CUPTI_CB_DOMAIN_DRIVER_API)
         return CUPTI_ERROR_INVALID_PARAMETER;
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (known[i].id == cbid) {
