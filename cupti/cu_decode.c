@@ -431,7 +431,8 @@ static void *decode_main(void *arg)
         deadline.tv_nsec = (long)(ns % 1000000000u);
         pthread_mutex_lock(&qlock);
         int rc = 0;
-        while (!qhead && rc != ETIMEDOUT)
+        /* Buffers waiting for recording to start wait without spinning. */
+        while ((!qhead || !atomic_load(&attached)) && rc != ETIMEDOUT)
             rc = pthread_cond_timedwait(&qcond, &qlock, &deadline);
         pthread_mutex_unlock(&qlock);
         if (!atomic_load(&attached))

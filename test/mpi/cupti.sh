@@ -9,6 +9,8 @@
 #              to the user region, NVTX range and MPI call open at launch,
 #              busy % against the union of the events, dropped records
 #              reported, GPU streams as trace tracks, the HTML GPU section;
+#   early      GPU work before MPI_Init, one record per buffer: kept until
+#              recording starts (launch unknown), without a spinning thread;
 #   subscribed another CUPTI subscriber: one warning per rank, no GPU data;
 #   version    a libcupti of another major version: the same;
 #   single     cupti/gpu_single.c without MPI_Init: rank-000000.zst in the
@@ -93,6 +95,12 @@ sort "$dir/ranks-plain.out" >"$dir/a.out" && sort "$dir/ranks.out" >"$dir/b.out"
 cmp -s "$dir/a.out" "$dir/b.out" || fail "ranks: stdout differs with the preload library"
 merge ranks
 check ranks "$dir/ranks"
+
+# ---- GPU work before MPI_Init ----
+ENV_ARGS=(LD_LIBRARY_PATH="$fake" FAKE_CUPTI_RECORDS=1)
+run early 1 "$dir/gpu_ranks" early
+merge early
+check early "$dir/early"
 
 # ---- another subscriber ----
 ENV_ARGS=(LD_LIBRARY_PATH="$fake" FAKE_CUPTI_SUBSCRIBED=1)

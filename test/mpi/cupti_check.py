@@ -178,6 +178,15 @@ def main():
         check_ranks(prefix)
     elif case == "single":
         check_single(prefix)
+    elif case == "early":
+        doc, rows = load(prefix)
+        expect(diagnostics(prefix) == [], "early: the run printed %r" % diagnostics(prefix))
+        check_region(rows, "cuda:kernel early()", 4, 10 * US, 2)
+        for r in doc["gpu"]["ranks"]:
+            by = {o["region"]: o["calls"] for o in r["by_region"]}
+            expect(by.get("(unknown)") == 2, "rank %d: launches before MPI_Init: %r" % (r["rank"], by))
+        cpu = [float(l.split()[1]) for l in read(prefix + ".out").splitlines() if l.startswith("early-cpu-ms")]
+        expect(len(cpu) == 2 and max(cpu) < 150, "CPU time while waiting for MPI_Init: %r ms" % cpu)
     elif case == "killed":
         doc, rows = load(prefix)
         check_region(rows, "cuda:kernel kernel()", 3, 40 * US, 1)

@@ -14,9 +14,15 @@
  *   - rank 0: a copy of each kind 1..10 (HtoD ... PtoP) of 1000 + kind
  *     bytes on stream 5, 5 us each;
  *   - rank 1: 5 records dropped.
+ * With the argument "early", first, before MPI_Init: "_Z5earlyv" twice on
+ * stream 6 (10 us each), then 300 ms asleep, after which it prints the
+ * CPU time the process used meanwhile ("early-cpu-ms N": the buffers that
+ * wait for recording to start must not keep a thread spinning).
  */
 #include <mpi.h>
 #include <stdio.h>
+#include <string.h>
+#include <time.h>
 
 #include "fake_hooks.h"
 #include "mpiscope.h"
@@ -28,11 +34,30 @@ static int cleanup(MPI_Comm comm, int key, void *val, void *extra)
     return MPI_SUCCESS;
 }
 
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
 int main(int argc, char **argv)
 {
+    double early_cpu = -1;
+    if (argc > 1 && strcmp(argv[1], "early") == 0) {
+        fake_kernel("_Z5earlyv", 6, 10000);
+        fake_kernel("_Z5earlyv", 6, 10000);
+        fake_sync();
+        double c0 = cpu_ms();
+        struct timespec ts = {0, 300000000};
+        nanosleep(&ts, NULL);
+        early_cpu = cpu_ms() - c0;
+    }
     MPI_Init(&argc, &argv);
     int rank;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (early_cpu >= 0)
+        printf("early-cpu-ms %.1f\n", early_cpu);
     fake_kernel("_Z4initPfi", 7, 50000);
     fake_sync();
     for (int step = 0; step < 4; step++) {
