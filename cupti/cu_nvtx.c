@@ -10,6 +10,7 @@
  */
 #include "cu_collector.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,12 +30,35 @@ typedef struct nvtx_stack {
 } nvtx_stack;
 
 static __thread nvtx_stack *tls_stack;
+static pthread_key_t key;
+static pthread_once_t key_once = PTHREAD_ONCE_INIT;
+static int key_ok;
+
+/* At the exit of the thread that owns p. */
+static void free_stack(void *p)
+{
+    nvtx_stack *s = p;
+    for (unsigned i = 0; i < s->depth && i < NVTX_DEPTH; i++)
+        free(s->name[i]);
+    free(s);
+    tls_stack = NULL;
+}
+
+static void make_key(void)
+{
+    key_ok = pthread_key_create(&key, free_stack) == 0;
+}
 
 static void push(const char *msg)
 {
     nvtx_stack *s = tls_stack;
-    if (!s && !(s = tls_stack = calloc(1, sizeof *s)))
-        return;
+    if (!s) {
+        pthread_once(&key_once, make_key);
+        if (!(s = tls_stack = calloc(1, sizeof *s)))
+            return;
+        if (key_ok)
+            pthread_setspecific(key, s);
+    }
     char *name = NULL;
     if (msg && s->depth < NVTX_DEPTH) {
         size_t len = strnlen(msg, MS_MAX_NAME - 5);
