@@ -233,7 +233,8 @@ int ms_gpu_acc_finish(ms_gpu_acc *a, ms_reader *rd, const char *path, uint64_t w
     memset(out, 0, sizeof *out);
     int rc = 0;
     /* Busy time: the union of the intervals, inside the wall time. */
-    qsort(a->spans, a->nspans, sizeof *a->spans, span_cmp);
+    if (a->nspans)
+        qsort(a->spans, a->nspans, sizeof *a->spans, span_cmp);
     uint64_t busy = 0, cur_lo = 0, cur_hi = 0;
     int open = 0;
     for (size_t i = 0; i <= a->nspans; i++) {
@@ -266,7 +267,8 @@ int ms_gpu_acc_finish(ms_gpu_acc *a, ms_reader *rd, const char *path, uint64_t w
     /* Grouped by enclosing region: one origin per group. */
     for (size_t i = 0; i < a->nlaunches; i++)
         a->launches[i].best = a->launches[i].host == 0 ? NONE - 1 : a->launches[i].best;
-    qsort(a->launches, a->nlaunches, sizeof *a->launches, best_cmp);
+    if (a->nlaunches)
+        qsort(a->launches, a->nlaunches, sizeof *a->launches, best_cmp);
     for (size_t i = 0, j; rc == 0 && i < a->nlaunches; i = j) {
         uint64_t calls = 0, ns = 0;
         for (j = i; j < a->nlaunches && a->launches[j].best == a->launches[i].best; j++)
@@ -279,7 +281,8 @@ int ms_gpu_acc_finish(ms_gpu_acc *a, ms_reader *rd, const char *path, uint64_t w
         rc = origin_add(&a->r.origins, &a->r.norigins, name, len, calls, ns);
     }
     if (rc == 0) {
-        qsort(a->r.origins, a->r.norigins, sizeof *a->r.origins, origin_cmp);
+        if (a->r.norigins)
+            qsort(a->r.origins, a->r.norigins, sizeof *a->r.origins, origin_cmp);
         *out = a->r;
         memset(&a->r, 0, sizeof a->r);
     }
@@ -315,7 +318,7 @@ int ms_gpu_run_add(ms_gpu_run **run, const ms_gpu_rank *g)
 
 void ms_gpu_run_sort(ms_gpu_run *run)
 {
-    if (run)
+    if (run && run->norigins)
         qsort(run->origins, run->norigins, sizeof *run->origins, origin_cmp);
 }
 

@@ -32,18 +32,19 @@ TEST_TIMEOUT=${TEST_TIMEOUT:-120}
 CUDA_INC=${CUDA_HOME:-/usr/local/cuda}/include
 cc=${MPICC_MPICH:-mpicc.mpich}
 [ "$flavour" = mpich ] || cc=${MPICC_OPENMPI:-mpicc.openmpi}
-build_lib=$(cd "$(dirname "$lib")" && pwd)
+# Under SANITIZE=1 run.sh passes "<libasan>:<library>": the library is the last.
+lib_file=${lib##*:}
+build_lib=$(cd "$(dirname "$lib_file")" && pwd)
 
 fail() {
     echo "FAIL: $*"
     exit 1
 }
 
-if ! nm -D "$lib" 2>/dev/null | grep ' T InitializeInjection' >/dev/null; then
+if ! nm -D "$lib_file" 2>/dev/null | grep ' T InitializeInjection' >/dev/null; then
     echo "the preload library was built without CUPTI support (cupti.h not found)"
     exit 77
 fi
-rm -rf "$dir"
 mkdir -p "$dir/fake/lib64" "$dir/empty"
 fake=$dir/fake/lib64
 flags="-std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE"

@@ -67,6 +67,20 @@ __attribute__((constructor)) static void loaded(void)
     }
 }
 
+/* Kernel names live as long as the process, as CUPTI's do. The caller
+ * holds the lock. */
+static const char *intern(const char *name)
+{
+    static char *names[256];
+    static unsigned n;
+    for (unsigned i = 0; i < n; i++)
+        if (strcmp(names[i], name) == 0)
+            return names[i];
+    if (n == sizeof names / sizeof names[0])
+        return "(too many kernel names)";
+    return names[n++] = strdup(name);
+}
+
 static uint64_t now_gpu(void)
 {
     struct timespec ts;
@@ -211,7 +225,7 @@ void fake_kernel(const char *mangled, uint32_t stream, uint64_t dur_ns)
         k->contextId = 1;
         k->streamId = stream;
         k->correlationId = corr;
-        k->name = strdup(mangled);
+        k->name = intern(mangled);
         k->gridX = k->gridY = k->gridZ = 1;
     }
     pthread_mutex_unlock(&lock);
