@@ -38,7 +38,7 @@ command -v "$NVCC" >/dev/null 2>&1 || { echo "gpu-check: skipped: nvcc not found
 [ -f "$PRELOAD" ] || fail "no preload library $PRELOAD (run make)"
 [ -x "$MERGE" ] || fail "no merge program $MERGE (run make)"
 nm -D "$PRELOAD" 2>/dev/null | grep ' T InitializeInjection' >/dev/null || fail "$PRELOAD was built without CUPTI support"
-if ldd "$PRELOAD" | grep -q 'not found'; then
+if ldd "$PRELOAD" | grep 'not found' >/dev/null; then
     fail "$PRELOAD misses libraries: $(ldd "$PRELOAD" | grep 'not found' | tr -s ' \t\n' ' ')"
 fi
 rm -rf "$out"
