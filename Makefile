@@ -20,6 +20,11 @@ ifeq ($(HAVE_LIKWID),1)
   LIB_SRCS    += $(wildcard likwid/*.c)
   LIB_CFLAGS  += $(LIKWID_CFLAGS)
 endif
+# The CUPTI collector (cupti/), when <cupti.h> is found (config.mk).
+ifeq ($(HAVE_CUPTI),1)
+  LIB_SRCS    += $(wildcard cupti/*.c)
+  LIB_CFLAGS  += $(CUPTI_CFLAGS)
+endif
 GEN_SRCS      := $(BUILD)/gen/pmpi_wrappers.c
 GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/report_html_assets.h
 # The call-site symbolizer (libdw) is linked into the merge and the unit tests only.
@@ -58,6 +63,7 @@ all: $(TARGETS)
 	@test "$(HAVE_OPENMPI)" = 1 || echo "mpiscope: $(MPICC_OPENMPI) not found: libmpiscope-openmpi.so left out"
 	@test "$(HAVE_OTF2)" = 1 || echo "mpiscope: libotf2 ($(OTF2_CONFIG)) not found: mpiscope-merge --otf2 left out"
 	@test "$(HAVE_LIKWID)" = 1 || echo "mpiscope: likwid.h not found: LIKWID markers and counters left out"
+	@test "$(HAVE_CUPTI)" = 1 || echo "mpiscope: cupti.h not found in $(CUDA_HOME)/include (or HAVE_CUPTI=0): GPU activity (CUPTI) left out"
 
 # ---- generated wrappers: one spec table -> C ----
 # The generator rewrites a file only when its text changes; the stamp records

@@ -28,5 +28,11 @@ endif
 # dlopen at run time. HAVE_LIKWID=0 builds without it.
 HAVE_LIKWID   ?= $(shell printf '\#include <likwid.h>\n' | $(CC) -E -x c - >/dev/null 2>&1 && echo 1)
 LIKWID_CFLAGS ?= -DMS_HAVE_LIKWID -Ilikwid
+# CUPTI (GPU kernels, copies, NVTX) in the preload library: compiled in when
+# <cupti.h> is found under CUDA_HOME (default /usr/local/cuda); libcupti
+# itself is loaded with dlopen at run time. HAVE_CUPTI=0 builds without it.
+CUDA_HOME     ?= /usr/local/cuda
+HAVE_CUPTI    ?= $(shell printf '\#include <cupti.h>\n' | $(CC) -E -x c -I$(CUDA_HOME)/include - >/dev/null 2>&1 && echo 1)
+CUPTI_CFLAGS  ?= -DMS_HAVE_CUPTI -Icupti -isystem $(CUDA_HOME)/include
 # SANITIZE=1 builds everything with AddressSanitizer and UBSan.
 SANITIZE      ?=

@@ -82,6 +82,23 @@ typedef struct ms_event {
     uint32_t site;        /* per-file call-site index, or MS_SITE_NONE */
 } ms_event;
 
+/* GPU records (version 4; docs/FORMAT.md "GPU activity"). */
+typedef enum ms_gpu_kind {
+    MS_GPU_STREAM = 0,    /* the thread is a GPU stream: device, context, stream */
+    MS_GPU_LAUNCH,        /* the thread's next event was launched by host_thread at launch_ns */
+    MS_GPU_DROPPED,       /* dropped more records were lost */
+    MS_GPU_TOOL,          /* the thread holds CUPTI's overhead records */
+} ms_gpu_kind;
+
+typedef struct ms_gpu_record {
+    ms_gpu_kind kind;
+    uint32_t thread;              /* the thread of the log the record is on */
+    uint32_t device, context, stream;
+    uint32_t host_thread;         /* thread index + 1; 0: not known */
+    uint64_t launch_ns;           /* tool clock ns (as event times) */
+    uint64_t dropped;
+} ms_gpu_record;
+
 typedef struct ms_read_callbacks {
     int (*header)(void *ctx, const ms_log_meta *meta);
     int (*region)(void *ctx, uint32_t region, const char *name, size_t len);
@@ -98,6 +115,8 @@ typedef struct ms_read_callbacks {
      * regions), and each counter sample (version 3; log_counters.h). */
     int (*counter_set)(void *ctx, uint32_t set, const ms_counter_set *def);
     int (*counter_sample)(void *ctx, const ms_counter_sample *s);
+    /* A GPU record (version 4). */
+    int (*gpu)(void *ctx, const ms_gpu_record *g);
 } ms_read_callbacks;
 
 typedef struct ms_read_result {

@@ -90,6 +90,7 @@ typedef struct file_ctx {
     ms_site_acc sites;
     ms_comm_map comms;             /* its communicator records (p2p.h) */
     ms_nest nest;                  /* exclusive times (nesting.h) */
+    ms_gpu_acc *gpu;               /* GPU activity (gpu.h) */
     int nomem;
 } file_ctx;
 
@@ -234,6 +235,10 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
     }
     f->slots[region].is_mpi = ms_region_is_mpi(name, len);
     f->slots[region].is_gpu = len >= 5 && memcmp(name, "cuda:", 5) == 0;
+    if (ms_gpu_acc_region(f->gpu, region, name, len) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
     return 0;
 }
 
@@ -256,6 +261,10 @@ static int on_event(void *ctx, const ms_event *ev)
     }
     s->excl_ns += excl;
     if (ev->site != MS_SITE_NONE && ms_site_acc_add(&f->sites, ev->region, ev->site, d) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
+    if (s->is_gpu && ms_gpu_acc_event(f->gpu, ev) != 0) {
         f->nomem = 1;
         return -1;
     }
@@ -307,7 +316,18 @@ static int on_counter_sample(void *ctx, const ms_counter_sample *s)
     return 0;
 }
 
+static int on_gpu(void *ctx, const ms_gpu_record *g)
+{
+    file_ctx *f = ctx;
+    if (ms_gpu_acc_record(f->gpu, g) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
 static const ms_read_callbacks reduce_callbacks = {
+    .gpu = on_gpu,
     .header = on_header,
     .region = on_region,
     .event = on_event,
@@ -319,6 +339,8 @@ static const ms_read_callbacks reduce_callbacks = {
 
 static void free_slots(file_ctx *f)
 {
+    ms_gpu_acc_free(f->gpu);
+    f->gpu = NULL;
     ms_site_acc_free(&f->sites);
     ms_comm_map_free(&f->comms);
     ms_nest_free(&f->nest);
@@ -396,6 +418,8 @@ static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, worker *w)
     memset(&f, 0, sizeof f);
     f.job = j;
     ms_site_acc_init(&f.sites);
+    if (!(f.gpu = ms_gpu_acc_new()))
+        return -1;
     ms_reader_read(rd, j->path, &reduce_callbacks, &f, &j->res);
     j->read = 1;
     if (f.nomem || j->res.status == MS_READ_NOMEM) {
@@ -449,6 +473,16 @@ static int reduce_file(ms_reader *rd, file_job *j, size_t file_index, worker *w)
     ms_nest_free(&f.nest);
     ms_site_acc_free(&f.sites);
     ms_comm_map_free(&f.comms);
+    /* GPU activity: a second read of the log when launches are to be
+     * charged to their enclosing regions (gpu.h). */
+    ms_rank_info *in = &j->info;
+    uint64_t wall_lo = in->init_start_ns ? in->init_start_ns : in->init_end_ns ? in->init_end_ns : f.first_start;
+    ms_gpu_acc *gpu = f.gpu;
+    f.gpu = NULL;
+    if (rc == 0 && ms_gpu_acc_finish(gpu, rd, j->path, wall_lo, wall_lo + in->wall_ns, &in->gpu) != 0)
+        rc = -1;
+    else if (rc != 0)
+        ms_gpu_acc_free(gpu);
     return rc;
 }
 
@@ -583,6 +617,7 @@ static void free_rank_info(ms_rank_info *in)
     free(in->run_dir);
     free(in->clock);
     free(in->run_id);
+    ms_gpu_rank_free(&in->gpu);
 }
 
 static int part_cmp(const void *a, const void *b)
@@ -1136,6 +1171,14 @@ ms_reduce_status ms_partial_assemble(ms_partial *p, ms_run *run)
         failed = take_chans(run, files, nfiles, file_to_rank) != 0;
     if (!failed)
         failed = take_counters(run, files, nfiles, file_to_rank) != 0;
+    for (size_t i = 0; !failed && i < run->nranks; i++)
+        failed = ms_gpu_run_add(&run->gpu, &run->ranks[i].gpu) != 0;
+    ms_gpu_run_sort(run->gpu);
+    for (size_t i = 0; !failed && run->gpu && i < run->nranks; i++)
+        if (run->ranks[i].gpu.dropped)
+            failed = strlist_addf(&warnings, "rank %" PRId32 ": CUPTI dropped %" PRIu64 " GPU activity records; "
+                                  "GPU counts and times of that rank are short of them",
+                                  run->ranks[i].rank, run->ranks[i].gpu.dropped) != 0;
     if (!failed)
         failed = build_regions(run, &all) != 0;
     ms_region_table_free(&all);
@@ -1196,6 +1239,7 @@ void ms_run_free(ms_run *run)
     free(run->chans);
     free(run->matrix);
     ms_counters_free(&run->counters);
+    ms_gpu_run_free(run->gpu);
     ms_roofline_free(run->roofline);
     for (size_t i = 0; i < run->nhosts; i++)
         free(run->hosts[i]);

@@ -31,6 +31,7 @@
 
 #include "callsites.h"
 #include "counters.h"
+#include "gpu.h"
 #include "log_reader.h"
 #include "matrix.h"
 #include "p2p.h"
@@ -57,6 +58,7 @@ typedef struct ms_rank_info {
     int64_t first_start, last_end; /* of all events, common clock */
     uint64_t app_ns, mpi_ns, wall_ns;
     double mpi_pct;                /* 100 mpi_ns / app_ns, 0 when app_ns is 0 */
+    ms_gpu_rank gpu;               /* GPU activity (gpu.h); zero without */
 } ms_rank_info;
 
 /* One rank's part of a region. */
@@ -108,6 +110,7 @@ typedef struct ms_run {
     ms_matrix_cell *matrix;        /* point-to-point traffic by world rank
                                       (matrix.h): by src, then dst */
     ms_counters counters;          /* hardware counters (counters.h) */
+    ms_gpu_run *gpu;               /* GPU activity over ranks (gpu.h); NULL without */
     struct ms_roofline *roofline;  /* set by the merge when asked for
                                       (roofline.h); freed with the run */
     size_t nwarnings;

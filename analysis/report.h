@@ -44,6 +44,10 @@ int ms_report_trace(FILE *fp, const ms_run *run);
  * sections (nothing without counters) and the JSON value of "counters". */
 int ms_report_counters_text(FILE *fp, const ms_run *run);
 int ms_report_counters_json(FILE *fp, const ms_run *run);
+/* GPU activity (report_gpu.c): the text section (nothing without GPU
+ * records) and the JSON value of "gpu". */
+int ms_report_gpu_text(FILE *fp, const ms_run *run);
+int ms_report_gpu_json(FILE *fp, const ms_run *run);
 
 /* Reports that are directories, reading the logs a second time. Each
  * returns 0, or -1 with a message in err (no program name, no newline).

@@ -172,14 +172,16 @@ static void put_matrix(FILE *fp, const ms_run *run)
     fputs("]},\n", fp);
 }
 
-/* The GPU regions (cuda:kernel <name>, cuda:memcpy <kind> bytes=<n>). */
+/* The GPU regions (cuda:kernel <name>, cuda:memcpy <kind> bytes=<n>,
+ * cuda:memset bytes=<n>). */
 static void put_gpu(FILE *fp, const ms_run *run)
 {
     fputs("\"gpu\":[", fp);
     int first = 1;
     for (size_t i = 0; i < run->nregions; i++) {
         const ms_region *g = &run->regions[i];
-        if (strncmp(g->name, "cuda:", 5) != 0)
+        /* cuda:overhead is CUPTI's own host time, not GPU work. */
+        if (strncmp(g->name, "cuda:", 5) != 0 || strncmp(g->name, "cuda:overhead ", 14) == 0)
             continue;
         const char *what = strncmp(g->name, "cuda:kernel ", 12) == 0   ? "kernel"
                            : strncmp(g->name, "cuda:memcpy", 11) == 0 ? "memcpy"

@@ -472,6 +472,8 @@ int ms_report_text(FILE *fp, const ms_run *run)
     histogram(fp, run);
     if (ms_report_counters_text(fp, run) != 0)
         return -1;
+    if (ms_report_gpu_text(fp, run) != 0)
+        return -1;
     warnings(fp, run);
     return ferror(fp) ? -1 : 0;
 }

@@ -7,7 +7,9 @@
  *   - each rank is a process: pid = world rank, named "rank N (host)" by a
  *     process_name metadata event ("ph":"M") and sorted by rank;
  *   - each thread of a rank is a track: tid = the thread index in the log,
- *     named "thread T";
+ *     named "thread T"; a GPU stream's track is named "GPU D stream S
+ *     (context C)" and CUPTI's own records "CUPTI overhead", sorted after
+ *     the host threads;
  *   - each call is a complete event ("ph":"X") named by its region, with
  *     "ts" and "dur" in microseconds (nanosecond digits) relative to the
  *     run's earliest event start (run->origin); "cat" is "mpi" for MPI
@@ -150,22 +152,51 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
     return 0;
 }
 
-/* Name a thread's track the first time it is seen. */
-static int name_thread(trace_ctx *c, uint32_t t)
+/* Name a thread's track the first time it is seen: "thread T", or the
+ * label given (GPU streams, sorted after the host threads). */
+static int name_thread_as(trace_ctx *c, uint32_t t, const char *label, uint64_t sort)
 {
     int added = ms_u32set_add(&c->threads, t);
     if (added <= 0)
         return added;
     sep(c);
-    fprintf(c->fp,
-            "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRId32 ",\"tid\":%" PRIu32
-            ",\"args\":{\"name\":\"thread %" PRIu32 "\"}}",
-            c->in->rank, t, t);
+    fprintf(c->fp, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRId32 ",\"tid\":%" PRIu32
+                   ",\"args\":{\"name\":\"",
+            c->in->rank, t);
+    if (label)
+        fputs(label, c->fp);
+    else
+        fprintf(c->fp, "thread %" PRIu32, t);
+    fputs("\"}}", c->fp);
     sep(c);
     fprintf(c->fp,
             "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%" PRId32 ",\"tid\":%" PRIu32
-            ",\"args\":{\"sort_index\":%" PRIu32 "}}",
-            c->in->rank, t, t);
+            ",\"args\":{\"sort_index\":%" PRIu64 "}}",
+            c->in->rank, t, label ? sort : t);
+    return 0;
+}
+
+static int name_thread(trace_ctx *c, uint32_t t)
+{
+    return name_thread_as(c, t, NULL, 0);
+}
+
+/* GPU streams and CUPTI's overhead records are tracks of their own. */
+static int on_gpu(void *ctx, const ms_gpu_record *g)
+{
+    trace_ctx *c = ctx;
+    char label[96];
+    if (g->kind == MS_GPU_STREAM)
+        snprintf(label, sizeof label, "GPU %" PRIu32 " stream %" PRIu32 " (context %" PRIu32 ")", g->device,
+                 g->stream, g->context);
+    else if (g->kind == MS_GPU_TOOL)
+        snprintf(label, sizeof label, "CUPTI overhead");
+    else
+        return 0;
+    if (name_thread_as(c, g->thread, label, (1ull << 32) + g->thread) < 0) {
+        c->nomem = 1;
+        return -1;
+    }
     return 0;
 }
 
@@ -203,7 +234,7 @@ static int on_event(void *ctx, const ms_event *ev)
     return 0;
 }
 
-static const ms_read_callbacks trace_callbacks = {.region = on_region, .event = on_event};
+static const ms_read_callbacks trace_callbacks = {.region = on_region, .event = on_event, .gpu = on_gpu};
 
 static void free_regions(trace_ctx *c)
 {

@@ -17,34 +17,10 @@
 #include "config.h"
 #include "diag.h"
 #include "fortran.h"
+#include "run_ident.h"
 #include "runtime.h"
 #include "semantics.h"
 #include "user_regions.h"
-
-static void default_dir(char *buf, size_t cap)
-{
-    time_t now = time(NULL);
-    struct tm tm;
-    localtime_r(&now, &tm);
-    char stamp[32];
-    strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", &tm);
-    snprintf(buf, cap, "mpiscope-%s-%ld", stamp, (long)getpid());
-}
-
-/* 64 bits that differ between runs: the kernel's random bytes, mixed with
- * the time and the process id in case those are unavailable. */
-static uint64_t new_run_id(void)
-{
-    uint64_t x = 0;
-    if (getrandom(&x, sizeof x, GRND_NONBLOCK) != (ssize_t)sizeof x)
-        x = 0;
-    x ^= ms_realtime_ns() ^ ((uint64_t)getpid() << 40) ^ ms_mono_ns();
-    /* splitmix64 finalizer */
-    x += 0x9e3779b97f4a7c15u;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
-    return x ^ (x >> 31);
-}
 
 /* What rank 0 sends every rank at init. */
 typedef struct agreed {
@@ -70,8 +46,8 @@ static void after_init(uint16_t op, uint64_t t0)
         if (ms_cfg.dir[0])
             memcpy(a.dir, ms_cfg.dir, sizeof a.dir);
         else
-            default_dir(a.dir, sizeof a.dir);
-        snprintf(a.run, sizeof a.run, "%016llx", (unsigned long long)new_run_id());
+            ms_default_dir(a.dir, sizeof a.dir);
+        snprintf(a.run, sizeof a.run, "%016llx", (unsigned long long)ms_new_run_id());
     }
     /* Every rank takes part, even with MPISCOPE_DISABLE=1, so that a value
      * that differs between ranks cannot leave a rank waiting here. */

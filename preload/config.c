@@ -137,8 +137,10 @@ void ms_config_report(int print_effective)
         ms_warn_once(MS_WARN_UNSUPPORTED, "MPISCOPE_MODE=summary is not available in this build; recording a trace");
         ms_cfg.mode = MS_MODE_TRACE;
     }
+#ifndef MS_HAVE_CUPTI
     if (ms_cfg.cupti == MS_CUPTI_ON)
         ms_warn_once(MS_WARN_CUPTI, "MPISCOPE_CUPTI=1: CUPTI support is not built in; no GPU activity is recorded");
+#endif
 #ifndef MS_HAVE_LIKWID
     if (ms_cfg.likwid[0])
         ms_warn_once(MS_WARN_LIKWID, "MPISCOPE_LIKWID=%s: LIKWID support is not built in; no counters are recorded",

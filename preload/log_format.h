@@ -21,7 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_FORMAT_VERSION 3u
+#define MS_FORMAT_VERSION 4u
 #define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
 #define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
 #define MS_ENDIAN_MARK 0x01020304u
@@ -138,6 +138,17 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
  *                      varint n (the set's n), n 8-byte IEEE doubles: the
  *                      values of the region on that counter thread so far
  *                      (version 3)
+ *       MS_CTL_GPU_STREAM: varint device, varint context, varint stream:
+ *                      this thread of the log is a GPU stream, not a host
+ *                      thread (version 4)
+ *       MS_CTL_GPU_LAUNCH: varint host thread (thread index + 1; 0: not
+ *                      known), varint t (log clock): the next event of this
+ *                      thread was launched by that host thread at t
+ *                      (version 4)
+ *       MS_CTL_GPU_DROPPED: varint n: n more GPU activity records were
+ *                      dropped by CUPTI (version 4)
+ *       MS_CTL_GPU_TOOL: this thread holds CUPTI's own overhead records,
+ *                      not a GPU stream (version 4)
  *   types 2 and 3 are reserved; a reader rejects them.
  * A thread's stream continues across its data blocks: region ids and the
  * time cursor carry over. A thread's stream has an MS_CTL_TIME before its
@@ -152,6 +163,10 @@ enum ms_control {
     MS_CTL_OBJECT = 4,
     MS_CTL_COUNTER_SET = 5,
     MS_CTL_COUNTER_SAMPLE = 6,
+    MS_CTL_GPU_STREAM = 9,
+    MS_CTL_GPU_LAUNCH = 10,
+    MS_CTL_GPU_DROPPED = 11,
+    MS_CTL_GPU_TOOL = 12,
 };
 
 /* Hardware-counter sets (LIKWID groups): most sets one thread defines, most

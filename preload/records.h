@@ -85,4 +85,33 @@ static inline uint8_t *ms_rec_comm(uint8_t *p, uint64_t id, const int *world_ran
     return p;
 }
 
+/* GPU records (version 4): a stream's identity, the launch of the next
+ * event, dropped records, the CUPTI overhead track. */
+#define MS_GPU_REC_MAX (4u * MS_VARINT_MAX)
+static inline uint8_t *ms_rec_gpu_stream(uint8_t *p, uint32_t device, uint32_t context, uint32_t stream)
+{
+    p = ms_put_varint(p, ((uint64_t)MS_CTL_GPU_STREAM << 2) | MS_REC_CONTROL);
+    p = ms_put_varint(p, device);
+    p = ms_put_varint(p, context);
+    return ms_put_varint(p, stream);
+}
+
+static inline uint8_t *ms_rec_gpu_launch(uint8_t *p, uint32_t host_thread_plus1, uint64_t t)
+{
+    p = ms_put_varint(p, ((uint64_t)MS_CTL_GPU_LAUNCH << 2) | MS_REC_CONTROL);
+    p = ms_put_varint(p, host_thread_plus1);
+    return ms_put_varint(p, t);
+}
+
+static inline uint8_t *ms_rec_gpu_dropped(uint8_t *p, uint64_t n)
+{
+    p = ms_put_varint(p, ((uint64_t)MS_CTL_GPU_DROPPED << 2) | MS_REC_CONTROL);
+    return ms_put_varint(p, n);
+}
+
+static inline uint8_t *ms_rec_gpu_tool(uint8_t *p)
+{
+    return ms_put_varint(p, ((uint64_t)MS_CTL_GPU_TOOL << 2) | MS_REC_CONTROL);
+}
+
 #endif

@@ -29,6 +29,9 @@
 #ifdef MS_HAVE_LIKWID
 #include "lk_collector.h"
 #endif
+#ifdef MS_HAVE_CUPTI
+#include "cu_collector.h"
+#endif
 
 /* zstd level of the log: 1 compresses these varint streams about 20 % faster
  * than 3 (the writer shares the cores with the ranks) for logs about 10 %
@@ -69,20 +72,16 @@ static uint64_t load_ticks, load_mono;
 
 /* ---- threads ---- */
 
-ms_thread *ms_thread_attach(void)
+/* A new thread state with its own index in the log; NULL (counted as
+ * dropped, warned once) when there is no room. */
+static ms_thread *thread_new(void)
 {
-    if (tls_attach_failed || !atomic_load(&ms_active)) {
-        if (tls_attach_failed)
-            atomic_fetch_add(&dropped, 1);
-        return NULL;
-    }
     uint32_t idx = atomic_fetch_add(&ms_nthreads, 1);
     size_t head = (sizeof(ms_thread) + 4095) & ~(size_t)4095;
     void *mem = MAP_FAILED;
     if (idx < MS_MAX_THREADS)
         mem = mmap(NULL, head + ring_capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (mem == MAP_FAILED) {
-        tls_attach_failed = 1;
         atomic_fetch_add(&dropped, 1);
         if (idx >= MS_MAX_THREADS)
             ms_warn_once(MS_WARN_THREADS, "more than %u threads make MPI calls; calls of the others are counted as dropped",
@@ -101,9 +100,29 @@ ms_thread *ms_thread_attach(void)
     uint8_t rec[MS_VARINT_MAX + 1];
     uint8_t *p = ms_rec_time(rec, t->cursor);
     atomic_store_explicit(&threads[idx], t, memory_order_release);
-    ms_tls_thread = t;
     ms_append(t, rec, (size_t)(p - rec));
     return t;
+}
+
+ms_thread *ms_thread_attach(void)
+{
+    if (tls_attach_failed || !atomic_load(&ms_active)) {
+        if (tls_attach_failed)
+            atomic_fetch_add(&dropped, 1);
+        return NULL;
+    }
+    ms_thread *t = thread_new();
+    if (!t) {
+        tls_attach_failed = 1;
+        return NULL;
+    }
+    ms_tls_thread = t;
+    return t;
+}
+
+ms_thread *ms_thread_create(void)
+{
+    return atomic_load(&ms_active) ? thread_new() : NULL;
 }
 
 void ms_writer_kick(ms_thread *t)
@@ -448,6 +467,9 @@ int ms_runtime_start(const ms_start_info *info)
 #ifdef MS_HAVE_LIKWID
     ms_likwid_start();
 #endif
+#ifdef MS_HAVE_CUPTI
+    ms_cupti_start();
+#endif
     rc = 0;
     goto out;
 fail:
@@ -470,6 +492,10 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
 #ifdef MS_HAVE_LIKWID
     /* The counters' last samples, while recording is on. */
     ms_likwid_stop();
+#endif
+#ifdef MS_HAVE_CUPTI
+    /* GPU activity still in CUPTI's buffers, while recording is on. */
+    ms_cupti_stop();
 #endif
     stopped = 1;
     atomic_store(&writer_stop, 1);
@@ -521,6 +547,9 @@ __attribute__((constructor)) static void ms_ctor(void)
     load_mono = ms_mono_ns();
     load_ticks = ms_now();
     ms_config_load();
+#ifdef MS_HAVE_CUPTI
+    ms_cupti_load();
+#endif
     pthread_atfork(NULL, NULL, at_fork_child);
 }
 

@@ -56,6 +56,10 @@ extern MS_HIDDEN _Atomic uint32_t ms_nthreads;   /* threads that have recorded *
 extern MS_HIDDEN __thread ms_thread *ms_tls_thread __attribute__((tls_model("initial-exec")));
 
 MS_HIDDEN ms_thread *ms_thread_attach(void);
+/* A thread of the log that belongs to no calling thread (a GPU stream
+ * written by a collector's own thread); NULL when recording is off or there
+ * is no room. Its records are appended by one thread at a time. */
+MS_HIDDEN ms_thread *ms_thread_create(void);
 MS_HIDDEN void ms_ring_wait(ms_thread *t, uint64_t need);
 MS_HIDDEN void ms_writer_kick(ms_thread *t);
 

@@ -1,0 +1,84 @@
+/* libcupti through dlopen: see cu_lib.h. */
+#include "cu_lib.h"
+
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+static cu_lib lib;
+static const cu_lib *loaded;
+static char why_buf[1200];
+static char guess[1024];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+#define NCANDIDATES 4
+
+/* Candidate i ($CUDA_HOME/lib64, $CUDA_HOME/extras/CUPTI/lib64, the same
+ * under /usr/local/cuda) as a path in buf; 0 when there is none. */
+static int candidate(int i, char *buf, size_t cap)
+{
+    const char *home = i < 2 ? getenv("CUDA_HOME") : "/usr/local/cuda";
+    if (!home || !home[0])
+        return 0;
+    int n = snprintf(buf, cap, "%s/%s/libcupti.so", home, i % 2 ? "extras/CUPTI/lib64" : "lib64");
+    return n > 0 && (size_t)n < cap;
+}
+
+const char *cu_lib_path_guess(void)
+{
+    for (int i = 0; i < NCANDIDATES; i++)
+        if (candidate(i, guess, sizeof guess) && access(guess, R_OK) == 0)
+            return guess;
+    return NULL;
+}
+
+static void load(void)
+{
+    char path[1024];
+    void *h = NULL;
+    const char *name = "libcupti.so";
+    for (int i = 0; !h && i < NCANDIDATES; i++)
+        if (candidate(i, path, sizeof path) && access(path, R_OK) == 0 && (h = dlopen(path, RTLD_NOW | RTLD_LOCAL)))
+            name = path;
+    if (!h)
+        h = dlopen("libcupti.so", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        const char *e = dlerror();
+        snprintf(why_buf, sizeof why_buf, "cannot load libcupti.so (%s)", e ? e : "not found");
+        return;
+    }
+#define LOAD(f)                                                                       \
+    do {                                                                              \
+        *(void **)&lib.f = dlsym(h, #f);                                              \
+        if (!lib.f) {                                                                 \
+            snprintf(why_buf, sizeof why_buf, "%s has no %s", name, #f);             \
+            return;                                                                   \
+        }                                                                             \
+    } while (0)
+    LOAD(cuptiSubscribe);
+    LOAD(cuptiUnsubscribe);
+    LOAD(cuptiEnableCallback);
+    LOAD(cuptiEnableDomain);
+    LOAD(cuptiGetCallbackName);
+    LOAD(cuptiActivityEnable);
+    LOAD(cuptiActivityDisable);
+    LOAD(cuptiActivityRegisterCallbacks);
+    LOAD(cuptiActivityFlushAll);
+    LOAD(cuptiActivityGetNextRecord);
+    LOAD(cuptiActivityGetNumDroppedRecords);
+    LOAD(cuptiGetTimestamp);
+    LOAD(cuptiGetResultString);
+    LOAD(cuptiGetVersion);
+#undef LOAD
+    loaded = &lib;
+}
+
+const cu_lib *cu_lib_get(const char **why)
+{
+    pthread_once(&once, load);
+    if (why)
+        *why = why_buf;
+    return loaded;
+}
