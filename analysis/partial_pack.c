@@ -19,8 +19,8 @@
 
 #if UINTPTR_MAX == UINT64_MAX && defined(__x86_64__)
 #define SIZE_CHECK(T, n) _Static_assert(sizeof(T) == (n), #T " changed: carry its new fields in partial_pack.c")
-SIZE_CHECK(ms_file_job, 848);
-SIZE_CHECK(ms_rank_info, 200);
+SIZE_CHECK(ms_file_job, 936);
+SIZE_CHECK(ms_rank_info, 288);
 SIZE_CHECK(ms_read_result, 560);
 SIZE_CHECK(ms_strlist, 24);
 SIZE_CHECK(ms_p2p_chan, 56);
@@ -114,6 +114,11 @@ static void put_rank_info(ms_pbuf *b, const ms_rank_info *in)
     put_str(b, in->run_dir);
     put_str(b, in->clock);
     put_str(b, in->run_id);
+    for (size_t i = 0; i < in->gpu.norigins; i++) {
+        put_u64(b, in->gpu.origins[i].calls);
+        put_u64(b, in->gpu.origins[i].gpu_ns);
+        put_str(b, in->gpu.origins[i].region);
+    }
 }
 
 static void put_strlist(ms_pbuf *b, const ms_strlist *l)
@@ -165,6 +170,7 @@ static void put_file(ms_pbuf *b, const ms_file_job *j)
     c.path = NULL;
     c.base = NULL;
     in->file = in->host = in->mpi_library = in->argv0 = in->run_dir = in->clock = in->run_id = NULL;
+    in->gpu.origins = NULL;
     c.warnings.v = NULL;
     c.warnings.cap = c.warnings.n;
     c.chans = NULL;
@@ -384,12 +390,13 @@ static void free_rank_strings(ms_rank_info *in)
     free(in->run_dir);
     free(in->clock);
     free(in->run_id);
+    ms_gpu_rank_free(&in->gpu);
 }
 
-/* in: its bytes already copied; its strings follow. */
-static void get_rank_info(rd *r, ms_rank_info *in)
+/* in: its bytes already copied, its pointers cleared; its strings and its
+ * norigins GPU origins follow. */
+static void get_rank_info(rd *r, ms_rank_info *in, size_t norigins)
 {
-    in->file = in->host = in->mpi_library = in->argv0 = in->run_dir = in->clock = in->run_id = NULL;
     in->file = get_str(r);
     in->host = get_str(r);
     in->mpi_library = get_str(r);
@@ -397,6 +404,25 @@ static void get_rank_info(rd *r, ms_rank_info *in)
     in->run_dir = get_str(r);
     in->clock = get_str(r);
     in->run_id = get_str(r);
+    if (r->bad || r->nomem || norigins == 0)
+        return;
+    if (norigins > (r->n - r->off) / (3 * sizeof(uint64_t))) {
+        r->bad = 1;
+        return;
+    }
+    in->gpu.origins = calloc(norigins, sizeof *in->gpu.origins);
+    if (!in->gpu.origins) {
+        r->nomem = 1;
+        return;
+    }
+    for (size_t i = 0; i < norigins && !r->bad && !r->nomem; i++) {
+        ms_gpu_origin *o = &in->gpu.origins[i];
+        o->calls = get_u64(r);
+        o->gpu_ns = get_u64(r);
+        o->region = get_str_nn(r);
+        if (o->region)
+            in->gpu.norigins = i + 1;
+    }
 }
 
 static void get_strlist(rd *r, ms_strlist *l)
@@ -498,6 +524,9 @@ static void get_file_all(rd *r, ms_file_job *j)
     j->base = NULL;
     j->info.file = j->info.host = j->info.mpi_library = j->info.argv0 = NULL;
     j->info.run_dir = j->info.clock = j->info.run_id = NULL;
+    size_t norigins = j->info.gpu.norigins;
+    j->info.gpu.origins = NULL;
+    j->info.gpu.norigins = 0;
     memset(&j->warnings, 0, sizeof j->warnings);
     j->chans = NULL;
     j->nchans = j->chans_cap = 0;
@@ -512,7 +541,7 @@ static void get_file_all(rd *r, ms_file_job *j)
         else
             j->base = j->path + base;
     }
-    get_rank_info(r, &j->info);
+    get_rank_info(r, &j->info, norigins);
     get_strlist(r, &j->warnings);
     if (r->bad || r->nomem)
         return;

@@ -13,6 +13,8 @@
 #   counters-2  test/mpi/likwid/markers.c with the fake liblikwid: hardware
 #               counters (when LIKWID support is built); 4 processes on 2 logs
 #   golden-v1..v3  the golden logs (v3: 2 logs, so 4 processes on 2 logs)
+#   gpu-2       test/mpi/cupti.sh's 2-rank run with the fake libcupti: GPU
+#               streams, attribution, dropped records (when CUPTI is built)
 #   synth-300   300 synthesized ranks of 3 threads (test/scale/synth_logs.c)
 #   warn        coll-8 with rank 3's log cut short and rank 4's log twice
 #               (warnings, exit 0)
@@ -106,6 +108,17 @@ for v in v1 v2 v3; do
     cp -r "test/golden/$v" "$data/golden-$v"
     dirs+=("golden-$v")
 done
+
+# GPU activity: the fake-CUPTI run of test/mpi/cupti.sh (2 ranks, several
+# streams, attribution, dropped records).
+if MERGE=$merge bash test/mpi/cupti.sh mpich "$lib" "$out/cupti" >"$out/cupti.log" 2>&1; then
+    cp -r "$out/cupti/ranks" "$data/gpu-2"
+    dirs+=(gpu-2)
+else
+    rc=$?
+    [ "$rc" -eq 77 ] || die "test/mpi/cupti.sh failed: $(tail -3 "$out/cupti.log")"
+    echo "merge_parallel: no CUPTI support built: no GPU directory"
+fi
 
 # Many files: 300 synthesized ranks with 3 threads each (test/scale/).
 "$BUILD/test/scale/synth-logs" --ranks 300 --events 200000 --threads 3 --regions 5 "$data/synth-300" >/dev/null ||

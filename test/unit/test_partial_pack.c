@@ -79,6 +79,12 @@ static void make_file(ms_file_job *j, const char *dir, size_t i)
     in->run_dir = rstr("run_dir");
     in->clock = rstr("clock");
     in->run_id = strdup("");
+    in->gpu.norigins = i;
+    in->gpu.origins = i ? calloc(i, sizeof *in->gpu.origins) : NULL;
+    for (size_t k = 0; k < i; k++) {
+        fill(&in->gpu.origins[k], sizeof in->gpu.origins[k]);
+        in->gpu.origins[k].region = rstr("origin");
+    }
     j->warnings.n = i;
     j->warnings.cap = i + 3;
     j->warnings.v = calloc(i + 3, sizeof(char *));
@@ -173,6 +179,7 @@ static void same_file(const ms_file_job *a, const ms_file_job *b)
         v[i]->base = NULL;
         v[i]->info.file = v[i]->info.host = v[i]->info.mpi_library = v[i]->info.argv0 = NULL;
         v[i]->info.run_dir = v[i]->info.clock = v[i]->info.run_id = NULL;
+        v[i]->info.gpu.origins = NULL;
         v[i]->warnings.v = NULL;
         v[i]->warnings.cap = 0;
         v[i]->chans = NULL;
@@ -189,6 +196,11 @@ static void same_file(const ms_file_job *a, const ms_file_job *b)
     same_str(a->info.run_dir, b->info.run_dir, "run_dir");
     same_str(a->info.clock, b->info.clock, "clock");
     same_str(a->info.run_id, b->info.run_id, "run_id");
+    for (size_t i = 0; i < a->info.gpu.norigins; i++) {
+        same_str(a->info.gpu.origins[i].region, b->info.gpu.origins[i].region, "GPU origin");
+        cr_assert_eq(a->info.gpu.origins[i].calls, b->info.gpu.origins[i].calls);
+        cr_assert_eq(a->info.gpu.origins[i].gpu_ns, b->info.gpu.origins[i].gpu_ns);
+    }
     for (size_t i = 0; i < a->warnings.n; i++)
         same_str(a->warnings.v[i], b->warnings.v[i], "warning");
     cr_assert_eq(memcmp(a->chans, b->chans, a->nchans * sizeof *a->chans), 0, "channels differ");
