@@ -15,6 +15,9 @@ HAVE_OPENMPI := $(shell command -v $(MPICC_OPENMPI) >/dev/null 2>&1 && echo 1)
 # Sources: everything MPI-free is "core" (shared by the library, the merge and tests).
 CORE_SRCS     := preload/log_file.c pmpi/region_name.c
 LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
+# The merge's accumulators that summary mode runs in the writer thread too
+# (preload/summary.c): one definition of the statistics for both.
+LIB_SRCS      += analysis/stats.c analysis/sketch.c analysis/nesting.c
 # The LIKWID collector (likwid/), when <likwid.h> is found (config.mk).
 ifeq ($(HAVE_LIKWID),1)
   LIB_SRCS    += $(wildcard likwid/*.c)
@@ -109,7 +112,7 @@ $(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.
 	$(CC) -r -nostdlib -o $(BUILD)/obj/$(1)/all.o $$^
 	nm -u $(BUILD)/obj/$(1)/all.o | awk '{print $$$$2}' | grep -E '^(P?MPI_|ompi_|MPIR_|p?mpi_|pmpir_|MPI_F_)' | sort -u > $(BUILD)/obj/$(1)/weak.txt
 	objcopy --weaken-symbols=$(BUILD)/obj/$(1)/weak.txt $(BUILD)/obj/$(1)/all.o
-	$(CC) -shared -o $$@ $(BUILD)/obj/$(1)/all.o -Wl,-z,lazy -Wl,--version-script=preload/exports.map $(4) $(ZSTD_LIBS) -lpthread -ldl $(LDSAN)
+	$(CC) -shared -o $$@ $(BUILD)/obj/$(1)/all.o -Wl,-z,lazy -Wl,--version-script=preload/exports.map $(4) $(ZSTD_LIBS) -lpthread -ldl -lm $(LDSAN)
 endef
 # Open MPI's predefined handles (MPI_COMM_WORLD, MPI_BYTE, ...) are data
 # symbols, bound when the library loads: the Open MPI library names libmpi,

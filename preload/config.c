@@ -133,10 +133,6 @@ void ms_config_report(int print_effective)
                      vars[i].name, bad_value[i], allowed, vars[i].def);
     }
     /* Settings this build records nothing for yet: say so once, carry on. */
-    if (ms_cfg.mode == MS_MODE_SUMMARY) {
-        ms_warn_once(MS_WARN_UNSUPPORTED, "MPISCOPE_MODE=summary is not available in this build; recording a trace");
-        ms_cfg.mode = MS_MODE_TRACE;
-    }
     if (ms_cfg.cupti == MS_CUPTI_ON)
         ms_warn_once(MS_WARN_CUPTI, "MPISCOPE_CUPTI=1: CUPTI support is not built in; no GPU activity is recorded");
 #ifndef MS_HAVE_LIKWID
