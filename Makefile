@@ -13,7 +13,7 @@ HAVE_MPICH   := $(shell command -v $(MPICC_MPICH) >/dev/null 2>&1 && echo 1)
 HAVE_OPENMPI := $(shell command -v $(MPICC_OPENMPI) >/dev/null 2>&1 && echo 1)
 
 # Sources: everything MPI-free is "core" (shared by the library, the merge and tests).
-CORE_SRCS     := preload/log_file.c pmpi/region_name.c
+CORE_SRCS     := preload/log_file.c pmpi/region_name.c preload/summary.c preload/summary_log.c
 LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
 # The merge's accumulators that summary mode runs in the writer thread too
 # (preload/summary.c): one definition of the statistics for both.

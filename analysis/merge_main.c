@@ -278,6 +278,14 @@ int main(int argc, char **argv)
     }
 
     int rc = EXIT_OK;
+    /* Outputs made of single calls need a trace: summary logs have none. */
+    int no_timeline = run->summary_ranks > 0 && (events_csv || trace || otf2 || spt);
+    if (no_timeline) {
+        fprintf(stderr, PROG ": the run was recorded in summary mode (MPISCOPE_MODE=summary) and has no timeline: "
+                "%s%s%s%snot written\n", events_csv ? "--events-csv " : "", trace ? "--trace " : "",
+                otf2 ? "--otf2 " : "", spt ? "--spt " : "");
+        rc = EXIT_USAGE;
+    }
     if ((run->counters.nrows || roofline_csv) && !(run->roofline = ms_roofline_build(&run->counters, &roof))) {
         fprintf(stderr, PROG ": out of memory\n");
         ms_run_free(run);
@@ -297,13 +305,13 @@ int main(int argc, char **argv)
         rc = EXIT_USAGE;
     if (matrix_csv && write_report(matrix_csv, ms_report_matrix_csv, run) != 0)
         rc = EXIT_USAGE;
-    if (events_csv && write_report(events_csv, ms_report_events_csv, run) != 0)
+    if (!no_timeline && events_csv && write_report(events_csv, ms_report_events_csv, run) != 0)
         rc = EXIT_USAGE;
-    if (trace && write_report(trace, ms_report_trace, run) != 0)
+    if (!no_timeline && trace && write_report(trace, ms_report_trace, run) != 0)
         rc = EXIT_USAGE;
-    if (otf2 && write_dir_report("--otf2", otf2, ms_report_otf2, run) != 0)
+    if (!no_timeline && otf2 && write_dir_report("--otf2", otf2, ms_report_otf2, run) != 0)
         rc = EXIT_USAGE;
-    if (spt && write_dir_report("--spt", spt, ms_report_spt, run) != 0)
+    if (!no_timeline && spt && write_dir_report("--spt", spt, ms_report_spt, run) != 0)
         rc = EXIT_USAGE;
     if (roofline_csv && write_report(roofline_csv, roofline_writer, run) != 0)
         rc = EXIT_USAGE;

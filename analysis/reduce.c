@@ -865,6 +865,7 @@ static int summarize_run(ms_run *run, strlist *warnings, int check_missing)
         run->app_ns += in->app_ns;
         run->mpi_ns += in->mpi_ns;
         run->events += in->events;
+        run->summary_ranks += in->mode == MS_MODE_SUMMARY;
         if (i == 0 || in->mpi_pct < pmin)
             pmin = in->mpi_pct;
         if (i == 0 || in->mpi_pct > pmax)

@@ -1,0 +1,438 @@
+/* Summary mode: the aggregate <-> statistics round trip, the checks on
+ * aggregates read from a log, and the same event stream recorded as a
+ * trace and as summary snapshots (preload/summary.c, summary_log.c): the
+ * merge must give the same --csv, --ranks-csv and --json, also when the
+ * last calls follow the snapshot as events (a signal handler's flush). */
+#include <criterion/criterion.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "reduce.h"
+#include "report.h"
+#include "stats.h"
+#include "summary.h"
+#include "summary_log.h"
+#include "synth.h"
+
+/* ---- the round trip ---- */
+
+static uint64_t rng_state = 88172645463325252ull;
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state << 13;
+    rng_state ^= rng_state >> 7;
+    rng_state ^= rng_state << 17;
+    return rng_state;
+}
+
+Test(summary_agg, stats_round_trip_is_exact)
+{
+    ms_stats s;
+    ms_stats_init(&s);
+    for (int i = 0; i < 5000; i++) {
+        /* Zero-length calls, short ones and a long tail. */
+        uint64_t d = i % 97 == 0 ? 0 : (rnd() % 1000) * (1 + rnd() % 3 * 1000);
+        cr_assert_eq(ms_stats_add(&s, (int64_t)(1000 + 10 * i), d), 0);
+    }
+    ms_stats_agg a;
+    ms_stats_to_agg(&s, &a);
+    cr_assert_eq(ms_stats_agg_check(&a), 0);
+    ms_stats t;
+    ms_stats_init(&t);
+    cr_assert_eq(ms_stats_from_agg(&t, &a), 0);
+    cr_expect_eq(t.calls, s.calls);
+    cr_expect_eq(t.total_ns, s.total_ns);
+    cr_expect_eq(t.min_ns, s.min_ns);
+    cr_expect_eq(t.max_ns, s.max_ns);
+    cr_expect_eq(t.mean_ns, s.mean_ns);
+    cr_expect_eq(t.m2, s.m2);
+    cr_expect_eq(t.first_start, s.first_start);
+    cr_expect_eq(t.first_ns, s.first_ns);
+    cr_expect_eq(t.last_end, s.last_end);
+    cr_expect_eq(t.last_ns, s.last_ns);
+    ms_summary x, y;
+    ms_stats_summarize(&s, &x);
+    ms_stats_summarize(&t, &y);
+    cr_expect_eq(memcmp(&x, &y, sizeof x), 0, "the same statistics, percentiles included");
+    /* Merging a rebuilt aggregate is merging the original. */
+    ms_stats m1, m2;
+    ms_stats_init(&m1);
+    ms_stats_init(&m2);
+    cr_assert_eq(ms_stats_merge(&m1, &s), 0);
+    cr_assert_eq(ms_stats_merge(&m1, &s), 0);
+    cr_assert_eq(ms_stats_merge(&m2, &t), 0);
+    cr_assert_eq(ms_stats_merge(&m2, &t), 0);
+    ms_stats_summarize(&m1, &x);
+    ms_stats_summarize(&m2, &y);
+    cr_expect_eq(memcmp(&x, &y, sizeof x), 0);
+    ms_stats_free(&m1);
+    ms_stats_free(&m2);
+    ms_stats_free(&t);
+    ms_stats_free(&s);
+}
+
+Test(summary_agg, inconsistent_aggregates_are_rejected)
+{
+    ms_stats s;
+    ms_stats_init(&s);
+    cr_assert_eq(ms_stats_add(&s, 0, 100), 0);
+    cr_assert_eq(ms_stats_add(&s, 10, 300), 0);
+    ms_stats_agg good;
+    ms_stats_to_agg(&s, &good);
+    cr_assert_eq(ms_stats_agg_check(&good), 0);
+    uint64_t counts[4] = {0};
+    ms_stats_agg a;
+
+    a = good, a.calls = 0;
+    cr_expect_neq(ms_stats_agg_check(&a), 0, "no calls");
+    a = good, a.calls = 3;
+    cr_expect_neq(ms_stats_agg_check(&a), 0, "bucket counts do not add up to the calls");
+    a = good, a.min_ns = 400;
+    cr_expect_neq(ms_stats_agg_check(&a), 0, "min above max");
+    a = good, a.zero = 1, a.calls = 3;
+    cr_expect_neq(ms_stats_agg_check(&a), 0, "zero-length calls with a non-zero min");
+    a = good, a.lo = MS_SKETCH_MAX_INDEX;
+    cr_expect_neq(ms_stats_agg_check(&a), 0, "buckets past the last");
+    a = good, a.total_ns = 1000;
+    cr_expect_neq(ms_stats_agg_check(&a), 0, "total above calls x max");
+    a = good, a.m2 = NAN;
+    cr_expect_neq(ms_stats_agg_check(&a), 0, "not a number");
+    a = good, a.first_ns = 1;
+    cr_expect_neq(ms_stats_agg_check(&a), 0, "first call shorter than min");
+    a = good, a.counts = counts, a.len = 2;
+    cr_expect_neq(ms_stats_agg_check(&a), 0, "empty buckets");
+    ms_stats_free(&s);
+}
+
+/* ---- one stream, two modes ---- */
+
+#define INIT "mpi:init kind=other bytes=-1 peer=-1 root=-1 tag=-1 comm=0"
+#define FIN "mpi:finalize kind=other bytes=-1 peer=-1 root=-1 tag=-1 comm=0"
+#define SEND "mpi:send kind=point-to-point bytes=8 peer=1 root=-1 tag=0 comm=0"
+#define RECV "mpi:recv kind=point-to-point bytes=8 peer=0 root=-1 tag=0 comm=0"
+#define ALLRED "mpi:allreduce kind=collective bytes=800 peer=-1 root=-1 tag=-1 comm=0"
+#define STEP "user:step"
+#define KERNEL "cuda:kernel name=k"
+
+#define NTHREADS 2
+#define FINALIZE 5000000000ull
+
+/* A thread's records, as the application threads append them to their
+ * rings, and the positions (record boundaries) where a writer could cut. */
+typedef struct stream {
+    uint8_t *buf;
+    size_t len;
+    uint64_t cursor;
+    size_t cuts[64];
+    size_t ncuts;
+} stream;
+
+static void put_region(stream *s, uint32_t id, const char *name)
+{
+    s->len = (size_t)(ms_rec_region(s->buf + s->len, id, name, strlen(name)) - s->buf);
+}
+
+static void put_event(stream *s, uint32_t id, uint64_t start, uint64_t end)
+{
+    if (start < s->cursor)
+        s->len = (size_t)(ms_rec_time(s->buf + s->len, start) - s->buf), s->cursor = start;
+    s->len = (size_t)(ms_rec_event(s->buf + s->len, id, start - s->cursor, end - start) - s->buf);
+    s->cursor = end;
+}
+
+static void cut(stream *s)
+{
+    s->cuts[s->ncuts++] = s->len;
+}
+
+/* Rank `rank`'s streams: nested user regions with MPI calls inside, the
+ * same names under different ids on the two threads, one name under two
+ * ids on thread 0, GPU activity delivered out of order, zero-length calls
+ * and a call after MPI_Finalize was entered. */
+static void make_streams(stream *st, int rank)
+{
+    for (int t = 0; t < NTHREADS; t++) {
+        memset(&st[t], 0, sizeof st[t]);
+        st[t].buf = malloc(1u << 22);
+        cr_assert_not_null(st[t].buf);
+        st[t].cursor = 500 + (uint64_t)t;
+        st[t].len = (size_t)(ms_rec_time(st[t].buf, st[t].cursor) - st[t].buf);
+    }
+    stream *a = &st[0], *b = &st[1];
+    put_region(a, 0, INIT);
+    put_event(a, 0, 1000, 2000);
+    put_region(a, 1, STEP);
+    put_region(a, 2, rank ? RECV : SEND);
+    put_region(a, 3, ALLRED);
+    put_region(a, 4, rank ? RECV : SEND);   /* a second call site */
+    put_region(a, 5, KERNEL);
+    put_region(b, 3, ALLRED);
+    put_region(b, 0, STEP);
+    uint64_t t = 10000;
+    for (int i = 0; i < 3000; i++) {
+        uint64_t step0 = t;
+        uint64_t d1 = 200 + rnd() % 5000 + (uint64_t)rank * 17;
+        put_event(a, i % 3 ? 2 : 4, t + 10, t + 10 + d1);
+        uint64_t d2 = i % 50 == 0 ? 0 : 1000 + rnd() % 200000;
+        put_event(a, 3, t + 20 + d1, t + 20 + d1 + d2);
+        t += 40 + d1 + d2;
+        put_event(a, 1, step0, t);
+        if (i % 10 == 0)   /* device time, delivered late */
+            put_event(a, 5, step0 - 5000, step0 - 100);
+        uint64_t bt = 2 * t + (uint64_t)i;
+        put_event(b, 3, bt + 5, bt + 5 + rnd() % 70000);
+        put_event(b, 0, bt, bt + 80000);
+        if (i % 700 == 0)
+            cut(a), cut(b);
+    }
+    put_region(a, 6, FIN);
+    put_event(a, 6, FINALIZE, FINALIZE + 3000);
+    put_event(b, 3, FINALIZE + 10, FINALIZE + 500);   /* outside the window */
+}
+
+static ms_file_header header(int rank, uint32_t mode)
+{
+    ms_file_header h;
+    synth_header(&h, rank, 2);
+    h.mode = mode;
+    return h;
+}
+
+static void write_trace(const char *dir, int rank, stream *st)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/rank-%06d.zst", dir, rank);
+    ms_file_header h = header(rank, MS_MODE_TRACE);
+    ms_log log;
+    cr_assert_eq(ms_log_open(&log, path, SYNTH_BUF, 1), 0);
+    cr_assert_eq(ms_log_write_header(&log, &h, NULL, NULL, 0), 0);
+    /* Blocks as a writer cuts them, threads interleaved. */
+    size_t from[NTHREADS] = {0};
+    for (size_t k = 0; k <= st[0].ncuts; k++)
+        for (int t = 0; t < NTHREADS; t++) {
+            size_t to = k < st[t].ncuts ? st[t].cuts[k] : st[t].len;
+            cr_assert_eq(ms_log_write_block(&log, MS_BLOCK_DATA, (uint32_t)t, st[t].buf + from[t], to - from[t]), 0);
+            from[t] = to;
+        }
+    ms_end_record end = {.finalize_start_ns = FINALIZE, .end_ns = FINALIZE + 10000, .nthreads = NTHREADS,
+                         .flags = MS_END_FINALIZED};
+    cr_assert_eq(ms_log_close(&log, &end), 0);
+}
+
+/* The summary writer: snapshots after each of the first `folds` cuts (all
+ * of the stream when folds < 0), each replacing the file; then the rest of
+ * the streams as events after the snapshot, and the end block. */
+static void write_summary(const char *dir, int rank, stream *st, int folds)
+{
+    char name[32];
+    snprintf(name, sizeof name, "rank-%06d.zst", rank);
+    int dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+    cr_assert_geq(dirfd, 0);
+    ms_file_header h = header(rank, MS_MODE_SUMMARY);
+    ms_log log;
+    size_t block_max = 1u << 16;
+    cr_assert_eq(ms_log_open_at(&log, dirfd, name, block_max, 1), 0);
+    cr_assert_eq(ms_log_write_header(&log, &h, NULL, NULL, 0), 0);
+    ms_summary_log sl;
+    cr_assert_eq(ms_summary_log_init(&sl, &log, dirfd, name), 0);
+    close(dirfd);
+    ms_sum_clock clock = {.ticks = 0, .ticks_ref = h.clock_ref_ns, .ns_ref = h.clock_ref_ns, .ticks_per_ns = 1.0};
+    ms_sum *sum = ms_sum_new(&clock, h.init_end_ns, block_max);
+    cr_assert_not_null(sum);
+    uint8_t *buf = malloc(block_max);
+    cr_assert_not_null(buf);
+    ms_clock_sample cs = {.ticks = FINALIZE, .mono_ns = FINALIZE, .realtime_ns = 1};
+    size_t from[NTHREADS] = {0};
+    size_t nfolds = folds < 0 ? st[0].ncuts + 1 : (size_t)folds;
+    for (size_t k = 0; k < nfolds; k++) {
+        if (k == st[0].ncuts)   /* the last fold: MPI_Finalize is known */
+            ms_sum_set_window_end(sum, FINALIZE);
+        for (int t = 0; t < NTHREADS; t++) {
+            size_t to = k < st[t].ncuts ? st[t].cuts[k] : st[t].len;
+            cr_assert_eq(ms_sum_consume(sum, (uint32_t)t, st[t].buf + from[t], to - from[t]), 0);
+            from[t] = to;
+        }
+        cr_assert_eq(ms_summary_log_write(&sl, &log, sum, buf, &cs, NULL), 0);
+    }
+    for (int t = 0; t < NTHREADS; t++) {
+        /* As the signal handler does: the cursor, then the raw records. */
+        uint64_t cursor;
+        if (from[t] == st[t].len)
+            continue;
+        if (ms_sum_cursor(sum, (uint32_t)t, &cursor) == 0) {
+            uint8_t rec[16];
+            uint8_t *p = ms_rec_time(rec, cursor);
+            cr_assert_eq(ms_log_write_block(&log, MS_BLOCK_DATA, (uint32_t)t, rec, (size_t)(p - rec)), 0);
+        } else {
+            cr_assert_eq(from[t], 0, "a thread that consumed records has a cursor");
+        }
+        cr_assert_eq(ms_log_write_block(&log, MS_BLOCK_DATA, (uint32_t)t, st[t].buf + from[t], st[t].len - from[t]),
+                     0);
+    }
+    ms_end_record end = {.finalize_start_ns = FINALIZE, .end_ns = FINALIZE + 10000, .nthreads = NTHREADS,
+                         .flags = MS_END_FINALIZED};
+    cr_assert_eq(ms_log_close(&log, &end), 0);
+    ms_summary_log_free(&sl);
+    ms_sum_free(sum);
+    free(buf);
+}
+
+static char *report(const ms_run *run, int (*fn)(FILE *, const ms_run *))
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&buf, &len);
+    cr_assert_not_null(fp);
+    cr_assert_eq(fn(fp, run), 0);
+    fclose(fp);
+    return buf;
+}
+
+static int json(FILE *fp, const ms_run *run)
+{
+    return ms_report_json(fp, run, "test");
+}
+
+/* Replace each "mode":"summary" by "mode":"trace", in place. */
+static void same_mode(char *s)
+{
+    char *p;
+    while ((p = strstr(s, "\"mode\":\"summary\"")))
+        memmove(p + 8, "trace\"", 6), memmove(p + 14, p + 16, strlen(p + 16) + 1);
+}
+
+/* Compare two CSV reports: equal text, but for the mean and std columns,
+ * which may differ in the last digits (Welford's update in one pass versus
+ * Chan's merge of the per-thread parts). */
+static void expect_same_csv(const char *a, const char *b)
+{
+    if (strcmp(a, b) == 0)
+        return;
+    if (getenv("SUMMARY_TEST_SHOW"))
+        fprintf(stderr, "%s\n----\n%s\n", a, b);
+    char *x = strdup(a), *y = strdup(b), *sx, *sy;
+    char *lx = strtok_r(x, "\n", &sx), *ly = strtok_r(y, "\n", &sy);
+    int mean_col = -1, std_col = -1, line = 0;
+    while (lx && ly) {
+        char *cx = lx, *cy = ly;
+        int col = 0;
+        char *fx = strsep(&cx, ","), *fy = strsep(&cy, ",");
+        while (fx && fy) {
+            if (line == 0 && strcmp(fx, "mean_s") == 0)
+                mean_col = col;
+            if (line == 0 && strcmp(fx, "std_s") == 0)
+                std_col = col;
+            if (line > 0 && (col == mean_col || col == std_col)) {
+                double u = strtod(fx, NULL), v = strtod(fy, NULL);
+                cr_expect_leq(fabs(u - v), 1e-7 * fabs(u) + 1e-15, "line %d column %d: %s vs %s", line, col, fx, fy);
+            } else {
+                cr_expect_str_eq(fx, fy, "line %d column %d", line, col);
+            }
+            fx = strsep(&cx, ",");
+            fy = strsep(&cy, ",");
+            col++;
+        }
+        cr_expect(!fx && !fy, "line %d: as many columns", line);
+        lx = strtok_r(NULL, "\n", &sx);
+        ly = strtok_r(NULL, "\n", &sy);
+        line++;
+    }
+    cr_expect(!lx && !ly, "as many lines");
+    free(x);
+    free(y);
+}
+
+static void compare_modes(int folds)
+{
+    char *dt = synth_tmpdir(), *ds = synth_tmpdir();
+    cr_assert(dt && ds);
+    for (int rank = 0; rank < 2; rank++) {
+        stream st[NTHREADS];
+        make_streams(st, rank);
+        write_trace(dt, rank, st);
+        write_summary(ds, rank, st, folds);
+        for (int t = 0; t < NTHREADS; t++)
+            free(st[t].buf);
+    }
+    ms_run *rt = NULL, *rs = NULL;
+    cr_assert_eq(ms_reduce_dir(dt, 1, &rt), MS_REDUCE_OK);
+    cr_assert_eq(ms_reduce_dir(ds, 2, &rs), MS_REDUCE_OK);
+    cr_expect_eq(rt->nwarnings, 0);
+    cr_expect_eq(rs->nwarnings, 0, "%s", rs->nwarnings ? rs->warnings[0] : "");
+    cr_expect_eq(rt->summary_ranks, 0);
+    cr_expect_eq(rs->summary_ranks, 2);
+    cr_expect_eq(rs->events, rt->events);
+    cr_assert_eq(rs->nregions, rt->nregions);
+    for (size_t i = 0; i < rt->nregions; i++) {
+        const ms_region *a = &rt->regions[i], *b = &rs->regions[i];
+        cr_expect_str_eq(a->name, b->name);
+        cr_expect_eq(a->summary.calls, b->summary.calls);
+        cr_expect_eq(a->total_ns, b->total_ns, "%s", a->name);
+        cr_expect_eq(a->window_ns, b->window_ns, "%s", a->name);
+        cr_expect_eq(a->excl_ns, b->excl_ns, "%s", a->name);
+        cr_expect_eq(a->summary.p50_s, b->summary.p50_s, "%s", a->name);
+        cr_expect_eq(a->summary.p95_s, b->summary.p95_s, "%s", a->name);
+        cr_expect_eq(a->summary.p99_s, b->summary.p99_s, "%s", a->name);
+    }
+    char *ct = report(rt, ms_report_csv), *cs = report(rs, ms_report_csv);
+    expect_same_csv(ct, cs);
+    char *kt = report(rt, ms_report_ranks_csv), *ks = report(rs, ms_report_ranks_csv);
+    cr_expect_str_eq(kt, ks);
+    char *jt = report(rt, json), *js = report(rs, json);
+    same_mode(js);
+    /* The JSON's numbers are printed with all their digits: mean and std
+     * can differ in the last ones, so compare it with them cut off. */
+    cr_expect_eq(strlen(jt), strlen(js));
+    size_t diff = 0;
+    for (size_t i = 0; jt[i] && js[i]; i++)
+        diff += jt[i] != js[i];
+    cr_expect_leq(diff, 4 * rt->nregions, "JSON reports differ in %zu characters", diff);
+    free(ct), free(cs), free(kt), free(ks), free(jt), free(js);
+    ms_run_free(rt);
+    ms_run_free(rs);
+    synth_rmdir(dt);
+    synth_rmdir(ds);
+    free(dt);
+    free(ds);
+}
+
+Test(summary_mode, one_snapshot_gives_the_trace_statistics)
+{
+    compare_modes(-1);
+}
+
+Test(summary_mode, snapshots_then_events_give_the_trace_statistics)
+{
+    /* Two snapshots, each replacing the file, then the rest as events. */
+    compare_modes(2);
+}
+
+Test(summary_mode, nothing_folded_yet_reads_as_a_trace)
+{
+    compare_modes(0);
+}
+
+Test(summary_mode, log_size_does_not_grow_with_calls)
+{
+    char *d = synth_tmpdir();
+    cr_assert_not_null(d);
+    stream st[NTHREADS];
+    make_streams(st, 0);
+    write_summary(d, 0, st, -1);
+    char path[512];
+    snprintf(path, sizeof path, "%s/rank-000000.zst", d);
+    struct stat sb;
+    cr_assert_eq(stat(path, &sb), 0);
+    /* 12,000 calls in a few KiB: the snapshot holds aggregates only. */
+    cr_expect_lt(sb.st_size, 16384, "%lld bytes", (long long)sb.st_size);
+    snprintf(path, sizeof path, "%s/rank-000000.zst.new", d);
+    cr_expect_neq(access(path, F_OK), 0, "no temporary file is left");
+    for (int t = 0; t < NTHREADS; t++)
+        free(st[t].buf);
+    synth_rmdir(d);
+    free(d);
+}
