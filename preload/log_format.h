@@ -14,6 +14,10 @@
  *   - last block (kind MS_BLOCK_END): ms_end_record
  * A log without its end block was cut short (crash, kill): readers use its
  * readable prefix and say "truncated".
+ * A summary-mode log (header mode MS_MODE_SUMMARY, version 4) has the same
+ * blocks; its data blocks hold control records and one MS_CTL_SUMMARY
+ * aggregate per region id instead of events (docs/FORMAT.md, "Summary
+ * mode").
  */
 #ifndef MPISCOPE_LOG_FORMAT_H
 #define MPISCOPE_LOG_FORMAT_H

@@ -21,6 +21,15 @@ typedef struct sum_region {
     uint8_t defined, is_mpi, is_gpu;
 } sum_region;
 
+/* The latest counter sample of a (set, region, counter thread): a thread's
+ * samples are kept by key, so that they do not grow with the calls. */
+typedef struct sum_sample {
+    uint64_t set, region, cthread;
+    int final;
+    uint8_t *rec;
+    size_t len;
+} sum_sample;
+
 typedef struct sum_thread {
     int has_time;
     uint64_t cursor;        /* log clock, after what was consumed */
@@ -30,6 +39,8 @@ typedef struct sum_thread {
     size_t ctl_len, ctl_cap;
     size_t *cuts;           /* block ends in ctl */
     size_t ncuts, cuts_cap;
+    sum_sample *samples;    /* in order of first appearance */
+    size_t nsamples, samples_cap;
 } sum_thread;
 
 struct ms_sum {
@@ -78,6 +89,9 @@ void ms_sum_free(ms_sum *s)
         free(t->regs);
         free(t->ctl);
         free(t->cuts);
+        for (size_t k = 0; k < t->nsamples; k++)
+            free(t->samples[k].rec);
+        free(t->samples);
     }
     free(s->threads);
     ms_nest_free(&s->nest);
@@ -227,6 +241,68 @@ static int skip_control(uint64_t ctl, const uint8_t **pp, const uint8_t *end)
     }
 }
 
+/* Keep a counter sample as the reader would use it (docs/FORMAT.md): the
+ * latest of its (set, region, counter thread) stands; a final one replaces
+ * every sample of its set and region, and later ones that are not final
+ * are ignored. */
+static int keep_sample(sum_thread *t, const uint8_t *rec, size_t len)
+{
+    const uint8_t *p = rec, *end = rec + len;
+    uint64_t h, set, region, cthread, cpu, count, flags;
+    if (ms_get_varint(&p, end, &h) != 0 || ms_get_varint(&p, end, &set) != 0 ||
+        ms_get_varint(&p, end, &region) != 0 || ms_get_varint(&p, end, &cthread) != 0 ||
+        ms_get_varint(&p, end, &cpu) != 0 || ms_get_varint(&p, end, &count) != 0 ||
+        ms_get_varint(&p, end, &flags) != 0)
+        return 0;
+    int final = (flags & MS_SAMPLE_FINAL) != 0;
+    sum_sample *slot = NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < t->nsamples; i++) {
+        sum_sample *e = &t->samples[i];
+        if (e->set != set || e->region != region)
+            continue;
+        if (e->final && !final)
+            return 0;
+        if (final && !e->final) {
+            free(e->rec);   /* replaced by the final one */
+            continue;
+        }
+        if (e->cthread == cthread)
+            slot = e;
+    }
+    /* Drop the entries freed above. */
+    for (size_t i = 0; i < t->nsamples; i++) {
+        sum_sample *e = &t->samples[i];
+        if (final && !e->final && e->set == set && e->region == region)
+            continue;
+        t->samples[k++] = *e;
+        if (slot == e)
+            slot = &t->samples[k - 1];
+    }
+    t->nsamples = k;
+    uint8_t *copy = malloc(len);
+    if (!copy)
+        return -1;
+    memcpy(copy, rec, len);
+    if (!slot) {
+        if (t->nsamples == t->samples_cap) {
+            size_t cap = t->samples_cap ? t->samples_cap * 2 : 16;
+            sum_sample *a = realloc(t->samples, cap * sizeof *a);
+            if (!a) {
+                free(copy);
+                return -1;
+            }
+            t->samples = a;
+            t->samples_cap = cap;
+        }
+        slot = &t->samples[t->nsamples++];
+        slot->rec = NULL;
+    }
+    free(slot->rec);
+    *slot = (sum_sample){.set = set, .region = region, .cthread = cthread, .final = final, .rec = copy, .len = len};
+    return 0;
+}
+
 static int fold_event(ms_sum *s, uint32_t thread, sum_region *r, uint64_t start, uint64_t end)
 {
     uint64_t s_ns = to_ns(s, start), e_ns = to_ns(s, end);
@@ -304,7 +380,12 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
         } else if (skip_control(ctl, &p, end) != 0) {
             break;
         }
-        if (t && keep_control(s, t, rec, (size_t)(p - rec)) != 0)
+        int rc = 0;
+        if (t && ctl == MS_CTL_COUNTER_SAMPLE)
+            rc = keep_sample(t, rec, (size_t)(p - rec));
+        else if (t)
+            rc = keep_control(s, t, rec, (size_t)(p - rec));
+        if (rc != 0)
             t = NULL;   /* out of memory: later records of the chunk are lost */
     }
     return lost;
@@ -360,6 +441,15 @@ int ms_sum_write(const ms_sum *s, int (*emit)(void *ctx, uint32_t thread, const 
             from = to;
         }
         size_t len = 0;
+        for (size_t k = 0; k < t->nsamples; k++) {
+            if (len > 0 && len + t->samples[k].len > s->block_max) {
+                if ((rc = emit(ctx, i, buf, len)) != 0)
+                    return rc;
+                len = 0;
+            }
+            memcpy(buf + len, t->samples[k].rec, t->samples[k].len);
+            len += t->samples[k].len;
+        }
         for (uint32_t id = 0; id < t->nregs; id++) {
             if (t->regs[id].st.calls == 0)
                 continue;

@@ -16,6 +16,7 @@
 #include "stats.h"
 #include "summary.h"
 #include "summary_log.h"
+#include "counter_records.h"
 #include "synth.h"
 
 /* ---- the round trip ---- */
@@ -144,6 +145,14 @@ static void put_event(stream *s, uint32_t id, uint64_t start, uint64_t end)
     s->cursor = end;
 }
 
+/* A counter sample of set 0 for region id `id` on counter thread cthread. */
+static void put_sample(stream *s, uint32_t id, uint32_t cthread, uint64_t count, uint32_t flags)
+{
+    double v[3] = {1.5 * (double)count, 2.0 * (double)cthread + (double)count, flags ? 7.0 : NAN};
+    s->len = (size_t)(ms_rec_counter_sample(s->buf + s->len, 0, (uint64_t)id + 1, cthread, cthread, count, flags,
+                                            1e-3 * (double)count, v, 3) - s->buf);
+}
+
 static void cut(stream *s)
 {
     s->cuts[s->ncuts++] = s->len;
@@ -172,6 +181,10 @@ static void make_streams(stream *st, int rank)
     put_region(a, 5, KERNEL);
     put_region(b, 3, ALLRED);
     put_region(b, 0, STEP);
+    /* Hardware counters of the steps: a sample per call and counter
+     * thread, as LIKWID's marker API gives them, then a final one. */
+    static const char *const names[] = {"INSTR_RETIRED_ANY:FIXC0", "CPU_CLK_UNHALTED_CORE:FIXC1", "CPI"};
+    a->len = (size_t)(ms_rec_counter_set(a->buf + a->len, 0, "CLOCK", names, 2, 3) - a->buf);
     uint64_t t = 10000;
     for (int i = 0; i < 3000; i++) {
         uint64_t step0 = t;
@@ -181,6 +194,8 @@ static void make_streams(stream *st, int rank)
         put_event(a, 3, t + 20 + d1, t + 20 + d1 + d2);
         t += 40 + d1 + d2;
         put_event(a, 1, step0, t);
+        put_sample(a, 1, (uint32_t)(i % 2), (uint64_t)i / 2 + 1, 0);
+        put_sample(a, 3, 0, (uint64_t)i + 1, 0);
         if (i % 10 == 0)   /* device time, delivered late */
             put_event(a, 5, step0 - 5000, step0 - 100);
         uint64_t bt = 2 * t + (uint64_t)i;
@@ -189,6 +204,8 @@ static void make_streams(stream *st, int rank)
         if (i % 700 == 0)
             cut(a), cut(b);
     }
+    put_sample(a, 1, 0, 5000, MS_SAMPLE_FINAL);
+    put_sample(a, 1, 1, 10, 0);   /* after the final one: ignored */
     put_region(a, 6, FIN);
     put_event(a, 6, FINALIZE, FINALIZE + 3000);
     put_event(b, 3, FINALIZE + 10, FINALIZE + 500);   /* outside the window */
@@ -234,7 +251,7 @@ static void write_summary(const char *dir, int rank, stream *st, int folds)
     cr_assert_geq(dirfd, 0);
     ms_file_header h = header(rank, MS_MODE_SUMMARY);
     ms_log log;
-    size_t block_max = 1u << 16;
+    size_t block_max = 1u << 22;   /* the raw tail is written as one block */
     cr_assert_eq(ms_log_open_at(&log, dirfd, name, block_max, 1), 0);
     cr_assert_eq(ms_log_write_header(&log, &h, NULL, NULL, 0), 0);
     ms_summary_log sl;
@@ -382,6 +399,10 @@ static void compare_modes(int folds)
     expect_same_csv(ct, cs);
     char *kt = report(rt, ms_report_ranks_csv), *ks = report(rs, ms_report_ranks_csv);
     cr_expect_str_eq(kt, ks);
+    cr_expect_gt(rt->counters.nrows, 0);
+    char *nt = report(rt, ms_report_counters_json), *ns = report(rs, ms_report_counters_json);
+    cr_expect_str_eq(nt, ns, "the same hardware counters");
+    free(nt), free(ns);
     char *jt = report(rt, json), *js = report(rs, json);
     same_mode(js);
     /* The JSON's numbers are printed with all their digits: mean and std
@@ -427,7 +448,8 @@ Test(summary_mode, log_size_does_not_grow_with_calls)
     snprintf(path, sizeof path, "%s/rank-000000.zst", d);
     struct stat sb;
     cr_assert_eq(stat(path, &sb), 0);
-    /* 12,000 calls in a few KiB: the snapshot holds aggregates only. */
+    /* 12,000 calls and 6,000 counter samples in a few KiB: the snapshot
+     * holds aggregates and the latest samples only. */
     cr_expect_lt(sb.st_size, 16384, "%lld bytes", (long long)sb.st_size);
     snprintf(path, sizeof path, "%s/rank-000000.zst.new", d);
     cr_expect_neq(access(path, F_OK), 0, "no temporary file is left");
@@ -435,4 +457,86 @@ Test(summary_mode, log_size_does_not_grow_with_calls)
         free(st[t].buf);
     synth_rmdir(d);
     free(d);
+}
+
+/* ---- hostile aggregates ---- */
+
+/* A log of one aggregate record built from these fields (after `id`). */
+static ms_reduce_status read_one(uint64_t id, const uint64_t *v, size_t nv, double mean, double m2, char *msg,
+                                 size_t cap)
+{
+    char *d = synth_tmpdir();
+    cr_assert_not_null(d);
+    char path[512];
+    snprintf(path, sizeof path, "%s/rank-000000.zst", d);
+    ms_file_header h = header(0, MS_MODE_SUMMARY);
+    h.size = 1;
+    ms_log log;
+    cr_assert_eq(ms_log_open(&log, path, 1u << 16, 1), 0);
+    cr_assert_eq(ms_log_write_header(&log, &h, NULL, NULL, 0), 0);
+    uint8_t rec[4096], *p = rec;
+    p = ms_rec_time(p, 100);
+    p = ms_rec_region(p, 0, STEP, strlen(STEP));
+    p = ms_put_varint(p, ((uint64_t)MS_CTL_SUMMARY << 2) | MS_REC_CONTROL);
+    p = ms_put_varint(p, id);
+    for (size_t i = 0; i < nv; i++) {
+        if (i == 4) {   /* after calls, total, min, max: the two doubles */
+            memcpy(p, &mean, 8), p += 8;
+            memcpy(p, &m2, 8), p += 8;
+        }
+        p = ms_put_varint(p, v[i]);
+    }
+    cr_assert_eq(ms_log_write_block(&log, MS_BLOCK_DATA, 0, rec, (size_t)(p - rec)), 0);
+    ms_end_record end = {.end_ns = 10, .nthreads = 1};
+    cr_assert_eq(ms_log_close(&log, &end), 0);
+    ms_run *run = NULL;
+    ms_reduce_status st = ms_reduce_dir(d, 1, &run);
+    cr_assert_not_null(run);
+    snprintf(msg, cap, "%s", run->nerrors ? run->errors[0] : "");
+    if (st == MS_REDUCE_OK) {
+        cr_assert_eq(run->nregions, 1);
+        cr_expect_eq(run->regions[0].summary.calls, v[0]);
+        cr_expect_eq(run->events, v[0]);
+    }
+    ms_run_free(run);
+    synth_rmdir(d);
+    free(d);
+    return st;
+}
+
+Test(summary_mode, hostile_aggregates_are_corrupt)
+{
+    char msg[1024];
+    /* calls total min max | first first_dur last last_dur window excl zero lo n counts... */
+    int32_t b100 = ms_sketch_bucket_of(100), b300 = ms_sketch_bucket_of(300);
+    uint64_t good[] = {2, 400, 100, 300, 1000, 100, 2000, 300, 0, 400, 0, (uint64_t)b100,
+                       (uint64_t)(b300 - b100 + 1)};
+    size_t ng = sizeof good / sizeof good[0];
+    uint64_t v[ng + 300];
+    /* The counts: one in each end bucket. */
+    memcpy(v, good, sizeof good);
+    size_t nb = (size_t)(b300 - b100 + 1);
+    for (size_t i = 0; i < nb; i++)
+        v[ng + i] = i == 0 || i == nb - 1;
+    cr_expect_eq(read_one(0, v, ng + nb, 200.0, 20000.0, msg, sizeof msg), MS_REDUCE_OK, "%s", msg);
+
+    cr_expect_eq(read_one(5, v, ng + nb, 200.0, 20000.0, msg, sizeof msg), MS_REDUCE_BAD_INPUT);
+    cr_expect(strstr(msg, "summary of an undefined region"), "%s", msg);
+
+    v[ng] = 2;   /* three calls in the buckets, two counted */
+    cr_expect_eq(read_one(0, v, ng + nb, 200.0, 20000.0, msg, sizeof msg), MS_REDUCE_BAD_INPUT);
+    cr_expect(strstr(msg, "inconsistent summary record") && strstr(msg, "byte offset"), "%s", msg);
+    v[ng] = 1;
+
+    cr_expect_eq(read_one(0, v, ng + nb, NAN, 20000.0, msg, sizeof msg), MS_REDUCE_BAD_INPUT, "not a number");
+    v[9] = 500;   /* exclusive time above the total */
+    cr_expect_eq(read_one(0, v, ng + nb, 200.0, 20000.0, msg, sizeof msg), MS_REDUCE_BAD_INPUT);
+    v[9] = 400;
+    v[11] = MS_SKETCH_MAX_BUCKET;   /* buckets past the last */
+    cr_expect_eq(read_one(0, v, ng + nb, 200.0, 20000.0, msg, sizeof msg), MS_REDUCE_BAD_INPUT);
+    cr_expect(strstr(msg, "out of range"), "%s", msg);
+    v[11] = (uint64_t)b100;
+    /* Cut short: the record runs past its block. */
+    cr_expect_eq(read_one(0, v, ng + nb - 3, 200.0, 20000.0, msg, sizeof msg), MS_REDUCE_BAD_INPUT);
+    cr_expect(strstr(msg, "runs past its block"), "%s", msg);
 }
