@@ -50,7 +50,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all deps demo check install unit-tests mpi-tests smoke-tests html-tests fault-tests fuzz fuzz-replay bench bench-sanity clean FORCE
+.PHONY: all deps demo check install unit-tests mpi-tests mpi-tests-summary smoke-tests html-tests fault-tests fuzz fuzz-replay bench bench-sanity clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -192,6 +192,14 @@ mpi-tests: all
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
 	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) \
 	  bash test/mpi/run.sh
+
+# The same programs and expectations recorded with MPISCOPE_MODE=summary
+# (not part of `check`; the script tests summary.sh and fault_kill_summary.sh are).
+mpi-tests-summary: all
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
+	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
+	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) TEST_MODE=summary \
+	  bash test/mpi/run.sh $(patsubst test/mpi/%.expect.py,%,$(wildcard test/mpi/*.expect.py))
 
 smoke-tests: all
 	BUILD=$(BUILD) bash test/smoke.sh
