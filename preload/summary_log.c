@@ -100,6 +100,9 @@ int ms_summary_log_write(ms_summary_log *sl, ms_log *log, const ms_sum *sum, uin
     close(log->fd);
     log->fd = fd;
     log->bytes_written = w.bytes_written;
+    /* A fresh, complete file: an earlier failed append is behind us. */
+    log->failed = 0;
+    log->saved_errno = 0;
     if (end)
         return ms_log_finish(log, NULL);
     return 0;
