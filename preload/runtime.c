@@ -297,12 +297,14 @@ static void fill_end(ms_end_record *end, uint64_t finalize_start_ns)
 }
 
 /* Summary mode: fold what every thread has published into the aggregates
- * (the ring space is then free). The caller holds the log, and writes the
- * snapshot (summary_write) before giving it back, so that the file always
- * holds exactly the events consumed from the rings: a signal handler that
- * takes the log next appends the rest as events. */
-static void summary_fold(void)
+ * (the ring space is then free); returns whether there was any. The caller
+ * holds the log, and writes the snapshot (summary_write) before giving it
+ * back, so that the file always holds exactly the events consumed from the
+ * rings: a signal handler that takes the log next appends the rest as
+ * events. */
+static int summary_fold(void)
 {
+    int folded = 0;
     uint32_t n = atomic_load(&ms_nthreads);
     if (n > MS_MAX_THREADS)
         n = MS_MAX_THREADS;
@@ -326,7 +328,9 @@ static void summary_fold(void)
                          (unsigned long long)lost);
         }
         atomic_store_explicit(&t->tail, h, memory_order_release);
+        folded = 1;
     }
+    return folded;
 }
 
 /* Replace the log by the snapshot; with the end record, which closes it. */
@@ -391,8 +395,9 @@ static void *writer_main(void *arg)
         if (!summary) {
             drain_all(1, 0);
         } else if (log_take(-1) == 0) {
-            summary_fold();
-            summary_write(NULL);
+            /* Nothing new: the log already holds this snapshot. */
+            if (summary_fold())
+                summary_write(NULL);
             log_give();
         }
     }
