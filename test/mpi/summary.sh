@@ -4,6 +4,8 @@
 #     statistics' sanity (min <= p50 <= p95 <= p99 <= max, mean x calls =
 #     total), every rank's log in summary mode, the text report saying so;
 #     summary_check.py holds the expectations;
+#   - at 2 ranks, the same program recorded as a trace: the same
+#     communication matrix and call sites (calls per site) from both;
 #   - the outputs made of single calls (--events-csv, --trace) are refused
 #     with one message and exit status 1, the HTML report says there is no
 #     timeline;
@@ -67,6 +69,23 @@ for n in 1 2 4; do
         problem "-n $n: $(cat "$d/check.out")"
     echo "summary -n $n: $(tail -1 "$d/check.out")"
 done
+
+# The matrix and the call sites, as from a trace of the same program.
+if [ -d "$dir/exact-2/logs" ] && run trace 2 "$iters" "$dir/trace-2"; then
+    for m in summary trace; do
+        src=$dir/exact-2
+        [ $m = trace ] && src=$dir/trace-2
+        "$MERGE" --matrix-csv "$dir/matrix-$m.csv" --callsites-csv "$dir/sites-$m.full.csv" "$src/logs" 2>/dev/null ||
+            problem "--matrix-csv/--callsites-csv fail on the $m logs"
+        cut -d, -f1-6 "$dir/sites-$m.full.csv" | sort >"$dir/sites-$m.csv"
+    done
+    cmp -s "$dir/matrix-summary.csv" "$dir/matrix-trace.csv" ||
+        problem "the communication matrix differs between summary and trace: $(diff "$dir/matrix-summary.csv" "$dir/matrix-trace.csv" | head -5)"
+    [ "$(wc -l <"$dir/sites-summary.csv")" -gt 5 ] || problem "too few call sites: $(cat "$dir/sites-summary.csv")"
+    cmp -s "$dir/sites-summary.csv" "$dir/sites-trace.csv" ||
+        problem "the call sites differ between summary and trace: $(diff "$dir/sites-summary.csv" "$dir/sites-trace.csv" | head -5)"
+    echo "summary and trace at 2 ranks: the same matrix ($(($(wc -l <"$dir/matrix-trace.csv") - 1)) pairs) and call sites ($(($(wc -l <"$dir/sites-trace.csv") - 1)) rows)"
+fi
 
 # No timeline: one message, exit status 1, nothing written.
 d=$dir/exact-2
