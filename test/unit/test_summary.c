@@ -211,6 +211,25 @@ static void make_streams(stream *st, int rank)
     put_event(b, 3, FINALIZE + 10, FINALIZE + 500);   /* outside the window */
 }
 
+/* With tsc set, the log clock is a time-stamp counter of 2.5 ticks per ns
+ * (exactly, so that the writer's conversion, with the header's rate, and
+ * the reader's, with the end record's, agree up to rounding). */
+static int tsc;
+#define TSC_RATE 2.5
+static const ms_clock_info tsc_clock = {.kind = MS_CLOCK_TSC, .ticks_ref = 0, .ticks_per_ns = TSC_RATE};
+
+static uint64_t mono_of(uint64_t ticks)
+{
+    return tsc ? SYNTH_CLOCK_REF + (uint64_t)((double)ticks / TSC_RATE) : ticks;
+}
+
+static ms_end_record end_record(void)
+{
+    uint64_t t = FINALIZE + 10000;
+    return (ms_end_record){.finalize_start_ns = FINALIZE, .end_ns = mono_of(t), .end_ticks = t,
+                           .nthreads = NTHREADS, .flags = MS_END_FINALIZED};
+}
+
 static ms_file_header header(int rank, uint32_t mode)
 {
     ms_file_header h;
@@ -226,7 +245,7 @@ static void write_trace(const char *dir, int rank, stream *st)
     ms_file_header h = header(rank, MS_MODE_TRACE);
     ms_log log;
     cr_assert_eq(ms_log_open(&log, path, SYNTH_BUF, 1), 0);
-    cr_assert_eq(ms_log_write_header(&log, &h, NULL, NULL, 0), 0);
+    cr_assert_eq(ms_log_write_header(&log, &h, tsc ? &tsc_clock : NULL, NULL, 0), 0);
     /* Blocks as a writer cuts them, threads interleaved. */
     size_t from[NTHREADS] = {0};
     for (size_t k = 0; k <= st[0].ncuts; k++)
@@ -235,8 +254,7 @@ static void write_trace(const char *dir, int rank, stream *st)
             cr_assert_eq(ms_log_write_block(&log, MS_BLOCK_DATA, (uint32_t)t, st[t].buf + from[t], to - from[t]), 0);
             from[t] = to;
         }
-    ms_end_record end = {.finalize_start_ns = FINALIZE, .end_ns = FINALIZE + 10000, .nthreads = NTHREADS,
-                         .flags = MS_END_FINALIZED};
+    ms_end_record end = end_record();
     cr_assert_eq(ms_log_close(&log, &end), 0);
 }
 
@@ -253,16 +271,18 @@ static void write_summary(const char *dir, int rank, stream *st, int folds)
     ms_log log;
     size_t block_max = 1u << 22;   /* the raw tail is written as one block */
     cr_assert_eq(ms_log_open_at(&log, dirfd, name, block_max, 1), 0);
-    cr_assert_eq(ms_log_write_header(&log, &h, NULL, NULL, 0), 0);
+    cr_assert_eq(ms_log_write_header(&log, &h, tsc ? &tsc_clock : NULL, NULL, 0), 0);
     ms_summary_log sl;
     cr_assert_eq(ms_summary_log_init(&sl, &log, dirfd, name), 0);
     close(dirfd);
     ms_sum_clock clock = {.ticks = 0, .ticks_ref = h.clock_ref_ns, .ns_ref = h.clock_ref_ns, .ticks_per_ns = 1.0};
+    if (tsc)
+        clock = (ms_sum_clock){.ticks = 1, .ticks_ref = 0, .ns_ref = h.clock_ref_ns, .ticks_per_ns = TSC_RATE};
     ms_sum *sum = ms_sum_new(&clock, h.init_end_ns, block_max);
     cr_assert_not_null(sum);
     uint8_t *buf = malloc(block_max);
     cr_assert_not_null(buf);
-    ms_clock_sample cs = {.ticks = FINALIZE, .mono_ns = FINALIZE, .realtime_ns = 1};
+    ms_clock_sample cs = {.ticks = FINALIZE, .mono_ns = mono_of(FINALIZE), .realtime_ns = 1};
     size_t from[NTHREADS] = {0};
     size_t nfolds = folds < 0 ? st[0].ncuts + 1 : (size_t)folds;
     for (size_t k = 0; k < nfolds; k++) {
@@ -290,8 +310,7 @@ static void write_summary(const char *dir, int rank, stream *st, int folds)
         cr_assert_eq(ms_log_write_block(&log, MS_BLOCK_DATA, (uint32_t)t, st[t].buf + from[t], st[t].len - from[t]),
                      0);
     }
-    ms_end_record end = {.finalize_start_ns = FINALIZE, .end_ns = FINALIZE + 10000, .nthreads = NTHREADS,
-                         .flags = MS_END_FINALIZED};
+    ms_end_record end = end_record();
     cr_assert_eq(ms_log_close(&log, &end), 0);
     ms_summary_log_free(&sl);
     ms_sum_free(sum);
@@ -384,6 +403,36 @@ static void compare_modes(int folds)
     cr_expect_eq(rs->summary_ranks, 2);
     cr_expect_eq(rs->events, rt->events);
     cr_assert_eq(rs->nregions, rt->nregions);
+    if (tsc) {
+        /* Two conversions of the counter to ns, each rounding down: up to
+         * 1 ns per call apart, and percentiles within the sketch's 1 %. */
+        for (size_t i = 0; i < rt->nregions; i++) {
+            const ms_region *a = &rt->regions[i], *b = &rs->regions[i];
+            double slack = (double)a->summary.calls + 1;
+            cr_expect_str_eq(a->name, b->name);
+            cr_expect_eq(a->summary.calls, b->summary.calls, "%s", a->name);
+            cr_expect_leq(fabs((double)a->total_ns - (double)b->total_ns), slack, "%s", a->name);
+            cr_expect_leq(fabs((double)a->window_ns - (double)b->window_ns), slack, "%s", a->name);
+            cr_expect_leq(fabs((double)a->excl_ns - (double)b->excl_ns), 2 * slack, "%s", a->name);
+            cr_expect_leq(fabs(a->summary.min_s - b->summary.min_s), 1e-9, "%s", a->name);
+            cr_expect_leq(fabs(a->summary.max_s - b->summary.max_s), 1e-9, "%s", a->name);
+            cr_expect_leq(fabs(a->summary.p50_s - b->summary.p50_s), 0.02 * a->summary.p50_s + 1e-9, "%s", a->name);
+            cr_expect_leq(fabs(a->summary.p99_s - b->summary.p99_s), 0.02 * a->summary.p99_s + 1e-9, "%s", a->name);
+            cr_expect_leq(fabs(a->summary.first_s - b->summary.first_s), 1e-9, "%s", a->name);
+            cr_expect_leq(fabs(a->summary.last_s - b->summary.last_s), 1e-9, "%s", a->name);
+        }
+        for (size_t r = 0; r < rt->nranks; r++) {
+            cr_expect_leq(llabs((long long)rt->ranks[r].app_ns - (long long)rs->ranks[r].app_ns), 1);
+            cr_expect_leq(fabs((double)rt->ranks[r].mpi_ns - (double)rs->ranks[r].mpi_ns), 20000.0);
+        }
+        ms_run_free(rt);
+        ms_run_free(rs);
+        synth_rmdir(dt);
+        synth_rmdir(ds);
+        free(dt);
+        free(ds);
+        return;
+    }
     for (size_t i = 0; i < rt->nregions; i++) {
         const ms_region *a = &rt->regions[i], *b = &rs->regions[i];
         cr_expect_str_eq(a->name, b->name);
@@ -430,6 +479,14 @@ Test(summary_mode, snapshots_then_events_give_the_trace_statistics)
 {
     /* Two snapshots, each replacing the file, then the rest as events. */
     compare_modes(2);
+}
+
+Test(summary_mode, time_stamp_counter_clock)
+{
+    tsc = 1;
+    compare_modes(-1);
+    compare_modes(3);
+    tsc = 0;
 }
 
 Test(summary_mode, nothing_folded_yet_reads_as_a_trace)
