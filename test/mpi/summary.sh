@@ -11,7 +11,7 @@
 #     timeline;
 #   - log size: 10 times more calls give logs at most 20 % larger (the
 #     sketches widen as rarer durations appear), where a trace grows more
-#     than 5 times.
+#     than 3 times (about 5 times here: its header and load map are fixed).
 #
 #   summary.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh)
 set -uo pipefail
@@ -111,7 +111,7 @@ for mode in summary trace; do
     if [ "$mode" = summary ] && [ $((large * 100)) -gt $((small * 120)) ]; then
         problem "summary logs grow from $small to $large bytes with 10 times the calls"
     fi
-    if [ "$mode" = trace ] && [ $((large)) -lt $((small * 5)) ]; then
+    if [ "$mode" = trace ] && [ "$large" -lt $((small * 3)) ]; then
         problem "trace logs grow from $small to $large bytes only: the size test says nothing"
     fi
 done
