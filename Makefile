@@ -13,8 +13,11 @@ HAVE_MPICH   := $(shell command -v $(MPICC_MPICH) >/dev/null 2>&1 && echo 1)
 HAVE_OPENMPI := $(shell command -v $(MPICC_OPENMPI) >/dev/null 2>&1 && echo 1)
 
 # Sources: everything MPI-free is "core" (shared by the library, the merge and tests).
-CORE_SRCS     := preload/log_file.c pmpi/region_name.c
+CORE_SRCS     := preload/log_file.c pmpi/region_name.c preload/summary.c preload/summary_log.c
 LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
+# The merge's accumulators that summary mode runs in the writer thread too
+# (preload/summary.c): one definition of the statistics for both.
+LIB_SRCS      += analysis/stats.c analysis/sketch.c analysis/nesting.c
 # The LIKWID collector (likwid/), when <likwid.h> is found (config.mk).
 ifeq ($(HAVE_LIKWID),1)
   LIB_SRCS    += $(wildcard likwid/*.c)
@@ -55,7 +58,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all deps demo check install unit-tests mpi-tests smoke-tests scale-tests html-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-sanity scaling clean FORCE
+.PHONY: all deps demo check install unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -118,7 +121,7 @@ $(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.
 	$(CC) -r -nostdlib -o $(BUILD)/obj/$(1)/all.o $$^
 	nm -u $(BUILD)/obj/$(1)/all.o | awk '{print $$$$2}' | grep -E '^(P?MPI_|ompi_|MPIR_|p?mpi_|pmpir_|MPI_F_)' | sort -u > $(BUILD)/obj/$(1)/weak.txt
 	objcopy --weaken-symbols=$(BUILD)/obj/$(1)/weak.txt $(BUILD)/obj/$(1)/all.o
-	$(CC) -shared -o $$@ $(BUILD)/obj/$(1)/all.o -Wl,-z,lazy -Wl,--version-script=preload/exports.map $(4) $(ZSTD_LIBS) -lpthread -ldl $(LDSAN)
+	$(CC) -shared -o $$@ $(BUILD)/obj/$(1)/all.o -Wl,-z,lazy -Wl,--version-script=preload/exports.map $(4) $(ZSTD_LIBS) -lpthread -ldl -lm $(LDSAN)
 endef
 # Open MPI's predefined handles (MPI_COMM_WORLD, MPI_BYTE, ...) are data
 # symbols, bound when the library loads: the Open MPI library names libmpi,
@@ -167,9 +170,10 @@ include test/symbolize/fixtures.mk
 # The test-only log synthesizer (test/scale/): logs of any size, written by
 # the real writer, for the merge's scaling tests and measurements.
 SYNTH_LOGS := $(BUILD)/test/scale/synth-logs
-$(SYNTH_LOGS): test/scale/synth_logs.c test/unit/synth.h $(CORE_OBJS)
+SYNTH_OBJS := $(CORE_OBJS) $(addprefix $(BUILD)/obj/core/analysis/,stats.o sketch.o nesting.o)
+$(SYNTH_LOGS): test/scale/synth_logs.c test/unit/synth.h $(SYNTH_OBJS)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(LDSAN)
+	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) -lm $(LDSAN)
 
 unit-tests: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 1; done
@@ -225,6 +229,14 @@ mpi-tests: all
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
 	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) \
 	  bash test/mpi/run.sh
+
+# The same programs and expectations recorded with MPISCOPE_MODE=summary
+# (not part of `check`; the script tests summary.sh and fault_kill_summary.sh are).
+mpi-tests-summary: all
+	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
+	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
+	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) TEST_MODE=summary \
+	  bash test/mpi/run.sh $(patsubst test/mpi/%.expect.py,%,$(wildcard test/mpi/*.expect.py))
 
 smoke-tests: all
 	BUILD=$(BUILD) bash test/smoke.sh

@@ -45,6 +45,14 @@ int ms_site_acc_add_slow(ms_site_acc *a, uint64_t key, uint32_t region, uint32_t
     return 0;
 }
 
+int ms_site_acc_add_calls(ms_site_acc *a, uint32_t region, uint32_t site, uint64_t calls, uint64_t total_ns)
+{
+    if (calls == 0 || ms_site_acc_add(a, region, site, total_ns) != 0)
+        return -1;
+    a->e[a->last].calls += calls - 1;
+    return 0;
+}
+
 void ms_callsite_free(ms_callsite *c)
 {
     free(c->region);

@@ -65,6 +65,9 @@ static inline int ms_site_acc_add(ms_site_acc *a, uint32_t region, uint32_t site
     return ms_site_acc_add_slow(a, key, region, site, ns);
 }
 
+/* `calls` calls of region/site that took total_ns together (summary mode). */
+int ms_site_acc_add_calls(ms_site_acc *a, uint32_t region, uint32_t site, uint64_t calls, uint64_t total_ns);
+
 /* Turn the sums of the file just read by rd (rank `rank`) into rows
  * appended to *rows. 0, or -1 when out of memory. */
 int ms_site_acc_resolve(const ms_site_acc *a, const ms_reader *rd, int32_t rank, ms_symbolizer *sym,

@@ -71,6 +71,7 @@ struct ms_reader {
     size_t nbinds, binds_cap;
     ms_site_table sites;
     ms_cset_table csets;     /* counter sets (log_counters.h) */
+    uint64_t *sum_counts;    /* a summary record's bucket counts */
     ms_idmap thread_slots;   /* thread index -> position in threads */
     thread_state *threads;
     size_t nthreads, threads_cap;
@@ -183,6 +184,7 @@ void ms_reader_destroy(ms_reader *r)
     free(r->in);
     free(r->out);
     free(r->members);
+    free(r->sum_counts);
     ZSTD_freeDCtx(r->dctx);
     free(r);
 }
@@ -703,6 +705,54 @@ static ms_read_status parse_gpu(ms_reader *r, thread_state *t, unsigned ctl, con
     return MS_READ_OK;
 }
 
+static int get_double(const uint8_t **pp, const uint8_t *end, double *v)
+{
+    if (end - *pp < 8)
+        return -1;
+    memcpy(v, *pp, 8);
+    *pp += 8;
+    return 0;
+}
+
+static ms_read_status parse_summary(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end)
+{
+    uint64_t id, f[4], first_t, first_ns, last_t, last_ns, window, excl, zero, lo, len;
+    double mean, m2;
+    if (get_varint(pp, end, &id) != 0 || get_varint(pp, end, &f[0]) != 0 || get_varint(pp, end, &f[1]) != 0 ||
+        get_varint(pp, end, &f[2]) != 0 || get_varint(pp, end, &f[3]) != 0 || get_double(pp, end, &mean) != 0 ||
+        get_double(pp, end, &m2) != 0 || get_varint(pp, end, &first_t) != 0 || get_varint(pp, end, &first_ns) != 0 ||
+        get_varint(pp, end, &last_t) != 0 || get_varint(pp, end, &last_ns) != 0 ||
+        get_varint(pp, end, &window) != 0 || get_varint(pp, end, &excl) != 0 || get_varint(pp, end, &zero) != 0 ||
+        get_varint(pp, end, &lo) != 0 || get_varint(pp, end, &len) != 0)
+        return corrupt_at(r, "summary record runs past its block");
+    if (lo > MS_SKETCH_MAX_INDEX || len > MS_SKETCH_MAX_INDEX + 1u - lo)
+        return corrupt_at(r, "summary record with sketch buckets out of range");
+    if (!r->sum_counts && !(r->sum_counts = malloc((MS_SKETCH_MAX_INDEX + 1u) * sizeof *r->sum_counts)))
+        return nomem(r);
+    for (uint64_t i = 0; i < len; i++)
+        if (get_varint(pp, end, &r->sum_counts[i]) != 0)
+            return corrupt_at(r, "summary record runs past its block");
+    uint32_t b = region_of(t, id);
+    if (b == MS_IDMAP_NONE)
+        return corrupt_at(r, "summary of an undefined region");
+    if (first_t > MAX_TIME || last_t > MAX_TIME)
+        return corrupt_at(r, "summary time out of range");
+    ms_summary_rec s = {
+        .thread = t->thread, .region = r->bind_region[b], .site = r->bind_site[b],
+        .agg = {.calls = f[0], .total_ns = f[1], .min_ns = f[2], .max_ns = f[3], .mean_ns = mean, .m2 = m2,
+                .first_start = (int64_t)to_ns(r, first_t), .first_ns = first_ns,
+                .last_end = (int64_t)to_ns(r, last_t), .last_ns = last_ns, .zero = zero,
+                .lo = (int32_t)lo, .len = (int32_t)len, .counts = r->sum_counts},
+        .window_ns = window, .excl_ns = excl,
+    };
+    if (ms_stats_agg_check(&s.agg) != 0 || window > s.agg.total_ns || excl > s.agg.total_ns)
+        return corrupt_at(r, "inconsistent summary record");
+    r->res->summarized += s.agg.calls;
+    if (r->cb && r->cb->summary && r->cb->summary(r->ctx, &s) != 0)
+        return stopped(r);
+    return MS_READ_OK;
+}
+
 static ms_read_status parse_data(ms_reader *r, uint32_t thread, const uint8_t *p, size_t len)
 {
     thread_state *t = thread_for(r, thread);
@@ -790,6 +840,9 @@ static ms_read_status parse_data(ms_reader *r, uint32_t thread, const uint8_t *p
             case MS_CTL_GPU_DROPPED:
             case MS_CTL_GPU_TOOL:
                 st = parse_gpu(r, t, (unsigned)(h >> 2), &p, end);
+                break;
+            case MS_CTL_SUMMARY:
+                st = parse_summary(r, t, &p, end);
                 break;
             default:
                 st = corrupt_at(r, "unknown control record");

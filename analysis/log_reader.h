@@ -17,6 +17,8 @@
  *           indices, like regions); events carry their site's index
  *   object  per object of the process's load map
  *   counter_set, counter_sample  hardware-counter sets and samples
+ *   summary per aggregate of a region id (summary mode, version 4): the
+ *           statistics of all its calls on one thread
  *   end     once, last, with the end record
  *
  * Any callback may be NULL. A callback that returns non-zero stops the read
@@ -37,6 +39,7 @@
 #include "log_counters.h"
 #include "log_format.h"
 #include "log_sites.h"
+#include "stats.h"
 
 /* Limits on what one file may define; beyond them the file is corrupt. */
 #define MS_READER_MAX_REGIONS (1u << 18)        /* distinct names per file */
@@ -98,6 +101,17 @@ typedef struct ms_gpu_record {
     uint64_t launch_ns;           /* tool clock ns (as event times) */
     uint64_t dropped;
 } ms_gpu_record;
+/* An aggregate (MS_CTL_SUMMARY), checked (ms_stats_agg_check): durations
+ * in ns, agg.first_start and agg.last_end in ns of the tool clock like
+ * event times; agg.counts is valid during the callback only. */
+typedef struct ms_summary_rec {
+    uint32_t thread;      /* thread index within the rank */
+    uint32_t region;      /* per-file region index */
+    uint32_t site;        /* per-file call-site index, or MS_SITE_NONE */
+    ms_stats_agg agg;
+    uint64_t window_ns;   /* MPI regions: time inside [init_end, finalize_start] */
+    uint64_t excl_ns;     /* exclusive time (analysis/nesting.h) */
+} ms_summary_rec;
 
 typedef struct ms_read_callbacks {
     int (*header)(void *ctx, const ms_log_meta *meta);
@@ -117,6 +131,8 @@ typedef struct ms_read_callbacks {
     int (*counter_sample)(void *ctx, const ms_counter_sample *s);
     /* A GPU record (version 4). */
     int (*gpu)(void *ctx, const ms_gpu_record *g);
+    /* A region id's aggregate (summary mode, version 4). */
+    int (*summary)(void *ctx, const ms_summary_rec *s);
 } ms_read_callbacks;
 
 typedef struct ms_read_result {
@@ -124,6 +140,7 @@ typedef struct ms_read_result {
     uint64_t offset;       /* byte offset of the frame at fault (or of the cut) */
     uint64_t frames;       /* frames read successfully */
     uint64_t events;       /* events delivered */
+    uint64_t summarized;   /* calls in the summary records delivered */
     uint32_t threads;      /* distinct threads seen */
     int has_header;
     int has_end;

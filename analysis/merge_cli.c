@@ -281,6 +281,14 @@ int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
     }
 
     int rc = EXIT_OK;
+    /* Outputs made of single calls need a trace: summary logs have none. */
+    int no_timeline = run->summary_ranks > 0 && (o->events_csv || o->trace || o->otf2 || o->spt);
+    if (no_timeline) {
+        fprintf(stderr, "%s: the run was recorded in summary mode (MPISCOPE_MODE=summary) and has no timeline: "
+                "%s%s%s%snot written\n", ms_merge_prog, o->events_csv ? "--events-csv " : "",
+                o->trace ? "--trace " : "", o->otf2 ? "--otf2 " : "", o->spt ? "--spt " : "");
+        rc = EXIT_USAGE;
+    }
     if ((run->counters.nrows || o->roofline_csv) && !(run->roofline = ms_roofline_build(&run->counters, &o->roof))) {
         fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
         ms_run_free(run);
@@ -300,13 +308,13 @@ int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
         rc = EXIT_USAGE;
     if (o->matrix_csv && write_report(o->matrix_csv, ms_report_matrix_csv, run) != 0)
         rc = EXIT_USAGE;
-    if (o->events_csv && write_report(o->events_csv, ms_report_events_csv, run) != 0)
+    if (!no_timeline && o->events_csv && write_report(o->events_csv, ms_report_events_csv, run) != 0)
         rc = EXIT_USAGE;
-    if (o->trace && write_report(o->trace, ms_report_trace, run) != 0)
+    if (!no_timeline && o->trace && write_report(o->trace, ms_report_trace, run) != 0)
         rc = EXIT_USAGE;
-    if (o->otf2 && write_dir_report("--otf2", o->otf2, ms_report_otf2, run) != 0)
+    if (!no_timeline && o->otf2 && write_dir_report("--otf2", o->otf2, ms_report_otf2, run) != 0)
         rc = EXIT_USAGE;
-    if (o->spt && write_dir_report("--spt", o->spt, ms_report_spt, run) != 0)
+    if (!no_timeline && o->spt && write_dir_report("--spt", o->spt, ms_report_spt, run) != 0)
         rc = EXIT_USAGE;
     if (o->roofline_csv && write_report(o->roofline_csv, roofline_writer, run) != 0)
         rc = EXIT_USAGE;

@@ -276,6 +276,32 @@ static int on_event(void *ctx, const ms_event *ev)
     return 0;
 }
 
+/* Summary mode: a region id's aggregate counts as all its calls. */
+static int on_summary(void *ctx, const ms_summary_rec *r)
+{
+    file_ctx *f = ctx;
+    file_slot *s = &f->slots[r->region];
+    ms_stats part;
+    ms_stats_init(&part);
+    if (ms_stats_from_agg(&part, &r->agg) != 0 || ms_stats_merge(&s->stats, &part) != 0 ||
+        (r->site != MS_SITE_NONE && ms_site_acc_add_calls(&f->sites, r->region, r->site, r->agg.calls,
+                                                          r->agg.total_ns) != 0)) {
+        ms_stats_free(&part);
+        f->nomem = 1;
+        return -1;
+    }
+    ms_stats_free(&part);
+    s->window_ns += r->window_ns;
+    s->excl_ns += r->excl_ns;
+    uint64_t first = (uint64_t)r->agg.first_start, last = (uint64_t)r->agg.last_end;
+    if (!f->has_events || first < f->first_start)
+        f->first_start = first;
+    if (!f->has_events || last > f->last_end)
+        f->last_end = last;
+    f->has_events = 1;
+    return 0;
+}
+
 static int on_end(void *ctx, const ms_end_record *e)
 {
     file_ctx *f = ctx;
@@ -335,6 +361,7 @@ static const ms_read_callbacks reduce_callbacks = {
     .end = on_end,
     .counter_set = on_counter_set,
     .counter_sample = on_counter_sample,
+    .summary = on_summary,
 };
 
 static void free_slots(file_ctx *f)
@@ -356,7 +383,7 @@ static void finish_rank(file_ctx *f)
 {
     ms_rank_info *in = &f->job->info;
     in->threads = f->job->res.threads;
-    in->events = f->job->res.events;
+    in->events = f->job->res.events + f->job->res.summarized;
     in->has_end = f->has_end;
     if (f->has_end) {
         in->finalize_start_ns = f->end.finalize_start_ns;
@@ -862,6 +889,7 @@ static int summarize_run(ms_run *run, strlist *warnings, int check_missing)
         run->app_ns += in->app_ns;
         run->mpi_ns += in->mpi_ns;
         run->events += in->events;
+        run->summary_ranks += in->mode == MS_MODE_SUMMARY;
         if (i == 0 || in->mpi_pct < pmin)
             pmin = in->mpi_pct;
         if (i == 0 || in->mpi_pct > pmax)

@@ -97,6 +97,8 @@ typedef struct ms_run {
     double mpi_pct;                /* 100 mpi_ns / app_ns */
     double mpi_pct_min, mpi_pct_mean, mpi_pct_max;  /* over ranks */
     int has_events;
+    size_t summary_ranks;          /* ranks recorded in summary mode
+                                      (MPISCOPE_MODE=summary): no timeline */
     int64_t origin;                /* earliest event start, common clock */
     uint64_t events;
     size_t ncallsites;

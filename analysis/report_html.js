@@ -336,6 +336,10 @@
   function timeline() {
     const T = D.timeline, el = document.getElementById('chart-timeline'), lanes = T.lanes, names = T.names;
     const note = document.getElementById('timeline-note');
+    if (T.summary) {
+      note.textContent = 'The run was recorded in summary mode (MPISCOPE_MODE=summary): per-region aggregates, no timeline.';
+      return noData(el, 'no timeline in summary mode');
+    }
     const kept = lanes.reduce((a, l) => a + l.ev.length / 3, 0), seen = lanes.reduce((a, l) => a + l.events, 0);
     note.textContent = 'Calls per rank on a common clock, from the run\u2019s first call. Each rank shows at most its ' +
       fmtCount(T.cap) + ' longest calls: ' + fmtCount(kept) + ' of ' + fmtCount(seen) + ' calls shown' +

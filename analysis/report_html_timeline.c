@@ -138,6 +138,12 @@ static void put_lane(FILE *fp, const ms_run *run, const ms_rank_info *in, const 
 
 int ms_html_timeline(FILE *fp, const ms_run *run)
 {
+    if (run->summary_ranks) {
+        /* Summary mode keeps aggregates, no calls: no timeline to draw. */
+        fprintf(fp, "\"timeline\":{\"cap\":0,\"ranks_total\":%zu,\"summary\":true,\"lanes\":[],\"names\":[]}",
+                run->nranks);
+        return 0;
+    }
     size_t nranks = run->nranks < MS_HTML_TIMELINE_RANKS ? run->nranks : MS_HTML_TIMELINE_RANKS;
     tl_ctx c = {.run = run, .cap = MS_HTML_TIMELINE_EVENTS};
     if (nranks * c.cap > MS_HTML_TIMELINE_TOTAL)

@@ -170,6 +170,10 @@ static void header(FILE *fp, const ms_run *run)
         fputs(run->nhosts > 4 ? ", ...)" : ")", fp);
     }
     fprintf(fp, "\n  wall time    %s\n", a);
+    if (run->summary_ranks == run->nranks && run->nranks > 0)
+        fputs("  mode         summary (per-region aggregates, no timeline)\n", fp);
+    else if (run->summary_ranks)
+        fprintf(fp, "  mode         summary on %zu of %zu ranks, trace on the others\n", run->summary_ranks, run->nranks);
     if (run->nranks > 0) {
         const ms_rank_info *r0 = &run->ranks[0];
         char s[600], f[600];

@@ -1,6 +1,8 @@
 /* DDSketch-style quantile sketch: see sketch.h. */
 #include "sketch.h"
 
+#include "log_format.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -13,20 +15,21 @@
 /* Slack added on each side when a sketch's range grows. */
 #define GROW_SLACK 16
 
-static double inv_log_gamma;
 static double gamma_value;
 static uint16_t small_index[TABLE_SIZE];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
 
+_Static_assert(MS_SKETCH_MAX_INDEX == MS_SKETCH_MAX_BUCKET, "one bucket range in the log and the merge");
+
+/* The log format's bucket definition (log_format.h), normative for both. */
 static int32_t index_by_log(uint64_t v)
 {
-    return (int32_t)ceil(log((double)v) * inv_log_gamma);
+    return ms_sketch_bucket_of(v);
 }
 
 static void init_tables(void)
 {
     gamma_value = (1.0 + MS_SKETCH_ACCURACY) / (1.0 - MS_SKETCH_ACCURACY);
-    inv_log_gamma = 1.0 / log(gamma_value);
     small_index[0] = 0;
     for (uint32_t v = 1; v < TABLE_SIZE; v++)
         small_index[v] = (uint16_t)index_by_log(v);

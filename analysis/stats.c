@@ -2,6 +2,7 @@
 #include "stats.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define NS_PER_S 1e9
@@ -89,6 +90,76 @@ int ms_stats_merge(ms_stats *dst, const ms_stats *src)
         dst->last_end = src->last_end;
         dst->last_ns = src->last_ns;
     }
+    return 0;
+}
+
+void ms_stats_to_agg(const ms_stats *s, ms_stats_agg *a)
+{
+    *a = (ms_stats_agg){
+        .calls = s->calls, .total_ns = s->total_ns, .min_ns = s->min_ns, .max_ns = s->max_ns,
+        .mean_ns = s->mean_ns, .m2 = s->m2, .first_start = s->first_start, .first_ns = s->first_ns,
+        .last_end = s->last_end, .last_ns = s->last_ns, .zero = s->sketch.zero,
+        .lo = s->sketch.lo, .len = s->sketch.len, .counts = s->sketch.counts,
+    };
+    /* Trim empty buckets at both ends: the range is the values'. */
+    while (a->len > 0 && a->counts[0] == 0)
+        a->counts++, a->lo++, a->len--;
+    while (a->len > 0 && a->counts[a->len - 1] == 0)
+        a->len--;
+    if (a->len == 0)
+        a->lo = 0;
+}
+
+int ms_stats_agg_check(const ms_stats_agg *a)
+{
+    if (a->calls == 0 || a->min_ns > a->max_ns || a->lo < 0 || a->len < 0 ||
+        a->len > MS_SKETCH_MAX_INDEX + 1 - a->lo || a->zero > a->calls)
+        return -1;
+    if ((a->zero > 0) != (a->min_ns == 0))
+        return -1;
+    uint64_t n = a->zero;
+    for (int32_t i = 0; i < a->len; i++) {
+        if (a->counts[i] > a->calls - n)
+            return -1;
+        n += a->counts[i];
+    }
+    if (n != a->calls || (a->max_ns > 0 && a->len == 0))
+        return -1;
+    /* total within [calls x min, calls x max], without overflow. */
+    uint64_t q = a->total_ns / a->calls;
+    if (q > a->max_ns || q + (a->total_ns % a->calls != 0) < a->min_ns)
+        return -1;
+    if (!isfinite(a->mean_ns) || !isfinite(a->m2) || a->m2 < 0.0 || a->mean_ns < 0.0)
+        return -1;
+    if (a->first_ns < a->min_ns || a->first_ns > a->max_ns || a->last_ns < a->min_ns || a->last_ns > a->max_ns)
+        return -1;
+    return 0;
+}
+
+int ms_stats_from_agg(ms_stats *s, const ms_stats_agg *a)
+{
+    if (a->len > 0) {
+        s->sketch.counts = calloc((size_t)a->len, sizeof *s->sketch.counts);
+        if (!s->sketch.counts)
+            return -1;
+        memcpy(s->sketch.counts, a->counts, (size_t)a->len * sizeof *a->counts);
+        s->sketch.lo = a->lo;
+        s->sketch.len = a->len;
+    }
+    s->sketch.zero = a->zero;
+    s->sketch.n = a->calls;
+    s->sketch.min = a->min_ns;
+    s->sketch.max = a->max_ns;
+    s->calls = a->calls;
+    s->total_ns = a->total_ns;
+    s->min_ns = a->min_ns;
+    s->max_ns = a->max_ns;
+    s->mean_ns = a->mean_ns;
+    s->m2 = a->m2;
+    s->first_start = a->first_start;
+    s->first_ns = a->first_ns;
+    s->last_end = a->last_end;
+    s->last_ns = a->last_ns;
     return 0;
 }
 

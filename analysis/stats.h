@@ -69,6 +69,31 @@ int ms_stats_merge(ms_stats *dst, const ms_stats *src);
  * tool clock to the common clock. */
 void ms_stats_shift(ms_stats *s, int64_t delta);
 
+/* An ms_stats as summary mode stores it (log_format.h, MS_CTL_SUMMARY):
+ * the same fields, the sketch as its bucket counts. */
+typedef struct ms_stats_agg {
+    uint64_t calls, total_ns, min_ns, max_ns;
+    double mean_ns, m2;
+    int64_t first_start;
+    uint64_t first_ns;
+    int64_t last_end;
+    uint64_t last_ns;
+    uint64_t zero;            /* calls shorter than 1 ns */
+    int32_t lo, len;          /* buckets lo .. lo + len - 1 ... */
+    const uint64_t *counts;   /* ... and their counts */
+} ms_stats_agg;
+
+/* The aggregate of s (calls > 0); a->counts points into s. */
+void ms_stats_to_agg(const ms_stats *s, ms_stats_agg *a);
+
+/* Check an aggregate read from a log: 0 when it is one that ms_stats_to_agg
+ * can give (consistent counts, bounds and order), else -1. */
+int ms_stats_agg_check(const ms_stats_agg *a);
+
+/* s (initialized, empty) := the statistics of a checked aggregate. Returns
+ * 0, or -1 when out of memory (s stays empty). */
+int ms_stats_from_agg(ms_stats *s, const ms_stats_agg *a);
+
 /* Statistics in seconds. */
 typedef struct ms_summary {
     uint32_t ranks;           /* ranks with at least one call */

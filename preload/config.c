@@ -132,11 +132,7 @@ void ms_config_report(int print_effective)
                      "%s=\"%.64s\" is not valid (%s); using the default \"%s\"",
                      vars[i].name, bad_value[i], allowed, vars[i].def);
     }
-    /* Settings this build records nothing for yet: say so once, carry on. */
-    if (ms_cfg.mode == MS_MODE_SUMMARY) {
-        ms_warn_once(MS_WARN_UNSUPPORTED, "MPISCOPE_MODE=summary is not available in this build; recording a trace");
-        ms_cfg.mode = MS_MODE_TRACE;
-    }
+    /* Settings this build cannot honour: say so once, carry on. */
 #ifndef MS_HAVE_CUPTI
     if (ms_cfg.cupti == MS_CUPTI_ON)
         ms_warn_once(MS_WARN_CUPTI, "MPISCOPE_CUPTI=1: CUPTI support is not built in; no GPU activity is recorded");

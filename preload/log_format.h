@@ -14,10 +14,15 @@
  *   - last block (kind MS_BLOCK_END): ms_end_record
  * A log without its end block was cut short (crash, kill): readers use its
  * readable prefix and say "truncated".
+ * A summary-mode log (header mode MS_MODE_SUMMARY, version 4) has the same
+ * blocks; its data blocks hold control records and one MS_CTL_SUMMARY
+ * aggregate per region id instead of events (docs/FORMAT.md, "Summary
+ * mode").
  */
 #ifndef MPISCOPE_LOG_FORMAT_H
 #define MPISCOPE_LOG_FORMAT_H
 
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -149,6 +154,18 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
  *                      dropped by CUPTI (version 4)
  *       MS_CTL_GPU_TOOL: this thread holds CUPTI's own overhead records,
  *                      not a GPU stream (version 4)
+ *       MS_CTL_SUMMARY: the aggregate of every call of one region id of
+ *                      this thread (summary mode, version 4; see
+ *                      docs/FORMAT.md): varint id, varint calls (>= 1),
+ *                      varint total, varint min, varint max (ns), 8 bytes
+ *                      mean (ns), 8 bytes m2 (ns^2; IEEE doubles),
+ *                      varint first start (log clock), varint its
+ *                      duration (ns), varint last end (log clock),
+ *                      varint its duration (ns), varint window (ns),
+ *                      varint exclusive (ns), varint zero (calls shorter
+ *                      than 1 ns), varint lo, varint n, n varints: the
+ *                      counts of sketch buckets lo .. lo + n - 1
+ *                      (ms_sketch_bucket_of)
  *   types 2 and 3 are reserved; a reader rejects them.
  * A thread's stream continues across its data blocks: region ids and the
  * time cursor carry over. A thread's stream has an MS_CTL_TIME before its
@@ -167,7 +184,22 @@ enum ms_control {
     MS_CTL_GPU_LAUNCH = 10,
     MS_CTL_GPU_DROPPED = 11,
     MS_CTL_GPU_TOOL = 12,
+    MS_CTL_SUMMARY = 7,
 };
+
+/* Summary mode's duration sketch (DDSketch, relative accuracy 1 %): a
+ * duration v >= 1 ns counts in bucket ceil(ln(v) / ln(gamma)), gamma =
+ * 1.01 / 0.99, computed in IEEE double as below and capped at
+ * MS_SKETCH_MAX_BUCKET; durations below 1 ns count in the zero bucket.
+ * The merge's sketch (analysis/sketch.c) uses this same definition. */
+#define MS_SKETCH_MAX_BUCKET 2240
+/* 1 / ln(1.01 / 0.99), the double nearest to it as computed by libm. */
+#define MS_SKETCH_INV_LN_GAMMA 0x1.8ffc9629d237p+5
+static inline int32_t ms_sketch_bucket_of(uint64_t v)
+{
+    double i = ceil(log((double)v) * MS_SKETCH_INV_LN_GAMMA);
+    return i > (double)MS_SKETCH_MAX_BUCKET ? MS_SKETCH_MAX_BUCKET : (int32_t)i;
+}
 
 /* Hardware-counter sets (LIKWID groups): most sets one thread defines, most
  * values in a set, longest group or value name. */

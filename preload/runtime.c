@@ -26,6 +26,8 @@
 #include "diag.h"
 #include "log_file.h"
 #include "signals.h"
+#include "summary.h"
+#include "summary_log.h"
 #ifdef MS_HAVE_LIKWID
 #include "lk_collector.h"
 #endif
@@ -67,6 +69,10 @@ static _Atomic int log_done;
 static _Atomic pid_t log_pid;
 /* How long a signal handler waits for another thread to finish its block. */
 #define LOG_WAIT_MS 3000
+/* Summary mode (summary.h, summary_log.h): the aggregates, and what a
+ * rewrite of the log needs; NULL in trace mode. */
+static ms_sum *summary;
+static ms_summary_log summary_log = {.dirfd = -1};
 /* Both clocks at load, to estimate the counter's rate by start. */
 static uint64_t load_ticks, load_mono;
 
@@ -237,6 +243,15 @@ static void drain_thread(ms_thread *t, int quiet)
     size_t first = t->capacity - off < n ? t->capacity - off : n;
     memcpy(staging, t->ring + off, first);
     memcpy(staging + first, t->ring, n - first);
+    uint64_t cursor;
+    if (summary && ms_sum_cursor(summary, t->index, &cursor) == 0) {
+        /* After a snapshot: the thread's stream goes on from the time the
+         * snapshot's events end (the time records went into it). */
+        uint8_t rec[MS_VARINT_MAX + 1];
+        uint8_t *p = ms_rec_time(rec, cursor);
+        if (ms_log_write_block(&log_, MS_BLOCK_DATA, t->index, rec, (size_t)(p - rec)) != 0)
+            warn_write(quiet);
+    }
     if (ms_log_write_block(&log_, MS_BLOCK_DATA, t->index, staging, n) != 0)
         warn_write(quiet);
     atomic_store_explicit(&t->tail, h, memory_order_release);
@@ -300,6 +315,55 @@ static void fill_end(ms_end_record *end, uint64_t finalize_start_ns)
     end->end_ticks = ms_now();
 }
 
+/* Summary mode: fold what every thread has published into the aggregates
+ * (the ring space is then free); returns whether there was any. The caller
+ * holds the log, and writes the snapshot (summary_write) before giving it
+ * back, so that the file always holds exactly the events consumed from the
+ * rings: a signal handler that takes the log next appends the rest as
+ * events. */
+static int summary_fold(void)
+{
+    int folded = 0;
+    uint32_t n = atomic_load(&ms_nthreads);
+    if (n > MS_MAX_THREADS)
+        n = MS_MAX_THREADS;
+    for (uint32_t i = 0; i < n; i++) {
+        ms_thread *t = atomic_load_explicit(&threads[i], memory_order_acquire);
+        if (!t)
+            continue;
+        uint64_t h = atomic_load_explicit(&t->head, memory_order_acquire);
+        uint64_t tl = atomic_load_explicit(&t->tail, memory_order_relaxed);
+        if (h == tl)
+            continue;
+        size_t len = (size_t)(h - tl);
+        size_t off = (size_t)(tl & t->mask);
+        size_t first = t->capacity - off < len ? t->capacity - off : len;
+        memcpy(staging, t->ring + off, first);
+        memcpy(staging + first, t->ring, len - first);
+        uint64_t lost = ms_sum_consume(summary, t->index, staging, len);
+        if (lost) {
+            atomic_fetch_add(&dropped, lost);
+            ms_warn_once(MS_WARN_MEMORY, "out of memory while summarizing; %llu calls are counted as dropped",
+                         (unsigned long long)lost);
+        }
+        atomic_store_explicit(&t->tail, h, memory_order_release);
+        folded = 1;
+    }
+    return folded;
+}
+
+/* Replace the log by the snapshot; with the end record, which closes it. */
+static void summary_write(const ms_end_record *end)
+{
+    ms_clock_sample cs;
+    cs.mono_ns = ms_mono_ns();
+    cs.ticks = ms_now();
+    cs.realtime_ns = ms_realtime_ns();
+    if (ms_summary_log_write(&summary_log, &log_, summary, staging, &cs, end) != 0)
+        ms_warn_once(MS_WARN_WRITE, "writing the summary log failed (%s); the log keeps its previous snapshot",
+                     strerror(errno));
+}
+
 void ms_runtime_flush_from_signal(int close_log)
 {
     pid_t pid = atomic_load(&log_pid);
@@ -347,7 +411,14 @@ static void *writer_main(void *arg)
         deadline.tv_nsec = (long)(ns % 1000000000u);
         while (sem_timedwait(&writer_wake, &deadline) != 0 && errno == EINTR)
             ;
-        drain_all(1, 0);
+        if (!summary) {
+            drain_all(1, 0);
+        } else if (log_take(-1) == 0) {
+            /* Nothing new: the log already holds this snapshot. */
+            if (summary_fold())
+                summary_write(NULL);
+            log_give();
+        }
     }
     return NULL;
 }
@@ -408,8 +479,8 @@ int ms_runtime_start(const ms_start_info *info)
     snprintf(path, sizeof path, "%s/%s", info->dir, name);
     int open_rc = ms_log_open_at(&log_, dirfd, name, ring_capacity, LOG_LEVEL);
     int open_errno = errno;
-    close(dirfd);
     if (open_rc != 0) {
+        close(dirfd);
         ms_warn_once(MS_WARN_OPEN, "cannot create the log \"%s\" (%s); nothing is recorded", path,
                      strerror(open_errno));
         goto out;
@@ -417,6 +488,7 @@ int ms_runtime_start(const ms_start_info *info)
     staging = malloc(ring_capacity);
     if (!staging || sem_init(&writer_wake, 0, 0) != 0) {
         ms_warn_once(MS_WARN_MEMORY, "out of memory at start; nothing is recorded");
+        close(dirfd);
         goto fail;
     }
 
@@ -451,8 +523,20 @@ int ms_runtime_start(const ms_start_info *info)
     const char *strings[] = {s_host, s_lib, s_argv0, s_dir, ms_clock_tsc ? "clock=TSC" : "clock=CLOCK_MONOTONIC", s_run};
     if (ms_log_write_header(&log_, &h, &clock, strings, sizeof strings / sizeof strings[0]) != 0) {
         ms_warn_once(MS_WARN_WRITE, "cannot write the log \"%s\" (%s); nothing is recorded", path, strerror(errno));
+        close(dirfd);
         goto fail;
     }
+    if (ms_cfg.mode == MS_MODE_SUMMARY) {
+        ms_sum_clock sc = {.ticks = ms_clock_tsc, .ticks_ref = ticks_ref, .ns_ref = h.clock_ref_ns,
+                           .ticks_per_ns = clock.ticks_per_ns};
+        summary = ms_sum_new(&sc, info->init_end_ns, ring_capacity);
+        if (!summary || ms_summary_log_init(&summary_log, &log_, dirfd, name) != 0) {
+            ms_warn_once(MS_WARN_MEMORY, "cannot start summary mode (%s); nothing is recorded", strerror(errno));
+            close(dirfd);
+            goto fail;
+        }
+    }
+    close(dirfd);
     atomic_store(&writer_stop, 0);
     atomic_store(&log_done, 0);
     atomic_store(&ms_active, 1);
@@ -476,6 +560,9 @@ fail:
     ms_log_close(&log_, NULL);
     free(staging);
     staging = NULL;
+    ms_sum_free(summary);
+    summary = NULL;
+    ms_summary_log_free(&summary_log);
 out:
     pthread_mutex_unlock(&lifecycle_lock);
     return rc;
@@ -504,11 +591,18 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
     /* Recording stays on while draining: a thread whose buffer is full
      * waits for room instead of overwriting what is being copied. */
     if (log_take(-1) == 0) {
-        drain_all(0, 0);
+        if (summary) {
+            ms_sum_set_window_end(summary, finalize_start_ns);
+            summary_fold();
+        } else {
+            drain_all(0, 0);
+        }
         atomic_store(&ms_active, 0);
         ms_end_record end;
         fill_end(&end, finalize_start_ns);
-        if (ms_log_finish(&log_, &end) != 0)
+        if (summary)
+            summary_write(&end);
+        else if (ms_log_finish(&log_, &end) != 0)
             ms_warn_once(MS_WARN_WRITE, "closing the log failed (%s)", strerror(errno));
         atomic_store(&log_done, 1);
         log_give();
@@ -519,6 +613,9 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
     ms_log_close(&log_, NULL);
     free(staging);
     staging = NULL;
+    ms_sum_free(summary);
+    summary = NULL;
+    ms_summary_log_free(&summary_log);
 out:
     pthread_mutex_unlock(&lifecycle_lock);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);

@@ -13,6 +13,8 @@
 #   counters-2  test/mpi/likwid/markers.c with the fake liblikwid: hardware
 #               counters (when LIKWID support is built); 4 processes on 2 logs
 #   golden-v1..v3  the golden logs (v3: 2 logs, so 4 processes on 2 logs)
+#   summary-4   test/mpi/callsites at 4 ranks in summary mode (aggregates,
+#               call sites; the timeline outputs are refused, exit 1)
 #   gpu-2       test/mpi/cupti.sh's 2-rank run with the fake libcupti: GPU
 #               streams, attribution, dropped records (when CUPTI is built)
 #   synth-300   300 synthesized ranks of 3 threads (test/scale/synth_logs.c)
@@ -86,7 +88,8 @@ profile coll-4 4 "$out/bin/coll_global"
 profile coll-8 8 "$out/bin/coll_global"
 profile rma-4 4 "$out/bin/rma_active"
 profile sites-3 3 "$out/bin/callsites"
-dirs=(halo-4 coll-4 coll-8 rma-4 sites-3)
+profile summary-4 4 "$out/bin/callsites" MPISCOPE_MODE=summary
+dirs=(halo-4 coll-4 coll-8 rma-4 sites-3 summary-4)
 
 # Hardware counters from the fake liblikwid (as test/mpi/likwid.sh).
 if printf '#include <likwid-marker.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1 &&

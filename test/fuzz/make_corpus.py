@@ -10,7 +10,8 @@ blocks/  block sequences (fuzz_blocks: [kind u8][thread u8][len u32][bytes]):
          every golden log's blocks, and variants of their header blocks (a
          newer version, the other byte order, a run identity, rank out of
          range), of their order (no end block, two headers), and with a
-         data block of every record type (call sites and objects too).
+         data block of every record type (call sites and objects too, and a
+         summary-mode aggregate).
 
 Deterministic: the same golden logs give the same corpus. Needs the zstd
 command to decompress the golden logs.
@@ -86,6 +87,23 @@ def site_block():
     return (2, 1, rec)
 
 
+def summary_block():
+    """A data block (thread 2) of a summary-mode log: a region and its
+    aggregate (control record 7: two calls of 100 and 300 ns)."""
+    import math
+    name = b"mpi:allreduce kind=collective bytes=8 peer=-1 root=-1 tag=-1 comm=0"
+    inv = 1.0 / math.log(1.01 / 0.99)
+    lo, hi = (math.ceil(math.log(v) * inv) for v in (100, 300))
+    counts = [1] + [0] * (hi - lo - 1) + [1]
+    rec = varint(1) + varint(8) + varint(len(name)) + name           # region 8
+    rec += varint((7 << 2) | 1) + varint(8) + varint(2) + varint(400) + varint(100) + varint(300)
+    rec += struct.pack("<dd", 200.0, 20000.0)                         # mean, m2
+    rec += varint(1000) + varint(100) + varint(2000) + varint(300)    # first, last
+    rec += varint(400) + varint(400) + varint(0)                      # window, exclusive, zero
+    rec += varint(lo) + varint(len(counts)) + b"".join(varint(c) for c in counts)
+    return (2, 2, rec)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "test", "fuzz", "corpus")
     rng = random.Random(20261129)
@@ -112,6 +130,7 @@ def main():
         blks[name + "-run-id"] = encode(with_string(b, "run=0123456789abcdef"))
         blks[name + "-tail"] = encode(b, b"\x28\xb5\x2f")
         blks[name + "-sites"] = encode(b[:-1] + [site_block()] + b[-1:])
+        blks[name + "-summary"] = encode(b[:-1] + [summary_block()] + b[-1:])
     logs["empty"] = b""
     logs["random"] = bytes(rng.randrange(256) for _ in range(512))
     logs["zstd-magic-only"] = b"\x28\xb5\x2f\xfd"

@@ -16,6 +16,9 @@
 #           every stop and no roofline point; the merge's --peak-* options.
 # likwid_check.py holds the expected numbers.
 #
+# LIKWID_TEST_MODE=summary (likwid_summary.sh) records every run in summary
+# mode: the same expectations hold.
+#
 #   likwid.sh FLAVOUR LIBRARY OUTDIR     (exit 77: skipped)
 set -uo pipefail
 flavour=$1 lib=$2 dir=$3
@@ -55,7 +58,7 @@ run() {
     local name=$1 pre=$2 d=$dir/$1
     shift 2
     rm -rf "$d"
-    local envs=(MPISCOPE_DIR="$d" "${ENV_ARGS[@]}")
+    local envs=(MPISCOPE_DIR="$d" ${LIKWID_TEST_MODE:+MPISCOPE_MODE=$LIKWID_TEST_MODE} "${ENV_ARGS[@]}")
     [ "$pre" = 1 ] && envs+=(LD_PRELOAD="$lib")
     if [ "$flavour" = mpich ]; then
         local genv=()

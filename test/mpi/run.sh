@@ -30,7 +30,10 @@
 #
 # Environment (set by `make mpi-tests`): BUILD, MPICC_MPICH, MPIEXEC_MPICH,
 # MPIF90_MPICH, MPICC_OPENMPI, MPIRUN_OPENMPI, MPIF90_OPENMPI; TEST_RANKS and
-# TEST_TIMEOUT (seconds per run, default 120) for debugging.
+# TEST_TIMEOUT (seconds per run, default 120) for debugging. TEST_MODE=summary
+# records the programs with MPISCOPE_MODE=summary (cases under
+# $BUILD/test/mpi-summary/): the same expectations must hold, and the text
+# report must say the mode.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . test/sanitizer_env.sh
@@ -54,7 +57,12 @@ case "$BUILD" in
 esac
 merge=$build_abs/bin/mpiscope-merge
 src=test/mpi
-out=$build_abs/test/mpi
+TEST_MODE=${TEST_MODE:-trace}
+case "$TEST_MODE" in
+    trace) out=$build_abs/test/mpi ;;
+    summary) out=$build_abs/test/mpi-summary ;;
+    *) echo "run.sh: TEST_MODE must be trace or summary" >&2; exit 2 ;;
+esac
 mkdir -p "$out"
 
 # Test programs may pass MPI_STATUSES_IGNORE, which GCC 12 flags wrongly
@@ -119,10 +127,10 @@ launch() {
     shift 4
     local args=()
     if [ "$flavour" = mpich ]; then
-        [ -z "$preload" ] || args=(-genv LD_PRELOAD "$preload" -genv MPISCOPE_DIR "$dir")
+        [ -z "$preload" ] || args=(-genv LD_PRELOAD "$preload" -genv MPISCOPE_DIR "$dir" -genv MPISCOPE_MODE "$TEST_MODE")
         timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n "$n" ${args[@]+"${args[@]}"} "$@"
     else
-        [ -z "$preload" ] || args=(-x "LD_PRELOAD=$preload" -x "MPISCOPE_DIR=$dir")
+        [ -z "$preload" ] || args=(-x "LD_PRELOAD=$preload" -x "MPISCOPE_DIR=$dir" -x "MPISCOPE_MODE=$TEST_MODE")
         timeout -k 10 "$TEST_TIMEOUT" "$MPIRUN_OPENMPI" --allow-run-as-root --oversubscribe -np "$n" \
             ${args[@]+"${args[@]}"} "$@"
     fi
@@ -209,6 +217,10 @@ run_case() {
     fi
     if [ ! -s "$dir/report.txt" ]; then
         fail "$label" "mpiscope-merge DIR printed no report"
+        return
+    fi
+    if [ "$TEST_MODE" = summary ] && ! grep -q '^  mode         summary (per-region aggregates' "$dir/report.txt"; then
+        fail "$label" "the text report does not say the run was recorded in summary mode" "$dir/report.txt"
         return
     fi
     "$merge" --csv "$dir/regions.csv" --ranks-csv "$dir/ranks.csv" --json "$dir/report.json" "$dir/logs" \

@@ -1,0 +1,467 @@
+/* Summary mode's aggregation in the writer thread: see summary.h. */
+#include "summary.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log_format.h"
+/* The merge's own accumulators, compiled into the library as well (Makefile):
+ * one definition of the statistics, the sketch and the nesting rule. */
+#include "../analysis/nesting.h"
+#include "../analysis/stats.h"
+
+/* Most region ids one thread may define (as the reader allows). */
+#define MAX_IDS (1u << 20)
+
+typedef struct sum_region {
+    ms_stats st;            /* durations in ns; first_start/last_end in ns */
+    uint64_t first_t;       /* the same two times in the log clock */
+    uint64_t last_t;
+    uint64_t window_ns, excl_ns;
+    uint8_t defined, is_mpi, is_gpu;
+} sum_region;
+
+/* The latest counter sample of a (set, region, counter thread): a thread's
+ * samples are kept by key, so that they do not grow with the calls. */
+typedef struct sum_sample {
+    uint64_t set, region, cthread;
+    int final;
+    uint8_t *rec;
+    size_t len;
+} sum_sample;
+
+typedef struct sum_thread {
+    int has_time;
+    uint64_t cursor;        /* log clock, after what was consumed */
+    sum_region *regs;       /* by region id */
+    uint32_t nregs;
+    uint8_t *ctl;           /* control records, as written */
+    size_t ctl_len, ctl_cap;
+    size_t *cuts;           /* block ends in ctl */
+    size_t ncuts, cuts_cap;
+    sum_sample *samples;    /* in order of first appearance */
+    size_t nsamples, samples_cap;
+} sum_thread;
+
+struct ms_sum {
+    ms_sum_clock clock;
+    uint64_t win_lo, win_hi;    /* ns */
+    size_t block_max;
+    sum_thread *threads;
+    uint32_t nthreads;
+    ms_nest nest;
+    uint64_t events;
+};
+
+static uint64_t to_ns(const ms_sum *s, uint64_t t)
+{
+    if (!s->clock.ticks)
+        return t;
+    double d = ((double)t - (double)s->clock.ticks_ref) / s->clock.ticks_per_ns + (double)s->clock.ns_ref;
+    if (!(d > 0))
+        return 0;
+    return d >= 9.2e18 ? (uint64_t)9.2e18 : (uint64_t)d;
+}
+
+ms_sum *ms_sum_new(const ms_sum_clock *clock, uint64_t init_end, size_t block_max)
+{
+    ms_sum *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->clock = *clock;
+    if (!(s->clock.ticks_per_ns > 0))
+        s->clock.ticks_per_ns = 1.0;
+    s->win_lo = to_ns(s, init_end);
+    s->win_hi = UINT64_MAX;
+    s->block_max = block_max;
+    ms_nest_init(&s->nest);
+    return s;
+}
+
+void ms_sum_free(ms_sum *s)
+{
+    if (!s)
+        return;
+    for (uint32_t i = 0; i < s->nthreads; i++) {
+        sum_thread *t = &s->threads[i];
+        for (uint32_t k = 0; k < t->nregs; k++)
+            ms_stats_free(&t->regs[k].st);
+        free(t->regs);
+        free(t->ctl);
+        free(t->cuts);
+        for (size_t k = 0; k < t->nsamples; k++)
+            free(t->samples[k].rec);
+        free(t->samples);
+    }
+    free(s->threads);
+    ms_nest_free(&s->nest);
+    free(s);
+}
+
+void ms_sum_set_window_end(ms_sum *s, uint64_t finalize_start)
+{
+    if (finalize_start)
+        s->win_hi = to_ns(s, finalize_start);
+}
+
+uint64_t ms_sum_events(const ms_sum *s)
+{
+    return s->events;
+}
+
+int ms_sum_cursor(const ms_sum *s, uint32_t thread, uint64_t *cursor)
+{
+    if (thread >= s->nthreads || !s->threads[thread].has_time)
+        return -1;
+    *cursor = s->threads[thread].cursor;
+    return 0;
+}
+
+static sum_thread *thread_at(ms_sum *s, uint32_t thread)
+{
+    if (thread >= s->nthreads) {
+        uint32_t n = s->nthreads ? s->nthreads : 4;
+        while (n <= thread)
+            n *= 2;
+        sum_thread *t = realloc(s->threads, n * sizeof *t);
+        if (!t)
+            return NULL;
+        memset(t + s->nthreads, 0, (n - s->nthreads) * sizeof *t);
+        s->threads = t;
+        s->nthreads = n;
+    }
+    return &s->threads[thread];
+}
+
+static sum_region *region_at(sum_thread *t, uint64_t id)
+{
+    if (id >= MAX_IDS)
+        return NULL;
+    if (id >= t->nregs) {
+        uint32_t n = t->nregs ? t->nregs : 64;
+        while (n <= id)
+            n *= 2;
+        sum_region *r = realloc(t->regs, n * sizeof *r);
+        if (!r)
+            return NULL;
+        memset(r + t->nregs, 0, (n - t->nregs) * sizeof *r);
+        for (uint32_t i = t->nregs; i < n; i++)
+            ms_stats_init(&r[i].st);
+        t->regs = r;
+        t->nregs = n;
+    }
+    return &t->regs[id];
+}
+
+/* Keep one control record [p, p + n) for the snapshots, in blocks of at
+ * most block_max bytes. */
+static int keep_control(ms_sum *s, sum_thread *t, const uint8_t *p, size_t n)
+{
+    size_t block_start = t->ncuts ? t->cuts[t->ncuts - 1] : 0;
+    if (t->ctl_len > block_start && t->ctl_len - block_start + n > s->block_max) {
+        if (t->ncuts == t->cuts_cap) {
+            size_t cap = t->cuts_cap ? t->cuts_cap * 2 : 8;
+            size_t *c = realloc(t->cuts, cap * sizeof *c);
+            if (!c)
+                return -1;
+            t->cuts = c;
+            t->cuts_cap = cap;
+        }
+        t->cuts[t->ncuts++] = t->ctl_len;
+    }
+    if (t->ctl_len + n > t->ctl_cap) {
+        size_t cap = t->ctl_cap ? t->ctl_cap * 2 : 4096;
+        while (cap < t->ctl_len + n)
+            cap *= 2;
+        uint8_t *c = realloc(t->ctl, cap);
+        if (!c)
+            return -1;
+        t->ctl = c;
+        t->ctl_cap = cap;
+    }
+    memcpy(t->ctl + t->ctl_len, p, n);
+    t->ctl_len += n;
+    return 0;
+}
+
+/* Skip n varints; 0, or -1 past the end. */
+static int skip_varints(const uint8_t **pp, const uint8_t *end, uint64_t n)
+{
+    uint64_t v;
+    for (uint64_t i = 0; i < n; i++)
+        if (ms_get_varint(pp, end, &v) != 0)
+            return -1;
+    return 0;
+}
+
+static int skip_bytes(const uint8_t **pp, const uint8_t *end, uint64_t n)
+{
+    if (n > (uint64_t)(end - *pp))
+        return -1;
+    *pp += n;
+    return 0;
+}
+
+/* A length-prefixed string. */
+static int skip_name(const uint8_t **pp, const uint8_t *end)
+{
+    uint64_t len;
+    return ms_get_varint(pp, end, &len) != 0 ? -1 : skip_bytes(pp, end, len);
+}
+
+/* The rest of a control record of kind `ctl` after its head. 0, or -1 on
+ * a record this writer does not know (the rest of the chunk is dropped). */
+static int skip_control(uint64_t ctl, const uint8_t **pp, const uint8_t *end)
+{
+    uint64_t n, v;
+    switch (ctl) {
+    case MS_CTL_COMM:
+    case MS_CTL_SITE:
+        if (skip_varints(pp, end, 1) != 0 || ms_get_varint(pp, end, &n) != 0)
+            return -1;
+        return skip_varints(pp, end, n);
+    case MS_CTL_OBJECT:
+        return skip_varints(pp, end, 3) != 0 || skip_name(pp, end) != 0 ? -1 : skip_name(pp, end);
+    case MS_CTL_COUNTER_SET:
+        if (skip_varints(pp, end, 2) != 0 || ms_get_varint(pp, end, &n) != 0 || n > MS_MAX_COUNTER_VALUES)
+            return -1;
+        for (uint64_t i = 0; i <= n; i++)
+            if (skip_name(pp, end) != 0)
+                return -1;
+        return 0;
+    case MS_CTL_COUNTER_SAMPLE:
+        if (skip_varints(pp, end, 6) != 0 || skip_bytes(pp, end, 8) != 0 || ms_get_varint(pp, end, &n) != 0 ||
+            n > MS_MAX_COUNTER_VALUES)
+            return -1;
+        return skip_bytes(pp, end, 8 * n);
+    case MS_CTL_TIME:
+        return ms_get_varint(pp, end, &v);
+    default:
+        return -1;
+    }
+}
+
+/* Keep a counter sample as the reader would use it (docs/FORMAT.md): the
+ * latest of its (set, region, counter thread) stands; a final one replaces
+ * every sample of its set and region, and later ones that are not final
+ * are ignored. */
+static int keep_sample(sum_thread *t, const uint8_t *rec, size_t len)
+{
+    const uint8_t *p = rec, *end = rec + len;
+    uint64_t h, set, region, cthread, cpu, count, flags;
+    if (ms_get_varint(&p, end, &h) != 0 || ms_get_varint(&p, end, &set) != 0 ||
+        ms_get_varint(&p, end, &region) != 0 || ms_get_varint(&p, end, &cthread) != 0 ||
+        ms_get_varint(&p, end, &cpu) != 0 || ms_get_varint(&p, end, &count) != 0 ||
+        ms_get_varint(&p, end, &flags) != 0)
+        return 0;
+    int final = (flags & MS_SAMPLE_FINAL) != 0;
+    sum_sample *slot = NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < t->nsamples; i++) {
+        sum_sample *e = &t->samples[i];
+        if (e->set != set || e->region != region)
+            continue;
+        if (e->final && !final)
+            return 0;
+        if (final && !e->final) {
+            free(e->rec);   /* replaced by the final one */
+            continue;
+        }
+        if (e->cthread == cthread)
+            slot = e;
+    }
+    /* Drop the entries freed above. */
+    for (size_t i = 0; i < t->nsamples; i++) {
+        sum_sample *e = &t->samples[i];
+        if (final && !e->final && e->set == set && e->region == region)
+            continue;
+        t->samples[k++] = *e;
+        if (slot == e)
+            slot = &t->samples[k - 1];
+    }
+    t->nsamples = k;
+    uint8_t *copy = malloc(len);
+    if (!copy)
+        return -1;
+    memcpy(copy, rec, len);
+    if (!slot) {
+        if (t->nsamples == t->samples_cap) {
+            size_t cap = t->samples_cap ? t->samples_cap * 2 : 16;
+            sum_sample *a = realloc(t->samples, cap * sizeof *a);
+            if (!a) {
+                free(copy);
+                return -1;
+            }
+            t->samples = a;
+            t->samples_cap = cap;
+        }
+        slot = &t->samples[t->nsamples++];
+        slot->rec = NULL;
+    }
+    free(slot->rec);
+    *slot = (sum_sample){.set = set, .region = region, .cthread = cthread, .final = final, .rec = copy, .len = len};
+    return 0;
+}
+
+static int fold_event(ms_sum *s, uint32_t thread, sum_region *r, uint64_t start, uint64_t end)
+{
+    uint64_t s_ns = to_ns(s, start), e_ns = to_ns(s, end);
+    if (e_ns < s_ns)
+        e_ns = s_ns;
+    uint64_t d = e_ns - s_ns;
+    uint64_t excl = d;
+    if (!r->is_gpu && ms_nest_event(&s->nest, thread, s_ns, e_ns, &excl) != 0)
+        return -1;
+    int first = r->st.calls == 0 || (int64_t)s_ns < r->st.first_start;
+    int last = r->st.calls == 0 || (int64_t)e_ns >= r->st.last_end;
+    if (ms_stats_add(&r->st, (int64_t)s_ns, d) != 0)
+        return -1;
+    if (first)
+        r->first_t = start;
+    if (last)
+        r->last_t = end;
+    if (r->is_mpi && s_ns >= s->win_lo && e_ns <= s->win_hi)
+        r->window_ns += d;
+    r->excl_ns += excl;
+    s->events++;
+    return 0;
+}
+
+uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
+{
+    sum_thread *t = thread_at(s, thread);
+    const uint8_t *end = p + n;
+    uint64_t lost = 0;
+    while (p < end) {
+        const uint8_t *rec = p;
+        uint64_t h;
+        if (ms_get_varint(&p, end, &h) != 0)
+            break;
+        if ((h & 3u) == MS_REC_EVENT) {
+            uint64_t gap, dur;
+            if (ms_get_varint(&p, end, &gap) != 0 || ms_get_varint(&p, end, &dur) != 0)
+                break;
+            if (!t) {
+                lost++;
+                continue;
+            }
+            uint64_t start = t->cursor + gap;
+            t->cursor = start + dur;
+            sum_region *r = (h >> 2) < t->nregs ? &t->regs[h >> 2] : NULL;
+            if (!r || !r->defined || !t->has_time || fold_event(s, thread, r, start, start + dur) != 0)
+                lost++;
+            continue;
+        }
+        if ((h & 3u) != MS_REC_CONTROL)
+            break;
+        uint64_t ctl = h >> 2;
+        if (ctl == MS_CTL_REGION) {
+            uint64_t id, len;
+            if (ms_get_varint(&p, end, &id) != 0 || ms_get_varint(&p, end, &len) != 0 ||
+                len > (uint64_t)(end - p))
+                break;
+            const char *name = (const char *)p;
+            p += len;
+            sum_region *r = t ? region_at(t, id) : NULL;
+            if (r) {
+                r->defined = 1;
+                r->is_mpi = len >= 4 && memcmp(name, "mpi:", 4) == 0;
+                r->is_gpu = len >= 5 && memcmp(name, "cuda:", 5) == 0;
+            }
+        } else if (ctl == MS_CTL_TIME) {
+            uint64_t v;
+            if (ms_get_varint(&p, end, &v) != 0)
+                break;
+            if (t) {
+                t->cursor = v;
+                t->has_time = 1;
+            }
+            continue;
+        } else if (skip_control(ctl, &p, end) != 0) {
+            break;
+        }
+        int rc = 0;
+        if (t && ctl == MS_CTL_COUNTER_SAMPLE)
+            rc = keep_sample(t, rec, (size_t)(p - rec));
+        else if (t)
+            rc = keep_control(s, t, rec, (size_t)(p - rec));
+        if (rc != 0)
+            t = NULL;   /* out of memory: later records of the chunk are lost */
+    }
+    return lost;
+}
+
+static uint8_t *put_double(uint8_t *p, double v)
+{
+    memcpy(p, &v, 8);
+    return p + 8;
+}
+
+/* One MS_CTL_SUMMARY record (at most 16 varints, 2 doubles and
+ * MS_SKETCH_MAX_BUCKET + 1 counts). */
+#define SUMMARY_REC_MAX ((16u + MS_SKETCH_MAX_BUCKET + 1u) * MS_VARINT_MAX + 16u)
+
+static uint8_t *put_summary(uint8_t *p, uint32_t id, const sum_region *r)
+{
+    ms_stats_agg a;
+    ms_stats_to_agg(&r->st, &a);
+    p = ms_put_varint(p, ((uint64_t)MS_CTL_SUMMARY << 2) | MS_REC_CONTROL);
+    p = ms_put_varint(p, id);
+    p = ms_put_varint(p, a.calls);
+    p = ms_put_varint(p, a.total_ns);
+    p = ms_put_varint(p, a.min_ns);
+    p = ms_put_varint(p, a.max_ns);
+    p = put_double(p, a.mean_ns);
+    p = put_double(p, a.m2);
+    p = ms_put_varint(p, r->first_t);
+    p = ms_put_varint(p, a.first_ns);
+    p = ms_put_varint(p, r->last_t);
+    p = ms_put_varint(p, a.last_ns);
+    p = ms_put_varint(p, r->window_ns);
+    p = ms_put_varint(p, r->excl_ns);
+    p = ms_put_varint(p, a.zero);
+    p = ms_put_varint(p, (uint64_t)a.lo);
+    p = ms_put_varint(p, (uint64_t)a.len);
+    for (int32_t i = 0; i < a.len; i++)
+        p = ms_put_varint(p, a.counts[i]);
+    return p;
+}
+
+int ms_sum_write(const ms_sum *s, int (*emit)(void *ctx, uint32_t thread, const uint8_t *p, size_t n), void *ctx,
+                 uint8_t *buf)
+{
+    int rc;
+    for (uint32_t i = 0; i < s->nthreads; i++) {
+        const sum_thread *t = &s->threads[i];
+        size_t from = 0;
+        for (size_t k = 0; k <= t->ncuts; k++) {
+            size_t to = k < t->ncuts ? t->cuts[k] : t->ctl_len;
+            if (to > from && (rc = emit(ctx, i, t->ctl + from, to - from)) != 0)
+                return rc;
+            from = to;
+        }
+        size_t len = 0;
+        for (size_t k = 0; k < t->nsamples; k++) {
+            if (len > 0 && len + t->samples[k].len > s->block_max) {
+                if ((rc = emit(ctx, i, buf, len)) != 0)
+                    return rc;
+                len = 0;
+            }
+            memcpy(buf + len, t->samples[k].rec, t->samples[k].len);
+            len += t->samples[k].len;
+        }
+        for (uint32_t id = 0; id < t->nregs; id++) {
+            if (t->regs[id].st.calls == 0)
+                continue;
+            if (len > 0 && len + SUMMARY_REC_MAX > s->block_max) {
+                if ((rc = emit(ctx, i, buf, len)) != 0)
+                    return rc;
+                len = 0;
+            }
+            len = (size_t)(put_summary(buf + len, id, &t->regs[id]) - buf);
+        }
+        if (len > 0 && (rc = emit(ctx, i, buf, len)) != 0)
+            return rc;
+    }
+    return 0;
+}

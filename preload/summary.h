@@ -1,0 +1,64 @@
+/*
+ * Summary mode (MPISCOPE_MODE=summary), the writer thread's side: the
+ * records the application threads append to their rings (exactly as in
+ * trace mode) are decoded here, off the critical path, and every event is
+ * folded into the aggregate of its (thread, region id): calls, total, min,
+ * max, mean and m2, first and last call, window and exclusive time, and the
+ * duration sketch, with the same code the merge uses for a trace
+ * (analysis/stats.c, sketch.c, nesting.c, compiled into the library too),
+ * so that the merge gives the same statistics. Control records (regions,
+ * call sites, objects, communicators, counters) are kept as they are, to be
+ * written again with every snapshot; time records are consumed.
+ *
+ * A snapshot (ms_sum_write) is, per thread, its control records followed by
+ * one MS_CTL_SUMMARY record per region id with calls: cumulative, so the
+ * latest snapshot alone describes the run so far. docs/FORMAT.md describes
+ * the record, DESIGN section 3 the file's life cycle.
+ *
+ * Not thread-safe: the owner of the log uses it. Allocates (never called
+ * from a signal handler), except ms_sum_cursor.
+ */
+#ifndef MPISCOPE_SUMMARY_H
+#define MPISCOPE_SUMMARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ms_sum ms_sum;
+
+typedef struct ms_sum_clock {
+    int ticks;              /* the log clock is the TSC (else ns) */
+    uint64_t ticks_ref;     /* log clock ... */
+    uint64_t ns_ref;        /* ... and CLOCK_MONOTONIC, read together */
+    double ticks_per_ns;    /* the header's estimate */
+} ms_sum_clock;
+
+/* init_end: log clock when MPI_Init returned (the window's start);
+ * block_max: the largest data block payload to produce. NULL when out of
+ * memory. */
+ms_sum *ms_sum_new(const ms_sum_clock *clock, uint64_t init_end, size_t block_max);
+void ms_sum_free(ms_sum *s);
+
+/* The window's end (log clock; MPI_Finalize entered) for the calls folded
+ * from now on. */
+void ms_sum_set_window_end(ms_sum *s, uint64_t finalize_start);
+
+/* Fold the whole records [p, p + n) of thread `thread`'s stream. Returns
+ * the number of events that could not be folded (out of memory, or an
+ * event of an undefined id): 0 normally. */
+uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n);
+
+/* The thread's time cursor after everything it consumed: 0, or -1 when the
+ * thread consumed nothing yet. Async-signal-safe. */
+int ms_sum_cursor(const ms_sum *s, uint32_t thread, uint64_t *cursor);
+
+/* Events folded so far. */
+uint64_t ms_sum_events(const ms_sum *s);
+
+/* Write the snapshot as data blocks of at most block_max bytes through
+ * emit (thread, payload, length), using buf (block_max bytes). Returns 0,
+ * or the first non-zero value emit returned. */
+int ms_sum_write(const ms_sum *s, int (*emit)(void *ctx, uint32_t thread, const uint8_t *p, size_t n), void *ctx,
+                 uint8_t *buf);
+
+#endif

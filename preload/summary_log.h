@@ -1,0 +1,38 @@
+/*
+ * Summary mode's log file (DESIGN section 3): the file always holds one
+ * complete snapshot. Each snapshot is written whole to "<name>.new" in the
+ * log directory (the header block as first written, a clock block, every
+ * thread's control records and aggregates, and at the end the end block),
+ * then renamed over the log: a process killed at any moment leaves either
+ * the previous snapshot or the new one, both complete files. The log's
+ * descriptor then refers to the new file, so that a signal handler can
+ * append to it (the events its threads recorded since).
+ */
+#ifndef MPISCOPE_SUMMARY_LOG_H
+#define MPISCOPE_SUMMARY_LOG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log_file.h"
+#include "summary.h"
+
+typedef struct ms_summary_log {
+    int dirfd;                /* the log directory */
+    char name[32];            /* the log's name in it */
+    uint8_t *header;          /* the header block's frame, as written */
+    size_t header_len;
+} ms_summary_log;
+
+/* After the header block was written to log (named `name` in dirfd): keep
+ * what a rewrite needs (dirfd is duplicated). 0, or -1 with errno. */
+int ms_summary_log_init(ms_summary_log *sl, const ms_log *log, int dirfd, const char *name);
+void ms_summary_log_free(ms_summary_log *sl);
+
+/* Replace the log by the snapshot of sum (buf: the block_max bytes sum
+ * writes with); with the end block when end != NULL, which also closes the
+ * log. 0, or -1 with errno (the log keeps the previous snapshot). */
+int ms_summary_log_write(ms_summary_log *sl, ms_log *log, const ms_sum *sum, uint8_t *buf,
+                         const ms_clock_sample *clock, const ms_end_record *end);
+
+#endif
