@@ -276,6 +276,7 @@ check: deps
 	$(MAKE) scale-tests
 	$(MAKE) html-tests
 	$(MAKE) mpi-tests
+	$(MAKE) mpi-tests-summary
 ifeq ($(SANITIZE),1)
 	@echo "mpiscope: bench-sanity left out under SANITIZE=1 (sanitizers change every timing)"
 else
