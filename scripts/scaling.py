@@ -52,11 +52,14 @@ def run_rss(cmd, env=None):
 
 def run_parallel(mpiexec, procs, cmd):
     """mpiexec -n procs /usr/bin/time -f %M cmd: (seconds, largest RSS KiB)."""
-    full = [mpiexec, "-n", str(procs), "/usr/bin/time", "-f", "maxrss %M"] + cmd
-    dt, _, err = run_rss(full)
-    rss = [int(m) for m in re.findall(r"^maxrss (\d+)$", err, re.M)]
+    with tempfile.NamedTemporaryFile(prefix="mpiscope-rss-") as f:
+        # Each process appends one line (O_APPEND: lines stay whole).
+        full = [mpiexec, "-n", str(procs), "/usr/bin/time", "-a", "-o", f.name, "-f", "maxrss %M"] + cmd
+        dt, _, _ = run_rss(full)
+        text = open(f.name).read()
+    rss = [int(m) for m in re.findall(r"^maxrss (\d+)$", text, re.M)]
     if len(rss) != procs:
-        die(f"expected {procs} RSS lines from {' '.join(full)}:\n{err}")
+        die(f"expected {procs} RSS lines from {' '.join(full)}:\n{text}")
     return dt, max(rss)
 
 
