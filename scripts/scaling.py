@@ -166,6 +166,7 @@ def main():
     rss_rk = [r["serial"][j1][1] / 1024 for r in by_ranks]
     t_rk = [r["serial"][j1][0] for r in by_ranks]
     rss_a, rss_b = fit(rk, rss_rk)
+    t_a, t_b = fit(ev, t_ev)
     cpu = "unknown CPU"
     try:
         m = re.search(r"^model name\s*:\s*(.*)$", open("/proc/cpuinfo").read(), re.M)
@@ -191,9 +192,9 @@ def main():
         "",
         "### Growth",
         "",
-        f"- Time against events (at {a.fixed_ranks} ranks, -j {j1}): log-log slope "
-        f"{loglog_slope(ev, t_ev):.2f} (1 = linear); {ev[-1] / t_ev[-1] / 1e6:.1f} M events/s at "
-        f"{ev[-1]:,} events.",
+        f"- Time against events (at {a.fixed_ranks} ranks, -j {j1}): {t_a:.3f} s + {t_b * 1e9:.1f} ns per "
+        f"event (least squares), linear; log-log slope {loglog_slope(ev[-2:], t_ev[-2:]):.2f} between the "
+        f"two largest cases (1 = linear); {ev[-1] / t_ev[-1] / 1e6:.1f} M events/s at {ev[-1]:,} events.",
         f"- Peak RSS against events: log-log slope {loglog_slope(ev, rss_ev):.2f} "
         f"({rss_ev[0] / 1024:.1f} MiB at {ev[0]:,}, {rss_ev[-1] / 1024:.1f} MiB at {ev[-1]:,}): "
         "independent of the number of events.",
