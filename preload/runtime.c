@@ -73,6 +73,13 @@ static _Atomic pid_t log_pid;
  * rewrite of the log needs; NULL in trace mode. */
 static ms_sum *summary;
 static ms_summary_log summary_log = {.dirfd = -1};
+/* Summary mode: ns between periodic snapshots, MPISCOPE_FLUSH_MS times
+ * ceil(world size / MS_SNAPSHOT_RANKS), so that a job replaces at most
+ * MS_SNAPSHOT_RANKS logs per flush interval whatever its size (each
+ * snapshot is a rename in the shared directory: docs/SCALING.md). A ring
+ * half full still gets its snapshot at once. */
+#define MS_SNAPSHOT_RANKS 1000u
+static uint64_t snapshot_ns;
 /* Both clocks at load, to estimate the counter's rate by start. */
 static uint64_t load_ticks, load_mono;
 
@@ -403,17 +410,27 @@ static void *writer_main(void *arg)
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
+    uint64_t last_snapshot = ms_mono_ns();
     while (!atomic_load(&writer_stop)) {
         struct timespec deadline;
         clock_gettime(CLOCK_REALTIME, &deadline);
         uint64_t ns = (uint64_t)deadline.tv_nsec + (uint64_t)ms_cfg.flush_ms * 1000000u;
         deadline.tv_sec += (time_t)(ns / 1000000000u);
         deadline.tv_nsec = (long)(ns % 1000000000u);
-        while (sem_timedwait(&writer_wake, &deadline) != 0 && errno == EINTR)
+        int rc;
+        while ((rc = sem_timedwait(&writer_wake, &deadline)) != 0 && errno == EINTR)
             ;
         if (!summary) {
             drain_all(1, 0);
-        } else if (log_take(-1) == 0) {
+            continue;
+        }
+        /* Woken by a thread (ring half full, or stop), or the snapshot
+         * interval is over. */
+        uint64_t now = ms_mono_ns();
+        if (rc != 0 && now - last_snapshot < snapshot_ns)
+            continue;
+        last_snapshot = now;
+        if (log_take(-1) == 0) {
             /* Nothing new: the log already holds this snapshot. */
             if (summary_fold())
                 summary_write(NULL);
@@ -529,6 +546,8 @@ int ms_runtime_start(const ms_start_info *info)
     if (ms_cfg.mode == MS_MODE_SUMMARY) {
         ms_sum_clock sc = {.ticks = ms_clock_tsc, .ticks_ref = ticks_ref, .ns_ref = h.clock_ref_ns,
                            .ticks_per_ns = clock.ticks_per_ns};
+        uint64_t per = ((uint64_t)(info->size > 0 ? info->size : 1) + MS_SNAPSHOT_RANKS - 1) / MS_SNAPSHOT_RANKS;
+        snapshot_ns = (uint64_t)ms_cfg.flush_ms * 1000000u * per;
         summary = ms_sum_new(&sc, info->init_end_ns, ring_capacity);
         if (!summary || ms_summary_log_init(&summary_log, &log_, dirfd, name) != 0) {
             ms_warn_once(MS_WARN_MEMORY, "cannot start summary mode (%s); nothing is recorded", strerror(errno));
