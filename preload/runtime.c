@@ -73,12 +73,8 @@ static _Atomic pid_t log_pid;
  * rewrite of the log needs; NULL in trace mode. */
 static ms_sum *summary;
 static ms_summary_log summary_log = {.dirfd = -1};
-/* Summary mode: ns between periodic snapshots, MPISCOPE_FLUSH_MS times
- * ceil(world size / MS_SNAPSHOT_RANKS), so that a job replaces at most
- * MS_SNAPSHOT_RANKS logs per flush interval whatever its size (each
- * snapshot is a rename in the shared directory: docs/SCALING.md). A ring
- * half full still gets its snapshot at once. */
-#define MS_SNAPSHOT_RANKS 1000u
+/* Summary mode: ns between periodic snapshots (ms_summary_snapshot_ns); a
+ * ring half full still gets its snapshot at once. */
 static uint64_t snapshot_ns;
 /* Both clocks at load, to estimate the counter's rate by start. */
 static uint64_t load_ticks, load_mono;
@@ -546,8 +542,7 @@ int ms_runtime_start(const ms_start_info *info)
     if (ms_cfg.mode == MS_MODE_SUMMARY) {
         ms_sum_clock sc = {.ticks = ms_clock_tsc, .ticks_ref = ticks_ref, .ns_ref = h.clock_ref_ns,
                            .ticks_per_ns = clock.ticks_per_ns};
-        uint64_t per = ((uint64_t)(info->size > 0 ? info->size : 1) + MS_SNAPSHOT_RANKS - 1) / MS_SNAPSHOT_RANKS;
-        snapshot_ns = (uint64_t)ms_cfg.flush_ms * 1000000u * per;
+        snapshot_ns = ms_summary_snapshot_ns(ms_cfg.flush_ms, info->size);
         summary = ms_sum_new(&sc, info->init_end_ns, ring_capacity);
         if (!summary || ms_summary_log_init(&summary_log, &log_, dirfd, name) != 0) {
             ms_warn_once(MS_WARN_MEMORY, "cannot start summary mode (%s); nothing is recorded", strerror(errno));

@@ -107,3 +107,9 @@ int ms_summary_log_write(ms_summary_log *sl, ms_log *log, const ms_sum *sum, uin
         return ms_log_finish(log, NULL);
     return 0;
 }
+
+uint64_t ms_summary_snapshot_ns(uint32_t flush_ms, int ranks)
+{
+    uint64_t n = ranks > 0 ? (uint64_t)ranks : 1;
+    return (uint64_t)flush_ms * 1000000u * ((n + MS_SNAPSHOT_RANKS - 1) / MS_SNAPSHOT_RANKS);
+}

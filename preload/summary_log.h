@@ -35,4 +35,11 @@ void ms_summary_log_free(ms_summary_log *sl);
 int ms_summary_log_write(ms_summary_log *sl, ms_log *log, const ms_sum *sum, uint8_t *buf,
                          const ms_clock_sample *clock, const ms_end_record *end);
 
+/* Nanoseconds between periodic snapshots of a job of `ranks` ranks:
+ * flush_ms, times ceil(ranks / MS_SNAPSHOT_RANKS) above that many ranks, so
+ * that a job replaces at most MS_SNAPSHOT_RANKS logs (renames in the shared
+ * directory) per flush interval, whatever its size (docs/SCALING.md). */
+#define MS_SNAPSHOT_RANKS 1000u
+uint64_t ms_summary_snapshot_ns(uint32_t flush_ms, int ranks);
+
 #endif

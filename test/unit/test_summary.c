@@ -597,3 +597,13 @@ Test(summary_mode, hostile_aggregates_are_corrupt)
     cr_expect_eq(read_one(0, v, ng + nb - 3, 200.0, 20000.0, msg, sizeof msg), MS_REDUCE_BAD_INPUT);
     cr_expect(strstr(msg, "runs past its block"), "%s", msg);
 }
+
+Test(summary_mode, snapshot_interval_grows_with_the_job_above_1000_ranks)
+{
+    cr_expect_eq(ms_summary_snapshot_ns(200, 1), 200000000u);
+    cr_expect_eq(ms_summary_snapshot_ns(200, 0), 200000000u);
+    cr_expect_eq(ms_summary_snapshot_ns(200, 1000), 200000000u);
+    cr_expect_eq(ms_summary_snapshot_ns(200, 1001), 400000000u);
+    cr_expect_eq(ms_summary_snapshot_ns(1000, 100000), 100000000000u);
+    cr_expect_eq(ms_summary_snapshot_ns(1, 2147483647), 2147484000000u);
+}
