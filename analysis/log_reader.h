@@ -17,6 +17,7 @@
  *           indices, like regions); events carry their site's index
  *   object  per object of the process's load map
  *   counter_set, counter_sample  hardware-counter sets and samples
+ *   sync    per clock-sync measurement (version 4)
  *   end     once, last, with the end record
  *
  * Any callback may be NULL. A callback that returns non-zero stops the read
@@ -98,6 +99,10 @@ typedef struct ms_read_callbacks {
      * regions), and each counter sample (version 3; log_counters.h). */
     int (*counter_set)(void *ctx, uint32_t set, const ms_counter_set *def);
     int (*counter_sample)(void *ctx, const ms_counter_sample *s);
+    /* A clock-sync measurement (version 4): t_send and t_recv in
+     * CLOCK_MONOTONIC ns of this rank, like event times; peer_mono_ns as
+     * stored (rank 0's CLOCK_MONOTONIC). */
+    int (*sync)(void *ctx, const ms_sync_sample *s);
 } ms_read_callbacks;
 
 typedef struct ms_read_result {

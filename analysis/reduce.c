@@ -326,7 +326,15 @@ static int on_counter_sample(void *ctx, const ms_counter_sample *s)
     return 0;
 }
 
+static int on_sync(void *ctx, const ms_sync_sample *s)
+{
+    file_ctx *f = ctx;
+    ms_clock_obs_set(&f->job->info.align, s, f->job->info.clock_offset_ns);
+    return 0;
+}
+
 static const ms_read_callbacks reduce_callbacks = {
+    .sync = on_sync,
     .header = on_header,
     .region = on_region,
     .event = on_event,
@@ -740,6 +748,7 @@ static int build_regions(ms_run *run, table *tab)
             per_rank_cap = g->nranks;
         }
         for (size_t k = 0; k < g->nranks; k++) {
+            ms_clock_align_stats(&run->ranks[g->ranks[k].rank_index], &g->ranks[k].stats);
             per_rank[k] = &g->ranks[k].stats;
             g->total_ns += g->ranks[k].stats.total_ns;
             g->window_ns += g->ranks[k].window_ns;
@@ -1037,6 +1046,8 @@ ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out)
         failed = check_one_run(files, nfiles, &errors) != 0;
     if (!failed)
         failed = build_ranks(run, files, nfiles, file_to_rank, &warnings) != 0;
+    if (!failed)
+        ms_clock_align_run(run);
     for (unsigned i = 0; w && i < jobs; i++) {
         if (!failed && merge_table(&all, &w[i].tab, file_to_rank) != 0)
             failed = 1;

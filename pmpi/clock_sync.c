@@ -1,0 +1,218 @@
+/*
+ * Clock-sync exchange: each rank r > 0 measures its log clock against rank
+ * 0's CLOCK_MONOTONIC by ping-pong (Cristian's method) at MPI_Init and at
+ * MPI_Finalize, on a duplicate of MPI_COMM_WORLD that only the tool uses
+ * (so the application's wildcard receives never see these messages), with
+ * errors returned rather than fatal.
+ *
+ * Rank r sends MS_SYNC_EXCHANGES pings, one at a time, reading its log
+ * clock before the send (t_send) and when rank 0's reply has arrived
+ * (t_recv); rank 0 answers each ping, in the order they arrive, with its
+ * CLOCK_MONOTONIC read on arrival. The exchange with the shortest round
+ * trip is kept (ms_sync_sample, log_format.h). Rank 0 serves (size - 1) x
+ * MS_SYNC_EXCHANGES pings one after the other: its cost grows linearly
+ * with the ranks (docs/DESIGN.md section 6).
+ *
+ * Nothing blocks: every operation is non-blocking and polled with
+ * PMPI_Test against a deadline (MS_SYNC_INIT_MS, MS_SYNC_FINALIZE_MS from
+ * the rank's own arrival). At the deadline a pending request is cancelled,
+ * polled a little longer (SYNC_CANCEL_MS) and, if it still has not
+ * completed, freed; the rank then goes on without a measurement. Messages
+ * are a few bytes (sent eagerly, so a send completes without its receive);
+ * pings and replies of the two phases have their own tags, so a late
+ * message of one phase is never taken for the other.
+ */
+#include "clock_sync.h"
+
+#include <mpi.h>
+#include <sched.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "clock.h"
+#include "clock_skew.h"
+#include "runtime.h"
+
+/* How long a cancelled request is polled before it is freed (ms). */
+#define SYNC_CANCEL_MS 100
+/* Polls before each further poll yields the processor (oversubscribed
+ * nodes: the peer may need this core). */
+#define SYNC_SPIN 32
+
+static MPI_Comm sync_comm = MPI_COMM_NULL;
+static int sync_rank, sync_size;
+
+typedef struct sync_reply {
+    uint64_t mono_ns;   /* rank 0's CLOCK_MONOTONIC when the ping arrived */
+    uint32_t seq;       /* the ping's */
+    uint32_t pad;
+} sync_reply;
+
+static int tag_ping(int phase)
+{
+    return 2 * phase;
+}
+
+static int tag_reply(int phase)
+{
+    return 2 * phase + 1;
+}
+
+static uint64_t deadline_in(unsigned ms)
+{
+    return ms_mono_ns() + (uint64_t)ms * 1000000u;
+}
+
+/* Cancel a pending request and make sure its handle is released. */
+static void drop(MPI_Request *rq)
+{
+    if (*rq == MPI_REQUEST_NULL)
+        return;
+    PMPI_Cancel(rq);
+    uint64_t until = deadline_in(SYNC_CANCEL_MS);
+    int flag = 0;
+    while (*rq != MPI_REQUEST_NULL && PMPI_Test(rq, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag &&
+           ms_mono_ns() < until)
+        sched_yield();
+    if (*rq != MPI_REQUEST_NULL && !flag)
+        PMPI_Request_free(rq);
+    *rq = MPI_REQUEST_NULL;
+}
+
+/* Poll until *rq completes (1, status in *st when st) or the deadline
+ * passes or an error occurs (0, the request dropped). */
+static int wait_until(MPI_Request *rq, MPI_Status *st, uint64_t deadline)
+{
+    MPI_Status ignored;
+    for (unsigned polls = 0;; polls++) {
+        int flag = 0;
+        if (PMPI_Test(rq, &flag, st ? st : &ignored) != MPI_SUCCESS)
+            break;
+        if (flag)
+            return 1;
+        if (ms_mono_ns() >= deadline)
+            break;
+        if (polls >= SYNC_SPIN)
+            sched_yield();
+    }
+    drop(rq);
+    return 0;
+}
+
+/* Rank 0: answer the pings of every other rank until all are answered or
+ * the deadline passes. */
+static void serve(int phase, uint64_t deadline)
+{
+    uint64_t expected = (uint64_t)(sync_size - 1) * MS_SYNC_EXCHANGES;
+    for (uint64_t served = 0; served < expected; served++) {
+        uint32_t seq = 0;
+        MPI_Request rq = MPI_REQUEST_NULL;
+        MPI_Status st;
+        if (PMPI_Irecv(&seq, (int)sizeof seq, MPI_BYTE, MPI_ANY_SOURCE, tag_ping(phase), sync_comm, &rq) !=
+                MPI_SUCCESS ||
+            !wait_until(&rq, &st, deadline))
+            return;
+        sync_reply rp = {.mono_ns = ms_skew_mono(ms_mono_ns()), .seq = seq, .pad = 0};
+        MPI_Request sr = MPI_REQUEST_NULL;
+        if (PMPI_Isend(&rp, (int)sizeof rp, MPI_BYTE, st.MPI_SOURCE, tag_reply(phase), sync_comm, &sr) !=
+                MPI_SUCCESS ||
+            !wait_until(&sr, NULL, deadline))
+            return;
+    }
+}
+
+/* Rank r > 0: the round trips; returns 1 with the shortest in *out. */
+static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
+{
+    uint32_t done = 0;
+    uint64_t best = UINT64_MAX;
+    for (uint32_t k = 0; k < MS_SYNC_EXCHANGES; k++) {
+        sync_reply rp;
+        memset(&rp, 0, sizeof rp);
+        MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+        if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, 0, tag_reply(phase), sync_comm, &rq[1]) != MPI_SUCCESS)
+            break;
+        uint32_t seq = k;
+        uint64_t t_send = ms_now(), t_recv = 0;
+        if (PMPI_Isend(&seq, (int)sizeof seq, MPI_BYTE, 0, tag_ping(phase), sync_comm, &rq[0]) != MPI_SUCCESS) {
+            drop(&rq[1]);
+            break;
+        }
+        int ok = 1;
+        for (unsigned polls = 0; rq[0] != MPI_REQUEST_NULL || rq[1] != MPI_REQUEST_NULL; polls++) {
+            int flag = 0;
+            if (rq[1] != MPI_REQUEST_NULL) {
+                if (PMPI_Test(&rq[1], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+                    ok = 0;
+                    break;
+                }
+                if (flag)
+                    t_recv = ms_now();
+            }
+            if (rq[0] != MPI_REQUEST_NULL && PMPI_Test(&rq[0], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+                ok = 0;
+                break;
+            }
+            if (ms_mono_ns() >= deadline) {
+                ok = 0;
+                break;
+            }
+            if (polls >= SYNC_SPIN)
+                sched_yield();
+        }
+        if (!ok) {
+            drop(&rq[0]);
+            drop(&rq[1]);
+            break;
+        }
+        if (rp.seq != seq || t_recv < t_send)
+            continue;
+        done++;
+        if (t_recv - t_send < best) {
+            best = t_recv - t_send;
+            out->t_send = t_send;
+            out->t_recv = t_recv;
+            out->peer_mono_ns = rp.mono_ns;
+        }
+    }
+    out->phase = (uint32_t)phase;
+    out->exchanges = done;
+    return done > 0;
+}
+
+static int run_phase(int phase, unsigned ms, ms_sync_sample *out)
+{
+    uint64_t deadline = deadline_in(ms);
+    memset(out, 0, sizeof *out);
+    if (sync_rank == 0) {
+        serve(phase, deadline);
+        return 0;
+    }
+    return measure(phase, deadline, out);
+}
+
+int ms_sync_init(int rank, int size, ms_sync_sample *out)
+{
+    if (size < 2 || sync_comm != MPI_COMM_NULL)
+        return 0;
+    MPI_Comm c;
+    if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS)
+        return 0;
+    PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
+    sync_comm = c;
+    sync_rank = rank;
+    sync_size = size;
+    return run_phase(MS_SYNC_INIT, MS_SYNC_INIT_MS, out);
+}
+
+void ms_sync_finalize(void)
+{
+    if (sync_comm == MPI_COMM_NULL)
+        return;
+    ms_sync_sample s;
+    if (run_phase(MS_SYNC_FINALIZE, MS_SYNC_FINALIZE_MS, &s))
+        ms_runtime_write_sync(&s);
+    /* The communicator is left to PMPI_Finalize: freeing it is collective
+     * in principle, and a rank may be missing. */
+    sync_comm = MPI_COMM_NULL;
+}
