@@ -28,11 +28,20 @@ void ms_clock_obs_set(ms_clock_align *a, const ms_sync_sample *s, int64_t clock_
     o->exchanges = s->exchanges;
 }
 
-/* a_i = y_i - x_i, in double: both are within int64. */
+/* a - b, saturating. Differences are taken in integers before any
+ * conversion: a double holds times near 2^60 to 256 ns only. */
+static int64_t sat_sub(int64_t a, int64_t b)
+{
+    if (b == INT64_MIN)
+        return a >= 0 ? INT64_MAX : a - b;
+    return sat_add(a, -b);
+}
+
+/* a_i = y_i - x_i. */
 static double obs_offset(const ms_clock_obs *o, int64_t peer_offset_ns)
 {
     int64_t y = sat_add((int64_t)o->peer_mono_ns, peer_offset_ns);
-    return (double)y - (double)o->local;
+    return (double)sat_sub(y, o->local);
 }
 
 void ms_clock_fit(ms_clock_align *a, int64_t peer_offset_ns)
@@ -53,7 +62,7 @@ void ms_clock_fit(ms_clock_align *a, int64_t peer_offset_ns)
     a->ref = first->local;
     if (!i->has || !f->has)
         return;
-    double span = (double)f->local - (double)i->local;
+    double span = (double)sat_sub(f->local, i->local);
     if (!(span >= (double)MS_ALIGN_MIN_SPAN_NS))
         return;
     double b = (obs_offset(f, peer_offset_ns) - a0) / span;
@@ -69,7 +78,7 @@ int64_t ms_clock_apply(const ms_clock_align *a, int64_t t)
         return t;
     int64_t d = a->offset_ns;
     if (a->model == MS_ALIGN_DRIFT) {
-        double x = ((double)t - (double)a->ref) * a->drift;
+        double x = (double)sat_sub(t, a->ref) * a->drift;
         if (x > 9e18)
             x = 9e18;
         if (x < -9e18)
@@ -125,7 +134,7 @@ double ms_clock_drift_ppm(const ms_clock_align *a)
 int64_t ms_clock_max_shift(const ms_clock_align *a)
 {
     int64_t lo = a->ref, hi = a->obs[MS_SYNC_FINALIZE].has ? a->obs[MS_SYNC_FINALIZE].local : lo;
-    int64_t s1 = ms_clock_apply(a, lo) - lo, s2 = ms_clock_apply(a, hi) - hi;
+    int64_t s1 = sat_sub(ms_clock_apply(a, lo), lo), s2 = sat_sub(ms_clock_apply(a, hi), hi);
     s1 = s1 < 0 ? -s1 : s1;
     s2 = s2 < 0 ? -s2 : s2;
     return s1 > s2 ? s1 : s2;
