@@ -15,7 +15,9 @@
  *
  * Nothing blocks: every operation is non-blocking and polled with
  * PMPI_Test against a deadline (MS_SYNC_INIT_MS, MS_SYNC_FINALIZE_MS from
- * the rank's own arrival). At the deadline a pending request is cancelled,
+ * the rank's own arrival): for SYNC_SPIN_NS without pause, then with a
+ * short sleep between polls (on an oversubscribed node the peer needs the
+ * core; a plain sched_yield made MPICH ten times slower there). At the deadline a pending request is cancelled,
  * polled a little longer (SYNC_CANCEL_MS) and, if it still has not
  * completed, freed; the rank then goes on without a measurement. Messages
  * are a few bytes (sent eagerly, so a send completes without its receive);
@@ -25,9 +27,9 @@
 #include "clock_sync.h"
 
 #include <mpi.h>
-#include <sched.h>
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
 
 #include "clock.h"
 #include "clock_skew.h"
@@ -35,9 +37,9 @@
 
 /* How long a cancelled request is polled before it is freed (ms). */
 #define SYNC_CANCEL_MS 100
-/* Polls before each further poll yields the processor (oversubscribed
- * nodes: the peer may need this core). */
-#define SYNC_SPIN 32
+/* How long a wait polls without pause (ns); after that each poll sleeps
+ * briefly, so that a peer sharing this core (an oversubscribed node) runs. */
+#define SYNC_SPIN_NS 100000
 
 static MPI_Comm sync_comm = MPI_COMM_NULL;
 static int sync_rank, sync_size;
@@ -47,6 +49,12 @@ typedef struct sync_reply {
     uint32_t seq;       /* the ping's */
     uint32_t pad;
 } sync_reply;
+
+static void pause_cpu(void)
+{
+    struct timespec ts = {0, 1000};
+    nanosleep(&ts, NULL);
+}
 
 static int tag_ping(int phase)
 {
@@ -73,7 +81,7 @@ static void drop(MPI_Request *rq)
     int flag = 0;
     while (*rq != MPI_REQUEST_NULL && PMPI_Test(rq, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag &&
            ms_mono_ns() < until)
-        sched_yield();
+        pause_cpu();
     if (*rq != MPI_REQUEST_NULL && !flag)
         PMPI_Request_free(rq);
     *rq = MPI_REQUEST_NULL;
@@ -84,16 +92,18 @@ static void drop(MPI_Request *rq)
 static int wait_until(MPI_Request *rq, MPI_Status *st, uint64_t deadline)
 {
     MPI_Status ignored;
-    for (unsigned polls = 0;; polls++) {
+    uint64_t spin_until = ms_mono_ns() + SYNC_SPIN_NS;
+    for (;;) {
         int flag = 0;
         if (PMPI_Test(rq, &flag, st ? st : &ignored) != MPI_SUCCESS)
             break;
         if (flag)
             return 1;
-        if (ms_mono_ns() >= deadline)
+        uint64_t now = ms_mono_ns();
+        if (now >= deadline)
             break;
-        if (polls >= SYNC_SPIN)
-            sched_yield();
+        if (now >= spin_until)
+            pause_cpu();
     }
     drop(rq);
     return 0;
@@ -139,7 +149,8 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
             break;
         }
         int ok = 1;
-        for (unsigned polls = 0; rq[0] != MPI_REQUEST_NULL || rq[1] != MPI_REQUEST_NULL; polls++) {
+        uint64_t spin_until = ms_mono_ns() + SYNC_SPIN_NS;
+        while (rq[0] != MPI_REQUEST_NULL || rq[1] != MPI_REQUEST_NULL) {
             int flag = 0;
             if (rq[1] != MPI_REQUEST_NULL) {
                 if (PMPI_Test(&rq[1], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
@@ -153,12 +164,13 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
                 ok = 0;
                 break;
             }
-            if (ms_mono_ns() >= deadline) {
+            uint64_t now = ms_mono_ns();
+            if (now >= deadline) {
                 ok = 0;
                 break;
             }
-            if (polls >= SYNC_SPIN)
-                sched_yield();
+            if (now >= spin_until)
+                pause_cpu();
         }
         if (!ok) {
             drop(&rq[0]);

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Clock alignment of a run of test/mpi/clock/barriers.c (clock_sync.sh):
 
-    clock_sync_check.py EVENTS_CSV JSON NRANKS OFFSET_NS DRIFT_PPM BOUND_US [--no-drift RANK]
+    clock_sync_check.py EVENTS_CSV JSON NRANKS OFFSET_NS DRIFT_PPM BOUND_US
+                        [--no-drift RANK] [--uncorrected]
 
 EVENTS_CSV and JSON are the merge's --events-csv and --json outputs. Every
 rank must have made the same number of MPI_Barrier calls; for each barrier
@@ -11,7 +12,9 @@ entered: on aligned clocks the entries and exits of one barrier can only
 disagree by the alignment's error). Rank r's reported clock offset must be
 r x OFFSET_NS and its drift r x DRIFT_PPM, within tolerances (OFFSET_TOL_NS,
 DRIFT_TOL_PPM); rank 0 and --no-drift ranks (no finalize measurement) must
-report no drift. Prints the worst disagreement and the estimates, one line
+report no drift. --uncorrected: the events moved back by each rank's
+reported offset must disagree by more than half of OFFSET_NS (the skew did
+reach the events, and the correction removed it). Prints the worst disagreement and the estimates, one line
 per problem, and exits 1 on any problem."""
 
 import argparse
@@ -24,6 +27,18 @@ OFFSET_TOL_NS = 200_000    # 200 us: a few round trips on a loaded host
 DRIFT_TOL_PPM = 60.0
 
 
+def worst_gap(barriers, nranks, count, shift):
+    """The largest (last entry - first exit) over the barriers, us, and which."""
+    worst, at = -1e18, -1
+    for i in range(count):
+        last_in = max(barriers[r][i][0] + shift.get(r, 0) for r in range(nranks))
+        first_out = min(barriers[r][i][1] + shift.get(r, 0) for r in range(nranks))
+        gap_us = (last_in - first_out) * 1e6
+        if gap_us > worst:
+            worst, at = gap_us, i
+    return worst, at
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("events")
@@ -33,8 +48,11 @@ def main():
     ap.add_argument("drift_ppm", type=float)
     ap.add_argument("bound_us", type=float)
     ap.add_argument("--no-drift", type=int, action="append", default=[])
+    ap.add_argument("--uncorrected", action="store_true")
     a = ap.parse_args()
     problems = []
+    with open(a.json) as f:
+        ranks = {r["rank"]: r for r in json.load(f)["ranks"]}
 
     barriers = collections.defaultdict(list)
     with open(a.events, newline="") as f:
@@ -45,21 +63,19 @@ def main():
     if len(set(counts.values())) != 1 or counts[0] == 0:
         problems.append(f"barrier calls per rank differ or are missing: {counts}")
     else:
-        worst, at = -1e9, -1
-        for i in range(counts[0]):
-            last_in = max(barriers[r][i][0] for r in range(a.nranks))
-            first_out = min(barriers[r][i][1] for r in range(a.nranks))
-            gap_us = (last_in - first_out) * 1e6
-            if gap_us > worst:
-                worst, at = gap_us, i
+        worst, at = worst_gap(barriers, a.nranks, counts[0], {})
+        if a.uncorrected:
+            shift = {r: ranks[r]["clock_offset_ns"] / 1e9 for r in range(a.nranks) if r in ranks}
+            raw, _ = worst_gap(barriers, a.nranks, counts[0], shift)
+            print(f"before the correction: {raw / 1e3:.3f} ms")
+            if raw < a.offset_ns / 2e3:
+                problems.append(f"the events before the correction disagree by only {raw:.1f} us")
         print(f"worst barrier: the last rank entered {worst:.1f} us after the first left (barrier {at}); "
               f"bound {a.bound_us} us")
         if worst > a.bound_us:
             problems.append(f"barrier {at}: the last rank entered {worst:.1f} us after the first rank left "
                             f"(bound {a.bound_us} us)")
 
-    with open(a.json) as f:
-        ranks = {r["rank"]: r for r in json.load(f)["ranks"]}
     for r in range(a.nranks):
         info = ranks.get(r)
         if info is None:
