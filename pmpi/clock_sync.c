@@ -17,9 +17,13 @@
  * PMPI_Test against a deadline (MS_SYNC_INIT_MS, MS_SYNC_FINALIZE_MS from
  * the rank's own arrival): for SYNC_SPIN_NS without pause, then with a
  * short sleep between polls (on an oversubscribed node the peer needs the
- * core; a plain sched_yield made MPICH ten times slower there). At the deadline a pending request is cancelled,
- * polled a little longer (SYNC_CANCEL_MS) and, if it still has not
- * completed, freed; the rank then goes on without a measurement. Messages
+ * core; a plain sched_yield made MPICH ten times slower there). At the
+ * deadline a pending request is cancelled, polled a little longer
+ * (SYNC_CANCEL_MS) and, if it still has not completed, freed; the rank
+ * then says "bye" (a ping or reply with sequence number SYNC_BYE) and goes
+ * on without a measurement: rank 0 stops waiting for a rank that said bye,
+ * and a rank that finds rank 0's bye (rank 0 gave up on it, e.g. it is
+ * late) stops at once. Messages
  * are a few bytes (sent eagerly, so a send completes without its receive);
  * pings and replies of the two phases have their own tags, so a late
  * message of one phase is never taken for the other.
@@ -28,6 +32,7 @@
 
 #include <mpi.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -35,7 +40,9 @@
 #include "clock_skew.h"
 #include "runtime.h"
 
-/* How long a cancelled request is polled before it is freed (ms). */
+/* The sequence number of a "bye": the sender gives up the exchange. */
+#define SYNC_BYE UINT32_MAX
+/* How long a cancelled request (or a bye) is polled before it is freed (ms). */
 #define SYNC_CANCEL_MS 100
 /* How long a wait polls without pause (ns); after that each poll sleeps
  * briefly, so that a peer sharing this core (an oversubscribed node) runs. */
@@ -109,43 +116,80 @@ static int wait_until(MPI_Request *rq, MPI_Status *st, uint64_t deadline)
     return 0;
 }
 
-/* Rank 0: answer the pings of every other rank until all are answered or
- * the deadline passes. */
+/* Send a "bye" (seq SYNC_BYE) without waiting long for it. */
+static void send_bye(int dest, int tag)
+{
+    sync_reply rp = {.mono_ns = 0, .seq = SYNC_BYE, .pad = 0};
+    MPI_Request rq = MPI_REQUEST_NULL;
+    if (PMPI_Isend(&rp, (int)sizeof rp, MPI_BYTE, dest, tag, sync_comm, &rq) == MPI_SUCCESS)
+        wait_until(&rq, NULL, deadline_in(SYNC_CANCEL_MS));
+}
+
+/* Rank 0: answer the pings of every other rank, in the order they come,
+ * until each rank has had its round trips or said bye, or the deadline
+ * passes; then say bye to the ranks not done, so that a late rank does not
+ * wait for an answer. */
 static void serve(int phase, uint64_t deadline)
 {
-    uint64_t expected = (uint64_t)(sync_size - 1) * MS_SYNC_EXCHANGES;
-    for (uint64_t served = 0; served < expected; served++) {
+    uint8_t *done = calloc((size_t)sync_size, 1);
+    uint32_t *count = calloc((size_t)sync_size, sizeof *count);
+    if (!done || !count) {
+        free(done);
+        free(count);
+        return;
+    }
+    int remaining = sync_size - 1;
+    while (remaining > 0) {
         uint32_t seq = 0;
         MPI_Request rq = MPI_REQUEST_NULL;
         MPI_Status st;
         if (PMPI_Irecv(&seq, (int)sizeof seq, MPI_BYTE, MPI_ANY_SOURCE, tag_ping(phase), sync_comm, &rq) !=
                 MPI_SUCCESS ||
             !wait_until(&rq, &st, deadline))
-            return;
-        sync_reply rp = {.mono_ns = ms_skew_mono(ms_mono_ns()), .seq = seq, .pad = 0};
+            break;
+        uint64_t now = ms_skew_mono(ms_mono_ns());
+        int src = st.MPI_SOURCE;
+        if (src <= 0 || src >= sync_size || done[src])
+            continue;
+        if (seq == SYNC_BYE || ++count[src] >= MS_SYNC_EXCHANGES) {
+            done[src] = 1;
+            remaining--;
+        }
+        if (seq == SYNC_BYE)
+            continue;
+        sync_reply rp = {.mono_ns = now, .seq = seq, .pad = 0};
         MPI_Request sr = MPI_REQUEST_NULL;
-        if (PMPI_Isend(&rp, (int)sizeof rp, MPI_BYTE, st.MPI_SOURCE, tag_reply(phase), sync_comm, &sr) !=
-                MPI_SUCCESS ||
+        if (PMPI_Isend(&rp, (int)sizeof rp, MPI_BYTE, src, tag_reply(phase), sync_comm, &sr) != MPI_SUCCESS ||
             !wait_until(&sr, NULL, deadline))
-            return;
+            break;
     }
+    for (int r = 1; r < sync_size && remaining > 0; r++)
+        if (!done[r])
+            send_bye(r, tag_reply(phase));
+    free(done);
+    free(count);
 }
 
-/* Rank r > 0: the round trips; returns 1 with the shortest in *out. */
+/* Rank r > 0: the round trips; returns 1 with the shortest in *out. A rank
+ * that gives up says bye, so that rank 0 does not wait for it. */
 static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
 {
     uint32_t done = 0;
     uint64_t best = UINT64_MAX;
+    int bye = 0;
     for (uint32_t k = 0; k < MS_SYNC_EXCHANGES; k++) {
         sync_reply rp;
         memset(&rp, 0, sizeof rp);
         MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-        if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, 0, tag_reply(phase), sync_comm, &rq[1]) != MPI_SUCCESS)
+        if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, 0, tag_reply(phase), sync_comm, &rq[1]) != MPI_SUCCESS) {
+            bye = 1;
             break;
+        }
         uint32_t seq = k;
         uint64_t t_send = ms_now(), t_recv = 0;
         if (PMPI_Isend(&seq, (int)sizeof seq, MPI_BYTE, 0, tag_ping(phase), sync_comm, &rq[0]) != MPI_SUCCESS) {
             drop(&rq[1]);
+            bye = 1;
             break;
         }
         int ok = 1;
@@ -175,8 +219,11 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
         if (!ok) {
             drop(&rq[0]);
             drop(&rq[1]);
+            bye = 1;
             break;
         }
+        if (rp.seq == SYNC_BYE)
+            break;   /* rank 0 gave up */
         if (rp.seq != seq || t_recv < t_send)
             continue;
         done++;
@@ -186,6 +233,12 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
             out->t_recv = t_recv;
             out->peer_mono_ns = rp.mono_ns;
         }
+    }
+    if (bye) {
+        uint32_t seq = SYNC_BYE;
+        MPI_Request rq = MPI_REQUEST_NULL;
+        if (PMPI_Isend(&seq, (int)sizeof seq, MPI_BYTE, 0, tag_ping(phase), sync_comm, &rq) == MPI_SUCCESS)
+            wait_until(&rq, NULL, deadline_in(SYNC_CANCEL_MS));
     }
     out->phase = (uint32_t)phase;
     out->exchanges = done;

@@ -3,6 +3,7 @@
  * all), then an ending chosen by argv[1]:
  *   normal  every rank calls MPI_Finalize
  *   late    the last rank sleeps 3 s before MPI_Finalize
+ *   late0   rank 0 sleeps 3 s before MPI_Finalize
  *   exit    the last rank calls exit(3) without MPI_Finalize
  *   abort   the last rank calls MPI_Abort(MPI_COMM_WORLD, 4)
  * Rank 0 prints one line before the ending. */
@@ -39,6 +40,8 @@ int main(int argc, char **argv)
     fflush(stdout);
     int last = rank == size - 1 && size > 1;
     if (last && strcmp(mode, "late") == 0)
+        sleep_ms(3000);
+    if (rank == 0 && size > 1 && strcmp(mode, "late0") == 0)
         sleep_ms(3000);
     if (last && strcmp(mode, "exit") == 0)
         exit(3);
