@@ -334,7 +334,6 @@ static int on_sync(void *ctx, const ms_sync_sample *s)
 }
 
 static const ms_read_callbacks reduce_callbacks = {
-    .sync = on_sync,
     .header = on_header,
     .region = on_region,
     .event = on_event,
@@ -342,6 +341,7 @@ static const ms_read_callbacks reduce_callbacks = {
     .end = on_end,
     .counter_set = on_counter_set,
     .counter_sample = on_counter_sample,
+    .sync = on_sync,
 };
 
 static void free_slots(file_ctx *f)
