@@ -23,10 +23,10 @@
  * then says "bye" (a ping or reply with sequence number SYNC_BYE) and goes
  * on without a measurement: rank 0 stops waiting for a rank that said bye,
  * and a rank that finds rank 0's bye (rank 0 gave up on it, e.g. it is
- * late) stops at once. Messages
- * are a few bytes (sent eagerly, so a send completes without its receive);
- * pings and replies of the two phases have their own tags, so a late
- * message of one phase is never taken for the other.
+ * late) stops at once. Messages are a few bytes (sent eagerly, so a send
+ * completes without its receive); pings and replies of the two phases have
+ * their own tags, so a late message of one phase is never taken for the
+ * other.
  */
 #include "clock_sync.h"
 
@@ -47,6 +47,9 @@
 /* How long a wait polls without pause (ns); after that each poll sleeps
  * briefly, so that a peer sharing this core (an oversubscribed node) runs. */
 #define SYNC_SPIN_NS 100000
+
+_Static_assert(MS_SYNC_EXCHANGES >= 1 && MS_SYNC_EXCHANGES <= MS_SYNC_MAX_EXCHANGES,
+               "a sync block holds at most MS_SYNC_MAX_EXCHANGES exchanges");
 
 static MPI_Comm sync_comm = MPI_COMM_NULL;
 static int sync_rank, sync_size;
