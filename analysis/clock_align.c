@@ -131,6 +131,17 @@ double ms_clock_drift_ppm(const ms_clock_align *a)
     return a->model == MS_ALIGN_DRIFT ? (1.0 / (1.0 + a->drift) - 1.0) * 1e6 : 0.0;
 }
 
+int64_t ms_clock_error_ns(const ms_clock_align *a)
+{
+    if (a->model == MS_ALIGN_NONE)
+        return 0;
+    uint64_t rtt = 0;
+    for (int i = 0; i < 2; i++)
+        if (a->obs[i].has && (a->model == MS_ALIGN_DRIFT || a->obs[i].local == a->ref) && a->obs[i].rtt_ns > rtt)
+            rtt = a->obs[i].rtt_ns;
+    return (int64_t)(rtt / 2);
+}
+
 int64_t ms_clock_max_shift(const ms_clock_align *a)
 {
     int64_t lo = a->ref, hi = a->obs[MS_SYNC_FINALIZE].has ? a->obs[MS_SYNC_FINALIZE].local : lo;

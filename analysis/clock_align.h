@@ -85,6 +85,10 @@ void ms_clock_align_stats(const struct ms_rank_info *in, ms_stats *s);
 int64_t ms_clock_ahead_ns(const ms_clock_align *a);
 double ms_clock_drift_ppm(const ms_clock_align *a);
 
+/* The bound on the measurements' error: half the longer round trip of the
+ * measurements the model uses (ns); 0 without the model. */
+int64_t ms_clock_error_ns(const ms_clock_align *a);
+
 /* The largest shift the model makes between the rank's measurements (ns,
  * absolute). */
 int64_t ms_clock_max_shift(const ms_clock_align *a);

@@ -23,7 +23,11 @@
  * then says "bye" (a ping or reply with sequence number SYNC_BYE) and goes
  * on without a measurement: rank 0 stops waiting for a rank that said bye,
  * and a rank that finds rank 0's bye (rank 0 gave up on it, e.g. it is
- * late) stops at once. Messages are a few bytes (sent eagerly, so a send
+ * late) stops at once. At finalize rank 0 ends with a bye to every rank
+ * (a release) and the ranks wait for it, so that they enter PMPI_Finalize
+ * together: Open MPI 4.1's mpirun crashes or hangs in its own teardown
+ * when a job is aborted while some ranks are inside MPI_Finalize and
+ * others are not. Messages are a few bytes (sent eagerly, so a send
  * completes without its receive); pings and replies of the two phases have
  * their own tags, so a late message of one phase is never taken for the
  * other.
@@ -119,19 +123,47 @@ static int wait_until(MPI_Request *rq, MPI_Status *st, uint64_t deadline)
     return 0;
 }
 
-/* Send a "bye" (seq SYNC_BYE) without waiting long for it. */
-static void send_bye(int dest, int tag)
+/* Rank 0: send a "bye" (seq SYNC_BYE) to the ranks with want[r] set, all
+ * at once, waiting at most SYNC_CANCEL_MS for the sends. */
+static void send_byes(const uint8_t *want, int phase)
 {
-    sync_reply rp = {.mono_ns = 0, .seq = SYNC_BYE, .pad = 0};
-    MPI_Request rq = MPI_REQUEST_NULL;
-    if (PMPI_Isend(&rp, (int)sizeof rp, MPI_BYTE, dest, tag, sync_comm, &rq) == MPI_SUCCESS)
-        wait_until(&rq, NULL, deadline_in(SYNC_CANCEL_MS));
+    static const sync_reply bye = {.mono_ns = 0, .seq = SYNC_BYE, .pad = 0};
+    MPI_Request *rq = malloc((size_t)sync_size * sizeof *rq);
+    if (!rq)
+        return;
+    int n = 0;
+    for (int r = 1; r < sync_size; r++)
+        if (want[r] && PMPI_Isend((void *)&bye, (int)sizeof bye, MPI_BYTE, r, tag_reply(phase), sync_comm,
+                                  &rq[n]) == MPI_SUCCESS)
+            n++;
+    uint64_t until = deadline_in(SYNC_CANCEL_MS);
+    for (int pending = n; pending > 0 && ms_mono_ns() < until;) {
+        for (int i = 0; i < n; i++) {
+            int flag = 0;
+            if (rq[i] != MPI_REQUEST_NULL &&
+                (PMPI_Test(&rq[i], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)) {
+                if (rq[i] != MPI_REQUEST_NULL)
+                    PMPI_Request_free(&rq[i]);
+                rq[i] = MPI_REQUEST_NULL;
+                pending--;
+            }
+        }
+        if (pending > 0)
+            pause_cpu();
+    }
+    for (int i = 0; i < n; i++)
+        if (rq[i] != MPI_REQUEST_NULL) {
+            PMPI_Cancel(&rq[i]);
+            PMPI_Request_free(&rq[i]);
+        }
+    free(rq);
 }
 
 /* Rank 0: answer the pings of every other rank, in the order they come,
  * until each rank has had its round trips or said bye, or the deadline
  * passes; then say bye to the ranks not done, so that a late rank does not
- * wait for an answer. */
+ * wait for an answer, and at finalize to every rank: the others wait for
+ * it (release), so that the ranks enter PMPI_Finalize together. */
 static void serve(int phase, uint64_t deadline)
 {
     uint8_t *done = calloc((size_t)sync_size, 1);
@@ -166,9 +198,10 @@ static void serve(int phase, uint64_t deadline)
             !wait_until(&sr, NULL, deadline))
             break;
     }
-    for (int r = 1; r < sync_size && remaining > 0; r++)
-        if (!done[r])
-            send_bye(r, tag_reply(phase));
+    /* At init, the ranks not done; at finalize, every rank. */
+    for (int r = 1; r < sync_size; r++)
+        done[r] = !done[r] || phase == MS_SYNC_FINALIZE;
+    send_byes(done, phase);
     free(done);
     free(count);
 }
@@ -179,7 +212,7 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
 {
     uint32_t done = 0;
     uint64_t best = UINT64_MAX;
-    int bye = 0;
+    int bye = 0, released = 0;
     for (uint32_t k = 0; k < MS_SYNC_EXCHANGES; k++) {
         sync_reply rp;
         memset(&rp, 0, sizeof rp);
@@ -225,8 +258,10 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
             bye = 1;
             break;
         }
-        if (rp.seq == SYNC_BYE)
-            break;   /* rank 0 gave up */
+        if (rp.seq == SYNC_BYE) {
+            released = 1;   /* rank 0 gave up */
+            break;
+        }
         if (rp.seq != seq || t_recv < t_send)
             continue;
         done++;
@@ -236,6 +271,14 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
             out->t_recv = t_recv;
             out->peer_mono_ns = rp.mono_ns;
         }
+    }
+    /* At finalize, after its round trips, wait for rank 0's release. */
+    if (!bye && !released && phase == MS_SYNC_FINALIZE) {
+        sync_reply rp;
+        MPI_Request rq = MPI_REQUEST_NULL;
+        if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, 0, tag_reply(phase), sync_comm, &rq) != MPI_SUCCESS ||
+            !wait_until(&rq, NULL, deadline))
+            bye = 1;
     }
     if (bye) {
         uint32_t seq = SYNC_BYE;

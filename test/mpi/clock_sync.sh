@@ -118,10 +118,32 @@ for mode in late late0; do
     done
 done
 
+# Open MPI 4.1's mpirun itself now and then crashes in its own teardown
+# (PMIx_server_finalize, from orte_finalize: status 139) or hangs there when
+# a job is aborted while some ranks are inside MPI_Finalize and others are
+# not, with or without the library (here 1 run of 12 without it; 2 of 10
+# when rank 0 polls MPI for 1 s while the others finalize). The finalize
+# exchange lets the ranks enter PMPI_Finalize together for that reason
+# (without the release, 7 runs of 12 failed so; with it, none of 22). A
+# launcher failure of either run is retried (up to 3 attempts); a rank
+# that crashes is not excused.
+launcher_failed() {
+    [ "$flavour" = openmpi ] || return 1
+    case $2 in 124 | 137) return 0 ;; esac
+    grep -q 'orte_finalize\|PMIx_server_finalize' "$1"
+}
+
 extra_env="MPISCOPE_TEST_CLOCK_SKEW=$OFFSET_NS,$DRIFT_PPM"
 for mode in exit abort; do
     name=$mode-4
-    run_pair $name 4 $mode
+    for attempt in 1 2 3; do
+        TEST_TIMEOUT=30 run_pair $name 4 $mode
+        if launcher_failed "$dir/$name/plain.err" $plain_rc || launcher_failed "$dir/$name/profiled.err" $rc; then
+            echo "$name: Open MPI's launcher failed in its own teardown (attempt $attempt)"
+            continue
+        fi
+        break
+    done
     # MPICH: whether the launcher reports the exit (3) or its own SIGKILL of
     # the others (9) is a race, with or without the library (fault_exit.sh).
     if [ $mode = exit ] && [ "$flavour" = mpich ] && { [ $rc = 3 ] || [ $rc = 9 ]; } &&

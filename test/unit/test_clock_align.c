@@ -52,6 +52,7 @@ Test(clock_align, offset_and_drift_are_recovered)
     cr_expect(llabs(ms_clock_ahead_ns(&a) - (int64_t)(50e6 + 200e-6 * 10e6)) <= 1, "ahead %lld",
               (long long)ms_clock_ahead_ns(&a));
     cr_expect(fabs(ms_clock_drift_ppm(&a) - 200.0) < 1e-3, "drift %.6f ppm", ms_clock_drift_ppm(&a));
+    cr_expect_eq(ms_clock_error_ns(&a), 1500, "half the longer round trip");
     /* Every time of the rank maps back to rank 0's clock, also before and
      * after the measurements. */
     for (int64_t t = t_init - 500000000; t <= t_fin + 500000000; t += 100000000) {
@@ -76,6 +77,7 @@ Test(clock_align, round_trip_asymmetry_bounds_the_error)
     ms_clock_fit(&a, PEER_OFFSET);
     cr_assert_eq(a.model, MS_ALIGN_OFFSET);
     cr_expect_eq(a.obs[0].rtt_ns, 12000u);
+    cr_expect_eq(ms_clock_error_ns(&a), 6000);
     cr_expect(llabs(ms_clock_ahead_ns(&a) - (int64_t)-7e6) <= 6000);
     cr_expect_eq(ms_clock_drift_ppm(&a), 0.0);
 }
