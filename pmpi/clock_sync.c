@@ -24,10 +24,13 @@
  * on without a measurement: rank 0 stops waiting for a rank that said bye,
  * and a rank that finds rank 0's bye (rank 0 gave up on it, e.g. it is
  * late) stops at once. At finalize rank 0 ends with a bye to every rank
- * (a release) and the ranks wait for it, so that they enter PMPI_Finalize
- * together: Open MPI 4.1's mpirun crashes or hangs in its own teardown
- * when a job is aborted while some ranks are inside MPI_Finalize and
- * others are not. Messages are a few bytes (sent eagerly, so a send
+ * it served (a release) and they wait for it, so that they enter
+ * PMPI_Finalize together: Open MPI 4.1's mpirun crashes or hangs in its
+ * own teardown when a job is aborted while some ranks are inside
+ * MPI_Finalize and others are not. Every message finds its receive (an
+ * unmatched one makes MPICH's UCX layer print a warning on stdout), but
+ * for a rank and rank 0 that give up on each other at the same moment.
+ * Messages are a few bytes (sent eagerly, so a send
  * completes without its receive); pings and replies of the two phases have
  * their own tags, so a late message of one phase is never taken for the
  * other.
@@ -159,17 +162,37 @@ static void send_byes(const uint8_t *want, int phase)
     free(rq);
 }
 
+/* Whether a message from src with this tag is waiting; if so, receive it
+ * (into a reply-sized buffer) and return 1. Only ever a bye: a rank sends
+ * its next ping only after its reply, and rank 0 replies only to pings. */
+static int take_waiting(int src, int tag)
+{
+    int flag = 0;
+    MPI_Status st;
+    if (PMPI_Iprobe(src, tag, sync_comm, &flag, &st) != MPI_SUCCESS || !flag)
+        return 0;
+    sync_reply rp;
+    MPI_Request rq = MPI_REQUEST_NULL;
+    if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, src, tag, sync_comm, &rq) == MPI_SUCCESS)
+        wait_until(&rq, NULL, deadline_in(SYNC_CANCEL_MS));
+    return 1;
+}
+
 /* Rank 0: answer the pings of every other rank, in the order they come,
  * until each rank has had its round trips or said bye, or the deadline
  * passes; then say bye to the ranks not done, so that a late rank does not
- * wait for an answer, and at finalize to every rank: the others wait for
- * it (release), so that the ranks enter PMPI_Finalize together. */
+ * wait for an answer, and at finalize also to those done: they wait for it
+ * (a release), so that the ranks enter PMPI_Finalize together. A ping
+ * already followed by its sender's bye (it gave up before rank 0 came) is
+ * not answered, and such a rank gets no bye: every message finds its
+ * receive. */
 static void serve(int phase, uint64_t deadline)
 {
-    uint8_t *done = calloc((size_t)sync_size, 1);
+    enum { ACTIVE = 0, SERVED = 1, GONE = 2 };
+    uint8_t *state = calloc((size_t)sync_size, 1);
     uint32_t *count = calloc((size_t)sync_size, sizeof *count);
-    if (!done || !count) {
-        free(done);
+    if (!state || !count) {
+        free(state);
         free(count);
         return;
     }
@@ -184,25 +207,28 @@ static void serve(int phase, uint64_t deadline)
             break;
         uint64_t now = ms_skew_mono(ms_mono_ns());
         int src = st.MPI_SOURCE;
-        if (src <= 0 || src >= sync_size || done[src])
+        if (src <= 0 || src >= sync_size || state[src] != ACTIVE)
             continue;
-        if (seq == SYNC_BYE || ++count[src] >= MS_SYNC_EXCHANGES) {
-            done[src] = 1;
+        if (seq == SYNC_BYE || take_waiting(src, tag_ping(phase))) {
+            state[src] = GONE;
+            remaining--;
+            continue;
+        }
+        if (++count[src] >= MS_SYNC_EXCHANGES) {
+            state[src] = SERVED;
             remaining--;
         }
-        if (seq == SYNC_BYE)
-            continue;
         sync_reply rp = {.mono_ns = now, .seq = seq, .pad = 0};
         MPI_Request sr = MPI_REQUEST_NULL;
         if (PMPI_Isend(&rp, (int)sizeof rp, MPI_BYTE, src, tag_reply(phase), sync_comm, &sr) != MPI_SUCCESS ||
             !wait_until(&sr, NULL, deadline))
             break;
     }
-    /* At init, the ranks not done; at finalize, every rank. */
+    /* At init, the ranks not done; at finalize, all but those gone. */
     for (int r = 1; r < sync_size; r++)
-        done[r] = !done[r] || phase == MS_SYNC_FINALIZE;
-    send_byes(done, phase);
-    free(done);
+        state[r] = state[r] == ACTIVE || (state[r] == SERVED && phase == MS_SYNC_FINALIZE);
+    send_byes(state, phase);
+    free(state);
     free(count);
 }
 
@@ -214,6 +240,11 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
     uint64_t best = UINT64_MAX;
     int bye = 0, released = 0;
     for (uint32_t k = 0; k < MS_SYNC_EXCHANGES; k++) {
+        /* Rank 0 said bye already (this rank is late): no more pings. */
+        if (take_waiting(0, tag_reply(phase))) {
+            released = 1;
+            break;
+        }
         sync_reply rp;
         memset(&rp, 0, sizeof rp);
         MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
@@ -272,12 +303,15 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
             out->peer_mono_ns = rp.mono_ns;
         }
     }
-    /* At finalize, after its round trips, wait for rank 0's release. */
+    /* At finalize, after its round trips, wait for rank 0's release. Rank 0
+     * was there to answer, so it sends it within its own bound, which may
+     * end after this rank's: wait as long again (and a little). */
     if (!bye && !released && phase == MS_SYNC_FINALIZE) {
         sync_reply rp;
         MPI_Request rq = MPI_REQUEST_NULL;
+        uint64_t release_by = deadline_in(MS_SYNC_FINALIZE_MS + SYNC_CANCEL_MS);
         if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, 0, tag_reply(phase), sync_comm, &rq) != MPI_SUCCESS ||
-            !wait_until(&rq, NULL, deadline))
+            !wait_until(&rq, NULL, release_by))
             bye = 1;
     }
     if (bye) {

@@ -9,9 +9,10 @@
 #include "log_format.h"
 #include "tstate.h"
 
-/* The longest any rank spends in the exchange at MPI_Finalize (ms): a rank
+/* The longest any rank waits at MPI_Finalize for the exchange (ms): a rank
  * that is late by more, has died or called MPI_Abort leaves the others
- * without a measurement, never waiting. */
+ * without a measurement. A rank that was served then waits for rank 0's
+ * release, within as long again (rank 0's own bound began before it). */
 #define MS_SYNC_FINALIZE_MS 1000
 /* The same at MPI_Init, where every rank has just taken part in the
  * directory broadcast. */
