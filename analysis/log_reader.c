@@ -58,6 +58,8 @@ struct ms_reader {
     ms_end_record end_hint;  /* as stored (log clock) */
     size_t hint_size;        /* its size in the last frame */
     size_t end_size;         /* the end record's size on disk: by format version */
+    uint32_t version;        /* of the file being read */
+    uint32_t sync_seen;      /* bit per sync phase read */
     /* Log clock -> CLOCK_MONOTONIC ns: ns = ns0 + (ticks - t0) * ns_per_tick,
      * the rate taken from the latest clock sample, or the end record. */
     int ticks;               /* the log clock is not already ns */
@@ -133,6 +135,8 @@ static void reset(ms_reader *r)
     r->has_meta = 0;
     r->has_end_hint = 0;
     r->end_size = 0;
+    r->version = 0;
+    r->sync_seen = 0;
     r->ticks = 0;
     r->t0 = r->ns0 = 0;
     r->ns_per_tick = 1.0;
@@ -360,6 +364,7 @@ static ms_read_status parse_header(ms_reader *r, const uint8_t *p, size_t len)
         return corrupt_at(r, "unexpected bytes after the metadata strings");
 
     r->end_size = version >= 2 ? sizeof(ms_end_record) : MS_END_RECORD_V1_SIZE;
+    r->version = version;
     if (r->has_end_hint && r->hint_size != r->end_size)
         r->has_end_hint = 0;
     r->ticks = clock.kind == MS_CLOCK_TSC;
@@ -925,6 +930,26 @@ static ms_read_status decode_block(ms_reader *r, const uint8_t *blk, size_t n, i
         memcpy(&cs, p, sizeof cs);
         if (!r->rate_final)
             clock_pair(r, cs.ticks, cs.mono_ns);
+        return MS_READ_OK;
+    }
+    case MS_BLOCK_SYNC: {
+        ms_sync_sample ss;
+        if (r->version < 4 || bh.length != sizeof ss || bh.thread != 0)
+            return corrupt_at(r, "malformed sync block");
+        memcpy(&ss, p, sizeof ss);
+        if (ss.phase > MS_SYNC_FINALIZE || ss.exchanges < 1 || ss.exchanges > MS_SYNC_MAX_EXCHANGES ||
+            ss.t_send > ss.t_recv || ss.t_recv > MAX_TIME || ss.peer_mono_ns > MAX_TIME)
+            return corrupt_at(r, "bad values in a sync block");
+        if (r->sync_seen & (1u << ss.phase))
+            return corrupt_at(r, "second sync block of one phase");
+        r->sync_seen |= 1u << ss.phase;
+        /* Consumers see the rank's times in CLOCK_MONOTONIC ns, like events. */
+        ss.t_send = to_ns(r, ss.t_send);
+        ss.t_recv = to_ns(r, ss.t_recv);
+        if (ss.t_recv < ss.t_send)
+            ss.t_recv = ss.t_send;
+        if (r->cb && r->cb->sync && r->cb->sync(r->ctx, &ss) != 0)
+            return stopped(r);
         return MS_READ_OK;
     }
     default:

@@ -19,6 +19,7 @@
  *   counter_set, counter_sample  hardware-counter sets and samples
  *   summary per aggregate of a region id (summary mode, version 4): the
  *           statistics of all its calls on one thread
+ *   sync    per clock-sync measurement (version 4)
  *   end     once, last, with the end record
  *
  * Any callback may be NULL. A callback that returns non-zero stops the read
@@ -133,6 +134,10 @@ typedef struct ms_read_callbacks {
     int (*gpu)(void *ctx, const ms_gpu_record *g);
     /* A region id's aggregate (summary mode, version 4). */
     int (*summary)(void *ctx, const ms_summary_rec *s);
+    /* A clock-sync measurement (version 4): t_send and t_recv in
+     * CLOCK_MONOTONIC ns of this rank, like event times; peer_mono_ns as
+     * stored (rank 0's CLOCK_MONOTONIC). */
+    int (*sync)(void *ctx, const ms_sync_sample *s);
 } ms_read_callbacks;
 
 typedef struct ms_read_result {

@@ -19,8 +19,8 @@
 
 #if UINTPTR_MAX == UINT64_MAX && defined(__x86_64__)
 #define SIZE_CHECK(T, n) _Static_assert(sizeof(T) == (n), #T " changed: carry its new fields in partial_pack.c")
-SIZE_CHECK(ms_file_job, 944);
-SIZE_CHECK(ms_rank_info, 288);
+SIZE_CHECK(ms_file_job, 1056);
+SIZE_CHECK(ms_rank_info, 400);
 SIZE_CHECK(ms_read_result, 568);
 SIZE_CHECK(ms_strlist, 24);
 SIZE_CHECK(ms_p2p_chan, 56);

@@ -352,6 +352,13 @@ static int on_gpu(void *ctx, const ms_gpu_record *g)
     return 0;
 }
 
+static int on_sync(void *ctx, const ms_sync_sample *s)
+{
+    file_ctx *f = ctx;
+    ms_clock_obs_set(&f->job->info.align, s, f->job->info.clock_offset_ns);
+    return 0;
+}
+
 static const ms_read_callbacks reduce_callbacks = {
     .gpu = on_gpu,
     .header = on_header,
@@ -362,6 +369,7 @@ static const ms_read_callbacks reduce_callbacks = {
     .counter_set = on_counter_set,
     .counter_sample = on_counter_sample,
     .summary = on_summary,
+    .sync = on_sync,
 };
 
 static void free_slots(file_ctx *f)
@@ -791,6 +799,7 @@ static int build_regions(ms_run *run, table *tab)
             per_rank_cap = g->nranks;
         }
         for (size_t k = 0; k < g->nranks; k++) {
+            ms_clock_align_stats(&run->ranks[g->ranks[k].rank_index], &g->ranks[k].stats);
             per_rank[k] = &g->ranks[k].stats;
             g->total_ns += g->ranks[k].stats.total_ns;
             g->window_ns += g->ranks[k].window_ns;
@@ -1182,6 +1191,8 @@ ms_reduce_status ms_partial_assemble(ms_partial *p, ms_run *run)
         failed = check_one_run(files, nfiles, &errors) != 0;
     if (!failed)
         failed = build_ranks(run, files, nfiles, file_to_rank, &warnings) != 0;
+    if (!failed)
+        ms_clock_align_run(run);
     for (size_t i = 0; i < p->ntabs; i++) {
         if (!failed && merge_table(&all, &p->tabs[i], file_to_rank) != 0)
             failed = 1;

@@ -20,8 +20,10 @@
  *   wall time  init_start_ns -> the end of app time, in the rank's clock
  * The run's wall time is the largest rank wall time. Times are compared
  * across ranks on a common clock: each rank's tool clock shifted by
- * realtime_ref_ns - clock_ref_ns from its header; "relative" times count
- * from the run's earliest event start on that clock.
+ * realtime_ref_ns - clock_ref_ns from its header, then aligned to rank 0's
+ * by the offset and drift its clock-sync measurements give (clock_align.h:
+ * ms_rank_time); "relative" times count from the run's earliest event start
+ * on that clock.
  */
 #ifndef MPISCOPE_REDUCE_H
 #define MPISCOPE_REDUCE_H
@@ -30,6 +32,7 @@
 #include <stdint.h>
 
 #include "callsites.h"
+#include "clock_align.h"
 #include "counters.h"
 #include "gpu.h"
 #include "log_reader.h"
@@ -53,7 +56,10 @@ typedef struct ms_rank_info {
     uint64_t events;               /* events read */
     uint64_t dropped;              /* from the end record */
     uint64_t init_start_ns, init_end_ns, finalize_start_ns;  /* tool clock */
-    int64_t clock_offset_ns;       /* tool clock -> common clock */
+    int64_t clock_offset_ns;       /* tool clock -> header clock (clock_align.h) */
+    ms_clock_align align;          /* header clock -> common clock: the sync
+                                      measurements (per file) and the model
+                                      fitted to them (per run) */
     int has_events;
     int64_t first_start, last_end; /* of all events, common clock */
     uint64_t app_ns, mpi_ns, wall_ns;

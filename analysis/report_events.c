@@ -52,7 +52,7 @@ static int on_event(void *ctx, const ms_event *ev)
     if (ev->thread != c->thread)
         return 0;
     const char *name = ms_reader_region_name(c->rd, ev->region, NULL);
-    int64_t start = (int64_t)ev->start_ns + c->in->clock_offset_ns - c->origin;
+    int64_t start = ms_rank_time(c->in, ev->start_ns) - c->origin;
     int64_t dur = (int64_t)(ev->end_ns - ev->start_ns);
     ms_csv_field(c->fp, name ? name : "");
     fprintf(c->fp, ",%" PRId32 ",%" PRIu32 ",%" PRIu64 ",", c->in->rank, ev->thread, c->call_index++);

@@ -19,7 +19,7 @@ typedef struct tl_event {
 typedef struct tl_ctx {
     const ms_run *run;
     const ms_region **by_name;  /* run->regions sorted by name */
-    int64_t shift;              /* tool clock -> relative time */
+    const ms_rank_info *in;     /* the rank being read */
     uint32_t *map;              /* per-file region index -> run region */
     size_t nmap;
     tl_event *heap;             /* min-heap on dur, cap entries */
@@ -96,7 +96,8 @@ static int on_event(void *ctx, const ms_event *ev)
     if (ev->region >= c->nmap || c->map[ev->region] == NO_REGION)
         return 0;
     c->seen++;
-    tl_event e = {(int64_t)ev->start_ns + c->shift, ev->end_ns - ev->start_ns, c->map[ev->region]};
+    tl_event e = {ms_rank_time(c->in, ev->start_ns) - c->run->origin, ev->end_ns - ev->start_ns,
+                  c->map[ev->region]};
     if (c->n < c->cap) {
         size_t i = c->n++;
         c->heap[i] = e;
@@ -168,7 +169,7 @@ int ms_html_timeline(FILE *fp, const ms_run *run)
     const ms_read_callbacks cb = {.region = on_region, .event = on_event};
     for (size_t r = 0; r < nranks; r++) {
         const ms_rank_info *in = &run->ranks[r];
-        c.shift = in->clock_offset_ns - run->origin;
+        c.in = in;
         c.n = 0;
         c.seen = 0;
         for (size_t i = 0; i < c.nmap; i++)

@@ -140,6 +140,11 @@ static void put_rank(FILE *fp, const ms_run *run, const ms_rank_info *in)
     put_num(fp, "mpi_pct", in->mpi_pct);
     fputc(',', fp);
     put_num(fp, "wall_s", (double)in->wall_ns / 1e9);
+    static const char *const models[] = {"none", "offset", "offset+drift"};
+    fprintf(fp, ",\"clock_sync\":\"%s\",\"clock_offset_ns\":%" PRId64 ",", models[in->align.model],
+            ms_clock_ahead_ns(&in->align));
+    put_num(fp, "clock_drift_ppm", ms_clock_drift_ppm(&in->align));
+    fprintf(fp, ",\"clock_error_ns\":%" PRId64, ms_clock_error_ns(&in->align));
     if (in->has_events) {
         fputc(',', fp);
         put_num(fp, "start_s", rel_s(run, in->first_start));

@@ -70,7 +70,7 @@ typedef struct request {
 typedef struct rank_ctx {
     ms_otf2 *x;
     const ms_reader *reader;
-    int64_t offset;
+    const ms_rank_info *in;
     size_t nmap;
     int64_t *map;       /* per-file region -> index into x->regions, -1 unknown */
     size_t ncalls, capcalls;
@@ -139,8 +139,8 @@ static int on_event(void *ctx, const ms_event *ev)
         return -1;
     }
     /* The region index is mapped once the whole file is read. */
-    c->calls[c->ncalls] = (call){.start = (uint64_t)((int64_t)ev->start_ns + c->offset),
-                                 .end = (uint64_t)((int64_t)ev->end_ns + c->offset),
+    c->calls[c->ncalls] = (call){.start = (uint64_t)ms_rank_time(c->in, ev->start_ns),
+                                 .end = (uint64_t)ms_rank_time(c->in, ev->end_ns),
                                  .thread = ev->thread,
                                  .region = ev->region,
                                  .seq = c->ncalls};
@@ -502,7 +502,7 @@ out:
 
 int ms_otf2_rank(ms_otf2 *x, ms_reader *r, const ms_rank_info *in, char *err, size_t errlen)
 {
-    rank_ctx c = {.x = x, .reader = r, .offset = in->clock_offset_ns};
+    rank_ctx c = {.x = x, .reader = r, .in = in};
     static const ms_read_callbacks cb = {.region = on_region, .event = on_event, .comm = on_comm};
     ms_read_result res;
     ms_read_status st = ms_reader_read(r, in->file, &cb, &c, &res);

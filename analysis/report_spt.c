@@ -41,7 +41,7 @@ typedef struct spt_region {
 } spt_region;
 
 typedef struct spt_ctx {
-    int64_t offset;          /* tool clock -> common clock */
+    const ms_rank_info *in;  /* the rank being read */
     size_t nregions;         /* per-file region indices seen */
     spt_region *regions;
     int nomem;
@@ -100,8 +100,8 @@ static int on_event(void *ctx, const ms_event *ev)
         r->cap = cap;
     }
     /* The reader keeps times within int64. */
-    r->calls[r->n].start = (int64_t)ev->start_ns + c->offset;
-    r->calls[r->n].end = (int64_t)ev->end_ns + c->offset;
+    r->calls[r->n].start = ms_rank_time(c->in, ev->start_ns);
+    r->calls[r->n].end = ms_rank_time(c->in, ev->end_ns);
     r->n++;
     return 0;
 }
@@ -209,7 +209,7 @@ int ms_report_spt(const char *dir, const ms_run *run, char *err, size_t errlen)
     int rc = 0;
     for (size_t i = 0; i < run->nranks && rc == 0; i++) {
         const ms_rank_info *in = &run->ranks[i];
-        spt_ctx c = {.offset = in->clock_offset_ns};
+        spt_ctx c = {.in = in};
         ms_read_result res;
         ms_read_status st = ms_reader_read(r, in->file, &cb, &c, &res);
         if (c.nomem) {

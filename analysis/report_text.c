@@ -196,6 +196,9 @@ static void header(FILE *fp, const ms_run *run)
     fmt_pct(c, sizeof c, run->mpi_pct_max);
     fprintf(fp, "  MPI %% / rank min %s  mean %s  max %s\n", a, b, c);
     fprintf(fp, "  events       %" PRIu64 "\n", run->events);
+    char clocks[256];
+    if (ms_clock_align_describe(run, clocks, sizeof clocks))
+        fprintf(fp, "  clocks       %s\n", clocks);
 }
 
 static void rank_table(FILE *fp, const ms_run *run)

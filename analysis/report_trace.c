@@ -218,7 +218,7 @@ static int on_event(void *ctx, const ms_event *ev)
         return -1;
     }
     trace_region *tr = &c->regions[ev->region];
-    int64_t ts = (int64_t)ev->start_ns + c->in->clock_offset_ns - c->run->origin;
+    int64_t ts = ms_rank_time(c->in, ev->start_ns) - c->run->origin;
     sep(c);
     fprintf(c->fp, "{\"ph\":\"X\",%s,\"pid\":%" PRId32 ",\"tid\":%" PRIu32 ",\"ts\":", tr->json, c->in->rank,
             ev->thread);

@@ -2,9 +2,12 @@
  * MPI_Init, MPI_Init_thread and MPI_Finalize (the `custom` rows of
  * calls.tbl), from C and, through the generated Fortran entry points
  * (fortran.h), from Fortran. At init the ranks agree on the log directory
- * and the run's identity through one PMPI_Bcast from rank 0 (the only
- * collective the tool makes), then the core starts recording. Finalize and
- * MPI_Abort are rank-local: no communication, no waiting.
+ * and the run's identity through one PMPI_Bcast from rank 0, then measure
+ * their clocks against rank 0's (clock_sync.h: a communicator duplicated
+ * for the tool, ping-pong with rank 0), then the core starts recording. At
+ * MPI_Finalize the ranks measure their clocks again, each for at most
+ * MS_SYNC_FINALIZE_MS; MPI_Abort is rank-local: no communication, no
+ * waiting.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -14,6 +17,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "clock_skew.h"
+#include "clock_sync.h"
 #include "config.h"
 #include "diag.h"
 #include "fortran.h"
@@ -26,6 +31,7 @@
 typedef struct agreed {
     char dir[sizeof ms_cfg.dir];
     char run[17];             /* 16 hex digits */
+    char sync;                /* 1: measure the clocks (rank 0 records) */
 } agreed;
 
 /* After a successful MPI_Init or MPI_Init_thread (op) that began at t0. */
@@ -48,6 +54,7 @@ static void after_init(uint16_t op, uint64_t t0)
         else
             ms_default_dir(a.dir, sizeof a.dir);
         snprintf(a.run, sizeof a.run, "%016llx", (unsigned long long)ms_new_run_id());
+        a.sync = !ms_cfg.disable && size > 1;
     }
     /* Every rank takes part, even with MPISCOPE_DISABLE=1, so that a value
      * that differs between ranks cannot leave a rank waiting here. */
@@ -55,6 +62,16 @@ static void after_init(uint16_t op, uint64_t t0)
     a.dir[sizeof a.dir - 1] = 0;
     a.run[sizeof a.run - 1] = 0;
     const char *dir = a.dir;
+    /* Every rank measures when rank 0 records, also with
+     * MPISCOPE_DISABLE=1: the duplication is collective, and rank 0 waits
+     * for every rank's pings. The skew (tests only) is set first, since
+     * the measurement uses it. */
+    ms_sync_sample sync;
+    int has_sync = 0;
+    if (a.sync) {
+        ms_skew_setup(rank);
+        has_sync = ms_sync_init(rank, size, &sync);
+    }
     if (ms_cfg.disable)
         return;
     ms_config_report(rank == 0 && ms_cfg.verbose);
@@ -82,6 +99,8 @@ static void after_init(uint16_t op, uint64_t t0)
     };
     if (ms_runtime_start(&info) != 0)
         return;
+    if (has_sync)
+        ms_runtime_write_sync(&sync);
     if (rank == 0 && ms_cfg.verbose)
         ms_info("writing logs to %s/", dir);
     ms_thread *t = ms_enter();
@@ -129,6 +148,7 @@ MS_EXPORT int MPI_Finalize(void)
 {
     ms_thread *t = ms_enter();
     uint64_t t0 = ms_now();
+    ms_sync_finalize();
     int rc = PMPI_Finalize();
     after_finalize(t, t0, ms_now());
     return rc;
@@ -181,6 +201,7 @@ void ms_f_finalize(ms_f_finalize_fn *pmpi, MPI_Fint *ierror)
 {
     ms_thread *t = ms_enter();
     uint64_t t0 = ms_now();
+    ms_sync_finalize();
     MPI_Fint rc = MPI_SUCCESS;
     pmpi(&rc);
     after_finalize(t, t0, ms_now());

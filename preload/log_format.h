@@ -11,6 +11,8 @@
  *   - blocks of kind MS_BLOCK_DATA: one thread's record stream, in order
  *   - blocks of kind MS_BLOCK_CLOCK (version 2): a clock sample, written
  *     before the data blocks of each flush
+ *   - blocks of kind MS_BLOCK_SYNC (version 4): the rank's clock measured
+ *     against rank 0's at MPI_Init and at MPI_Finalize
  *   - last block (kind MS_BLOCK_END): ms_end_record
  * A log without its end block was cut short (crash, kill): readers use its
  * readable prefix and say "truncated".
@@ -41,6 +43,7 @@ enum ms_block_kind {
     MS_BLOCK_DATA = 2,
     MS_BLOCK_END = 3,
     MS_BLOCK_CLOCK = 4,
+    MS_BLOCK_SYNC = 5,
 };
 
 typedef struct ms_block_header {
@@ -95,6 +98,25 @@ typedef struct ms_clock_sample {
     int64_t realtime_ns;        /* CLOCK_REALTIME */
 } ms_clock_sample;
 _Static_assert(sizeof(ms_clock_sample) == 24, "ms_clock_sample is 24 bytes on disk");
+
+/* Payload of a sync block (version 4): one measurement of this rank's clock
+ * against rank 0's, by ping-pong over a communicator of the tool's own: of
+ * `exchanges` round trips, the one with the shortest round trip. Rank 0
+ * read its CLOCK_MONOTONIC (peer_mono_ns) when the ping arrived, so
+ * (Cristian) rank 0's clock read peer_mono_ns at this rank's log-clock time
+ * (t_send + t_recv) / 2, within (t_recv - t_send) / 2. At most one block of
+ * each phase; rank 0 and one-rank runs write none. */
+enum ms_sync_phase { MS_SYNC_INIT = 0, MS_SYNC_FINALIZE = 1 };
+typedef struct ms_sync_sample {
+    uint32_t phase;             /* enum ms_sync_phase */
+    uint32_t exchanges;         /* round trips completed, >= 1 */
+    uint64_t t_send;            /* log clock: the ping left this rank ... */
+    uint64_t t_recv;            /* ... and rank 0's reply arrived (>= t_send) */
+    uint64_t peer_mono_ns;      /* rank 0's CLOCK_MONOTONIC when the ping arrived */
+} ms_sync_sample;
+_Static_assert(sizeof(ms_sync_sample) == 32, "ms_sync_sample is 32 bytes on disk");
+/* Most round trips one measurement makes. */
+#define MS_SYNC_MAX_EXCHANGES 64u
 
 /* Payload of the end block. Version 1 wrote the first 40 bytes. */
 typedef struct ms_end_record {

@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "clock_skew.h"
 #include "config.h"
 #include "diag.h"
 #include "log_file.h"
@@ -265,9 +266,10 @@ static void drain_thread(ms_thread *t, int quiet)
 static void write_clock_sample(int quiet)
 {
     ms_clock_sample cs;
-    cs.mono_ns = ms_mono_ns();
+    uint64_t mono = ms_mono_ns();
+    cs.mono_ns = ms_skew_mono(mono);
     cs.ticks = ms_now();
-    cs.realtime_ns = ms_realtime_ns();
+    cs.realtime_ns = ms_skew_realtime(ms_realtime_ns(), mono);
     if (ms_log_write_block(&log_, MS_BLOCK_CLOCK, 0, &cs, sizeof cs) != 0)
         warn_write(quiet);
 }
@@ -314,7 +316,7 @@ static void fill_end(ms_end_record *end, uint64_t finalize_start_ns)
     }
     end->dropped = atomic_load(&dropped);
     end->flags = finalize_start_ns ? MS_END_FINALIZED : 0;
-    end->end_ns = ms_mono_ns();
+    end->end_ns = ms_skew_mono(ms_mono_ns());
     end->end_ticks = ms_now();
 }
 
@@ -397,7 +399,7 @@ static double ticks_per_ns(uint64_t ticks_now, uint64_t mono_now)
         mono_now = ms_mono_ns();
         ticks_now = ms_now();
     }
-    return (double)(ticks_now - load_ticks) / (double)(mono_now - load_mono);
+    return (double)(ticks_now - load_ticks) / (double)(mono_now - load_mono) / ms_skew_rate();
 }
 
 static void *writer_main(void *arg)
@@ -513,13 +515,17 @@ int ms_runtime_start(const ms_start_info *info)
     h.rank = info->rank;
     h.size = info->size;
     h.pid = (int64_t)getpid();
-    h.clock_ref_ns = ms_mono_ns();
+    ms_skew_setup(info->rank);
+    uint64_t mono_ref = ms_mono_ns();
     uint64_t ticks_ref = ms_now();
-    h.realtime_ref_ns = ms_realtime_ns();
+    h.realtime_ref_ns = ms_skew_realtime(ms_realtime_ns(), mono_ref);
+    h.clock_ref_ns = ms_skew_mono(mono_ref);
+    /* A skewed CLOCK_MONOTONIC log clock is no longer the reference clock:
+     * it is described as a counter, mapped through the (skewed) samples. */
     ms_clock_info clock = {
-        .kind = ms_clock_tsc ? MS_CLOCK_TSC : MS_CLOCK_NS,
+        .kind = ms_clock_tsc || ms_skew_on ? MS_CLOCK_TSC : MS_CLOCK_NS,
         .ticks_ref = ticks_ref,
-        .ticks_per_ns = ticks_per_ns(ticks_ref, h.clock_ref_ns),
+        .ticks_per_ns = ms_clock_tsc ? ticks_per_ns(ticks_ref, mono_ref) : 1.0 / ms_skew_rate(),
     };
     h.init_start_ns = info->init_start_ns;
     h.init_end_ns = info->init_end_ns;
@@ -633,6 +639,20 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
 out:
     pthread_mutex_unlock(&lifecycle_lock);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);
+}
+
+int ms_runtime_write_sync(const ms_sync_sample *s)
+{
+    int rc = -1;
+    pthread_mutex_lock(&lifecycle_lock);
+    if (started && !stopped && !forked_child && log_take(-1) == 0) {
+        rc = ms_log_write_block(&log_, MS_BLOCK_SYNC, 0, s, sizeof *s);
+        if (rc != 0)
+            warn_write(0);
+        log_give();
+    }
+    pthread_mutex_unlock(&lifecycle_lock);
+    return rc;
 }
 
 int ms_runtime_allowed(void)

@@ -32,6 +32,10 @@ MS_HIDDEN void ms_runtime_stop(uint64_t finalize_start_ns);
  * interrupted the log's own writing. */
 MS_HIDDEN void ms_runtime_flush_from_signal(int close_log);
 
+/* Write a clock-sync block (log_format.h) now. Returns 0, or -1 when
+ * not recording or the write failed. */
+MS_HIDDEN int ms_runtime_write_sync(const ms_sync_sample *s);
+
 /* Whether this process may record at all (not disabled, not setuid, not a
  * forked child). */
 MS_HIDDEN int ms_runtime_allowed(void);

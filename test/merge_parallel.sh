@@ -15,6 +15,8 @@
 #   golden-v1..v3  the golden logs (v3: 2 logs, so 4 processes on 2 logs)
 #   summary-4   test/mpi/callsites at 4 ranks in summary mode (aggregates,
 #               call sites; the timeline outputs are refused, exit 1)
+#   skew-4      examples/halo.c at 4 ranks with clocks made to disagree by
+#               50 ms and 200 ppm per rank (clock alignment)
 #   gpu-2       test/mpi/cupti.sh's 2-rank run with the fake libcupti: GPU
 #               streams, attribution, dropped records (when CUPTI is built)
 #   synth-300   300 synthesized ranks of 3 threads (test/scale/synth_logs.c)
@@ -89,7 +91,8 @@ profile coll-8 8 "$out/bin/coll_global"
 profile rma-4 4 "$out/bin/rma_active"
 profile sites-3 3 "$out/bin/callsites"
 profile summary-4 4 "$out/bin/callsites" MPISCOPE_MODE=summary
-dirs=(halo-4 coll-4 coll-8 rma-4 sites-3 summary-4)
+profile skew-4 4 "$out/bin/halo" MPISCOPE_TEST_CLOCK_SKEW=50000000,200
+dirs=(halo-4 coll-4 coll-8 rma-4 sites-3 summary-4 skew-4)
 
 # Hardware counters from the fake liblikwid (as test/mpi/likwid.sh).
 if printf '#include <likwid-marker.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1 &&

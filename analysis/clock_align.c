@@ -1,0 +1,175 @@
+/* Aligning the ranks' clocks: see clock_align.h. */
+#include "clock_align.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "reduce.h"
+
+static int64_t sat_add(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
+void ms_clock_obs_set(ms_clock_align *a, const ms_sync_sample *s, int64_t clock_offset_ns)
+{
+    if (s->phase > MS_SYNC_FINALIZE)
+        return;
+    ms_clock_obs *o = &a->obs[s->phase];
+    uint64_t rtt = s->t_recv - s->t_send;
+    o->has = 1;
+    o->local = sat_add((int64_t)(s->t_send + rtt / 2), clock_offset_ns);
+    o->peer_mono_ns = s->peer_mono_ns;
+    o->rtt_ns = rtt;
+    o->exchanges = s->exchanges;
+}
+
+/* a - b, saturating. Differences are taken in integers before any
+ * conversion: a double holds times near 2^60 to 256 ns only. */
+static int64_t sat_sub(int64_t a, int64_t b)
+{
+    if (b == INT64_MIN)
+        return a >= 0 ? INT64_MAX : a - b;
+    return sat_add(a, -b);
+}
+
+/* a_i = y_i - x_i. */
+static double obs_offset(const ms_clock_obs *o, int64_t peer_offset_ns)
+{
+    int64_t y = sat_add((int64_t)o->peer_mono_ns, peer_offset_ns);
+    return (double)sat_sub(y, o->local);
+}
+
+void ms_clock_fit(ms_clock_align *a, int64_t peer_offset_ns)
+{
+    const ms_clock_obs *i = &a->obs[MS_SYNC_INIT], *f = &a->obs[MS_SYNC_FINALIZE];
+    a->model = MS_ALIGN_NONE;
+    a->offset_ns = 0;
+    a->ref = 0;
+    a->drift = 0.0;
+    const ms_clock_obs *first = i->has ? i : f->has ? f : NULL;
+    if (!first)
+        return;
+    double a0 = obs_offset(first, peer_offset_ns);
+    if (!(fabs(a0) < 9e18))
+        return;
+    a->model = MS_ALIGN_OFFSET;
+    a->offset_ns = (int64_t)llround(a0);
+    a->ref = first->local;
+    if (!i->has || !f->has)
+        return;
+    double span = (double)sat_sub(f->local, i->local);
+    if (!(span >= (double)MS_ALIGN_MIN_SPAN_NS))
+        return;
+    double b = (obs_offset(f, peer_offset_ns) - a0) / span;
+    if (fabs(b) > MS_ALIGN_MAX_DRIFT)
+        return;
+    a->model = MS_ALIGN_DRIFT;
+    a->drift = b;
+}
+
+int64_t ms_clock_apply(const ms_clock_align *a, int64_t t)
+{
+    if (a->model == MS_ALIGN_NONE)
+        return t;
+    int64_t d = a->offset_ns;
+    if (a->model == MS_ALIGN_DRIFT) {
+        double x = (double)sat_sub(t, a->ref) * a->drift;
+        if (x > 9e18)
+            x = 9e18;
+        if (x < -9e18)
+            x = -9e18;
+        d = sat_add(d, (int64_t)llround(x));
+    }
+    return sat_add(t, d);
+}
+
+int64_t ms_rank_time(const ms_rank_info *in, uint64_t tool_ns)
+{
+    /* The reader keeps tool times within int64. */
+    return ms_clock_apply(&in->align, sat_add((int64_t)tool_ns, in->clock_offset_ns));
+}
+
+void ms_clock_align_stats(const ms_rank_info *in, ms_stats *s)
+{
+    if (s->calls == 0 || in->align.model == MS_ALIGN_NONE)
+        return;
+    /* The model's slope is positive: the earliest stays the earliest. */
+    s->first_start = ms_clock_apply(&in->align, s->first_start);
+    s->last_end = ms_clock_apply(&in->align, s->last_end);
+}
+
+void ms_clock_align_run(ms_run *run)
+{
+    const ms_rank_info *r0 = ms_run_rank(run, 0);
+    for (size_t k = 0; k < run->nranks; k++) {
+        ms_rank_info *in = &run->ranks[k];
+        if (!r0 || in->rank == 0) {
+            in->align.model = MS_ALIGN_NONE;
+            continue;
+        }
+        ms_clock_fit(&in->align, r0->clock_offset_ns);
+        if (in->has_events) {
+            in->first_start = ms_clock_apply(&in->align, in->first_start);
+            in->last_end = ms_clock_apply(&in->align, in->last_end);
+        }
+    }
+}
+
+int64_t ms_clock_ahead_ns(const ms_clock_align *a)
+{
+    return a->model == MS_ALIGN_NONE ? 0 : -a->offset_ns;
+}
+
+double ms_clock_drift_ppm(const ms_clock_align *a)
+{
+    /* dt0/dt = 1 + b: the rank's clock runs 1 / (1 + b) times as fast. */
+    return a->model == MS_ALIGN_DRIFT ? (1.0 / (1.0 + a->drift) - 1.0) * 1e6 : 0.0;
+}
+
+int64_t ms_clock_error_ns(const ms_clock_align *a)
+{
+    if (a->model == MS_ALIGN_NONE)
+        return 0;
+    uint64_t rtt = 0;
+    for (int i = 0; i < 2; i++)
+        if (a->obs[i].has && (a->model == MS_ALIGN_DRIFT || a->obs[i].local == a->ref) && a->obs[i].rtt_ns > rtt)
+            rtt = a->obs[i].rtt_ns;
+    return (int64_t)(rtt / 2);
+}
+
+int64_t ms_clock_max_shift(const ms_clock_align *a)
+{
+    int64_t lo = a->ref, hi = a->obs[MS_SYNC_FINALIZE].has ? a->obs[MS_SYNC_FINALIZE].local : lo;
+    int64_t s1 = sat_sub(ms_clock_apply(a, lo), lo), s2 = sat_sub(ms_clock_apply(a, hi), hi);
+    s1 = s1 < 0 ? -s1 : s1;
+    s2 = s2 < 0 ? -s2 : s2;
+    return s1 > s2 ? s1 : s2;
+}
+
+int ms_clock_align_describe(const ms_run *run, char *buf, size_t cap)
+{
+    int64_t most = 0;
+    double most_ppm = 0.0;
+    int32_t rank = -1, ppm_rank = -1;
+    for (size_t k = 0; k < run->nranks; k++) {
+        const ms_rank_info *in = &run->ranks[k];
+        int64_t s = in->align.model == MS_ALIGN_NONE ? 0 : ms_clock_max_shift(&in->align);
+        if (s > most)
+            most = s, rank = in->rank;
+        double ppm = fabs(ms_clock_drift_ppm(&in->align));
+        if (ppm > most_ppm)
+            most_ppm = ppm, ppm_rank = in->rank;
+    }
+    if (rank < 0 || most < MS_ALIGN_REPORT_NS)
+        return 0;
+    int n = snprintf(buf, cap, "aligned to rank 0's by ping-pong: corrected by up to %.3f ms (rank %d)",
+                     (double)most / 1e6, (int)rank);
+    if (ppm_rank >= 0 && n >= 0 && (size_t)n < cap)
+        snprintf(buf + n, cap - (size_t)n, ", drift up to %.1f ppm (rank %d)", most_ppm, (int)ppm_rank);
+    return 1;
+}

@@ -1,0 +1,332 @@
+/* Clock alignment (analysis/clock_align.h): the offset and drift fitted to
+ * clock-sync measurements, the mapping of a rank's times through them, the
+ * merge's use of it, and the reader's checks of sync blocks. */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "clock_align.h"
+#include "reduce.h"
+#include "synth.h"
+
+#define BARRIER "mpi:barrier kind=collective bytes=-1 peer=-1 root=-1 tag=-1 comm=0"
+
+/* A rank whose clock reads t + off + drift (t - base) when rank 0's reads t
+ * (both header clocks; rank 0's header clock is its CLOCK_MONOTONIC +
+ * PEER_OFFSET). */
+#define PEER_OFFSET 1000000000000ll
+typedef struct skewed {
+    double off, drift;
+    int64_t base;
+} skewed;
+
+static int64_t rank_clock(const skewed *k, int64_t t)
+{
+    return t + (int64_t)(k->off + k->drift * (double)(t - k->base));
+}
+
+/* A measurement taken when rank 0's header clock read t, with a round
+ * trip of rtt ns (symmetric). */
+static void observe(ms_clock_align *a, const skewed *k, int phase, int64_t t, uint64_t rtt)
+{
+    int64_t local = rank_clock(k, t);
+    ms_sync_sample s = {.phase = (uint32_t)phase, .exchanges = 16, .t_send = (uint64_t)local - rtt / 2,
+                        .t_recv = (uint64_t)local - rtt / 2 + rtt, .peer_mono_ns = (uint64_t)(t - PEER_OFFSET)};
+    /* The rank's header clock is its tool clock here (offset 0). */
+    ms_clock_obs_set(a, &s, 0);
+}
+
+Test(clock_align, offset_and_drift_are_recovered)
+{
+    const skewed k = {.off = 50e6, .drift = 200e-6, .base = 2000000000000ll};
+    ms_clock_align a;
+    memset(&a, 0, sizeof a);
+    int64_t t_init = 2000000000000ll + 10000000, t_fin = t_init + 1000000000;
+    observe(&a, &k, MS_SYNC_INIT, t_init, 2000);
+    observe(&a, &k, MS_SYNC_FINALIZE, t_fin, 3000);
+    ms_clock_fit(&a, PEER_OFFSET);
+    cr_assert_eq(a.model, MS_ALIGN_DRIFT);
+    /* Ahead by off + drift x 10 ms at the first measurement. */
+    cr_expect(llabs(ms_clock_ahead_ns(&a) - (int64_t)(50e6 + 200e-6 * 10e6)) <= 1, "ahead %lld",
+              (long long)ms_clock_ahead_ns(&a));
+    cr_expect(fabs(ms_clock_drift_ppm(&a) - 200.0) < 1e-3, "drift %.6f ppm", ms_clock_drift_ppm(&a));
+    cr_expect_eq(ms_clock_error_ns(&a), 1500, "half the longer round trip");
+    /* Every time of the rank maps back to rank 0's clock, also before and
+     * after the measurements. */
+    for (int64_t t = t_init - 500000000; t <= t_fin + 500000000; t += 100000000) {
+        int64_t got = ms_clock_apply(&a, rank_clock(&k, t));
+        cr_expect(llabs(got - t) <= 2, "at %lld: %lld", (long long)t, (long long)got);
+    }
+    cr_expect(llabs(ms_clock_max_shift(&a) - (int64_t)(50e6 + 200e-6 * 1010e6)) <= 300);
+}
+
+Test(clock_align, round_trip_asymmetry_bounds_the_error)
+{
+    /* The reply took 10 us longer than the ping: the offset is off by at
+     * most half the round trip. */
+    const skewed k = {.off = -7e6, .drift = 0, .base = 0};
+    ms_clock_align a;
+    memset(&a, 0, sizeof a);
+    int64_t t = 5000000000000ll;
+    int64_t local = rank_clock(&k, t);
+    ms_sync_sample s = {.phase = MS_SYNC_INIT, .exchanges = 1, .t_send = (uint64_t)local - 1000,
+                        .t_recv = (uint64_t)local + 11000, .peer_mono_ns = (uint64_t)(t - PEER_OFFSET)};
+    ms_clock_obs_set(&a, &s, 0);
+    ms_clock_fit(&a, PEER_OFFSET);
+    cr_assert_eq(a.model, MS_ALIGN_OFFSET);
+    cr_expect_eq(a.obs[0].rtt_ns, 12000u);
+    cr_expect_eq(ms_clock_error_ns(&a), 6000);
+    cr_expect(llabs(ms_clock_ahead_ns(&a) - (int64_t)-7e6) <= 6000);
+    cr_expect_eq(ms_clock_drift_ppm(&a), 0.0);
+}
+
+Test(clock_align, offset_only_without_a_usable_second_measurement)
+{
+    const skewed k = {.off = 3e6, .drift = 100e-6, .base = 0};
+    int64_t t0 = 4000000000000ll;
+    ms_clock_align a;
+
+    /* No finalize measurement (the rank died, or was late). */
+    memset(&a, 0, sizeof a);
+    observe(&a, &k, MS_SYNC_INIT, t0, 1000);
+    ms_clock_fit(&a, PEER_OFFSET);
+    cr_expect_eq(a.model, MS_ALIGN_OFFSET);
+    cr_expect_eq(ms_clock_apply(&a, rank_clock(&k, t0)), t0);
+    cr_expect_eq(ms_clock_drift_ppm(&a), 0.0);
+
+    /* Measurements less than MS_ALIGN_MIN_SPAN_NS apart. */
+    memset(&a, 0, sizeof a);
+    observe(&a, &k, MS_SYNC_INIT, t0, 1000);
+    observe(&a, &k, MS_SYNC_FINALIZE, t0 + MS_ALIGN_MIN_SPAN_NS / 2, 1000);
+    ms_clock_fit(&a, PEER_OFFSET);
+    cr_expect_eq(a.model, MS_ALIGN_OFFSET);
+
+    /* Only the finalize measurement (init's exchange timed out). */
+    memset(&a, 0, sizeof a);
+    observe(&a, &k, MS_SYNC_FINALIZE, t0, 1000);
+    ms_clock_fit(&a, PEER_OFFSET);
+    cr_expect_eq(a.model, MS_ALIGN_OFFSET);
+    cr_expect_eq(ms_clock_apply(&a, rank_clock(&k, t0)), t0);
+
+    /* A drift no clock has (2 %): offset only. */
+    const skewed wild = {.off = 0, .drift = 0.02, .base = t0};
+    memset(&a, 0, sizeof a);
+    observe(&a, &wild, MS_SYNC_INIT, t0, 1000);
+    observe(&a, &wild, MS_SYNC_FINALIZE, t0 + 1000000000, 1000);
+    ms_clock_fit(&a, PEER_OFFSET);
+    cr_expect_eq(a.model, MS_ALIGN_OFFSET);
+
+    /* Nothing measured: times are left alone. */
+    memset(&a, 0, sizeof a);
+    ms_clock_fit(&a, PEER_OFFSET);
+    cr_expect_eq(a.model, MS_ALIGN_NONE);
+    cr_expect_eq(ms_clock_apply(&a, 123456789), 123456789);
+    cr_expect_eq(ms_clock_ahead_ns(&a), 0);
+}
+
+Test(clock_align, apply_saturates)
+{
+    ms_clock_align a;
+    memset(&a, 0, sizeof a);
+    a.model = MS_ALIGN_DRIFT;
+    a.offset_ns = INT64_MAX / 2;
+    a.drift = 1e-3;
+    cr_expect_eq(ms_clock_apply(&a, INT64_MAX - 10), INT64_MAX);
+    a.offset_ns = INT64_MIN / 2;
+    cr_expect_eq(ms_clock_apply(&a, INT64_MIN + 10), INT64_MIN);
+}
+
+/* ---- through the merge ---- */
+
+static char *dir;
+
+static void setup(void)
+{
+    dir = synth_tmpdir();
+    cr_assert_not_null(dir);
+}
+
+static void teardown(void)
+{
+    synth_rmdir(dir);
+    free(dir);
+}
+
+TestSuite(clock_merge, .init = setup, .fini = teardown);
+
+static void write_sync(synth *s, int phase, uint64_t t_send, uint64_t t_recv, uint64_t peer)
+{
+    ms_sync_sample ss = {.phase = (uint32_t)phase, .exchanges = 16, .t_send = t_send, .t_recv = t_recv,
+                         .peer_mono_ns = peer};
+    cr_assert_eq(ms_log_write_block(&s->log, MS_BLOCK_SYNC, 0, &ss, sizeof ss), 0);
+}
+
+/* Rank 1's clocks read tau + 40 ms + 300 ppm (tau - 1 s) when rank 0's
+ * read tau (its CLOCK_REALTIME in the header too, so its header clock is
+ * off by as much). Both make 10 barriers 100 ms apart, from tau =
+ * 1.1 s, each leaving at the same true time; rank 1 measured at 1.05 s and
+ * 2.2 s. With finalize: whether rank 1 has its finalize measurement. */
+static uint64_t skew1(uint64_t tau)
+{
+    return tau + 40000000 + (uint64_t)(300e-6 * (double)(tau - 1000000000));
+}
+
+static void write_two_ranks(int with_finalize)
+{
+    for (int rank = 0; rank < 2; rank++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/rank-%06d.zst", dir, rank);
+        synth s;
+        ms_file_header h;
+        synth_header(&h, rank, 2);
+        h.init_end_ns = rank ? skew1(1000000000) : 1000000000;
+        h.clock_ref_ns = h.init_end_ns;
+        /* Rank 1's host clock is skewed as a whole: its CLOCK_REALTIME too. */
+        h.realtime_ref_ns = SYNTH_REALTIME_REF + (rank ? 40000000 : 0);
+        cr_assert_eq(synth_open_with(&s, path, &h, "node0"), 0);
+        if (rank == 1)
+            write_sync(&s, MS_SYNC_INIT, skew1(1050000000) - 800, skew1(1050000000) + 800, 1050000000);
+        synth_region(&s, 0, 0, BARRIER);
+        for (int i = 0; i < 10; i++) {
+            uint64_t out = 1100000000ull + (uint64_t)i * 100000000ull;
+            uint64_t in = out - (rank ? 10000 : 3000);
+            synth_event(&s, 0, 0, rank ? skew1(in) : in, rank ? skew1(out) : out);
+        }
+        cr_assert_eq(synth_flush(&s, 0), 0);
+        if (rank == 1 && with_finalize)
+            write_sync(&s, MS_SYNC_FINALIZE, skew1(2200000000) - 600, skew1(2200000000) + 600, 2200000000);
+        cr_assert_eq(synth_close(&s, rank ? skew1(2190000000) : 2190000000), 0);
+    }
+}
+
+static const ms_region *find(const ms_run *run, const char *name)
+{
+    for (size_t i = 0; i < run->nregions; i++)
+        if (strcmp(run->regions[i].name, name) == 0)
+            return &run->regions[i];
+    return NULL;
+}
+
+Test(clock_merge, every_time_of_a_rank_goes_through_the_model)
+{
+    write_two_ranks(1);
+    ms_run *run = NULL;
+    cr_assert_eq(ms_reduce_dir(dir, 2, &run), MS_REDUCE_OK);
+    cr_assert_eq(run->nranks, 2u);
+    const ms_rank_info *r0 = &run->ranks[0], *r1 = &run->ranks[1];
+    int64_t k = r0->clock_offset_ns;  /* the shared header clock's shift */
+    cr_expect_eq(r0->align.model, MS_ALIGN_NONE, "rank 0 keeps its header clock");
+    cr_assert_eq(r1->align.model, MS_ALIGN_DRIFT);
+    cr_expect(llabs(ms_clock_ahead_ns(&r1->align) - (int64_t)(40e6 + 300e-6 * 50e6)) <= 2);
+    cr_expect(fabs(ms_clock_drift_ppm(&r1->align) - 300.0) < 0.01, "%.4f", ms_clock_drift_ppm(&r1->align));
+    /* Per event (what every timeline writes): the true time. */
+    for (int i = 0; i < 10; i++) {
+        uint64_t out = 1100000000ull + (uint64_t)i * 100000000ull;
+        cr_expect(llabs(ms_rank_time(r1, skew1(out)) - ((int64_t)out + k)) <= 2, "barrier %d", i);
+        cr_expect_eq(ms_rank_time(r0, out), (int64_t)out + k);
+    }
+    /* First and last events, the run's origin, the regions' first/last. */
+    cr_expect(llabs(r1->first_start - (1100000000 - 10000 + k)) <= 2);
+    cr_expect(llabs(r1->last_end - (2000000000 + k)) <= 2);
+    cr_expect_eq(run->origin, 1100000000 - 10000 + k, "rank 1 entered first");
+    const ms_region *b = find(run, BARRIER);
+    cr_assert_not_null(b);
+    cr_assert_eq(b->nranks, 2u);
+    cr_expect(llabs(b->ranks[1].stats.first_start - (1100000000 - 10000 + k)) <= 2);
+    cr_expect(llabs(b->ranks[1].stats.last_end - (2000000000 + k)) <= 2);
+    /* The barrier that started first is rank 1's, 10 us long on its own
+     * clock (durations are not rescaled). */
+    cr_expect(fabs(b->summary.first_s - 10.003e-6) < 1e-9, "%.12f", b->summary.first_s);
+    ms_run_free(run);
+}
+
+Test(clock_merge, offset_only_without_the_finalize_measurement)
+{
+    write_two_ranks(0);
+    ms_run *run = NULL;
+    cr_assert_eq(ms_reduce_dir(dir, 1, &run), MS_REDUCE_OK);
+    const ms_rank_info *r1 = &run->ranks[1];
+    int64_t k = run->ranks[0].clock_offset_ns;
+    cr_assert_eq(r1->align.model, MS_ALIGN_OFFSET);
+    /* Exact at the measurement, off by the uncorrected drift elsewhere. */
+    cr_expect(llabs(ms_rank_time(r1, skew1(1050000000)) - (1050000000 + k)) <= 2);
+    int64_t late = ms_rank_time(r1, skew1(2000000000)) - (2000000000 + k);
+    cr_expect(llabs(late - (int64_t)(300e-6 * 950e6)) <= 10, "%lld", (long long)late);
+    ms_run_free(run);
+}
+
+Test(clock_merge, no_alignment_without_rank_0)
+{
+    write_two_ranks(1);
+    char path[512];
+    snprintf(path, sizeof path, "%s/rank-000000.zst", dir);
+    cr_assert_eq(remove(path), 0);
+    ms_run *run = NULL;
+    cr_assert_eq(ms_reduce_dir(dir, 1, &run), MS_REDUCE_OK);
+    cr_assert_eq(run->nranks, 1u);
+    cr_expect_eq(run->ranks[0].align.model, MS_ALIGN_NONE);
+    cr_expect_eq(ms_rank_time(&run->ranks[0], 5), 5 + run->ranks[0].clock_offset_ns);
+    ms_run_free(run);
+}
+
+/* ---- the reader's checks ---- */
+
+static ms_read_status read_one(const char *path, char *msg, size_t cap)
+{
+    ms_reader *r = ms_reader_create();
+    cr_assert_not_null(r);
+    ms_read_result res;
+    ms_read_status st = ms_reader_read(r, path, NULL, NULL, &res);
+    snprintf(msg, cap, "%s", res.message);
+    ms_reader_destroy(r);
+    return st;
+}
+
+static void write_with_sync(const char *path, uint32_t version, const ms_sync_sample *a, const ms_sync_sample *b)
+{
+    synth s;
+    ms_file_header h;
+    synth_header(&h, 1, 2);
+    h.version = version;
+    cr_assert_eq(synth_open_with(&s, path, &h, "node0"), 0);
+    if (a)
+        cr_assert_eq(ms_log_write_block(&s.log, MS_BLOCK_SYNC, 0, a, sizeof *a), 0);
+    if (b)
+        cr_assert_eq(ms_log_write_block(&s.log, MS_BLOCK_SYNC, 0, b, sizeof *b), 0);
+    cr_assert_eq(synth_close(&s, 5000), 0);
+}
+
+Test(clock_merge, reader_rejects_bad_sync_blocks)
+{
+    char path[512], msg[512];
+    snprintf(path, sizeof path, "%s/rank-000001.zst", dir);
+    const ms_sync_sample good = {.phase = MS_SYNC_INIT, .exchanges = 16, .t_send = 10, .t_recv = 20,
+                                 .peer_mono_ns = 15};
+    write_with_sync(path, MS_FORMAT_VERSION, &good, NULL);
+    cr_expect_eq(read_one(path, msg, sizeof msg), MS_READ_OK, "%s", msg);
+    remove(path);
+
+    const struct {
+        uint32_t version;
+        ms_sync_sample a, b;
+        int two;
+        const char *why;
+    } bad[] = {
+        {3, good, good, 0, "malformed sync block"},
+        {4, {.phase = 2, .exchanges = 16, .t_send = 10, .t_recv = 20}, good, 0, "bad values"},
+        {4, {.phase = 0, .exchanges = 0, .t_send = 10, .t_recv = 20}, good, 0, "bad values"},
+        {4, {.phase = 0, .exchanges = 65, .t_send = 10, .t_recv = 20}, good, 0, "bad values"},
+        {4, {.phase = 0, .exchanges = 1, .t_send = 30, .t_recv = 20}, good, 0, "bad values"},
+        {4, {.phase = 0, .exchanges = 1, .t_send = 10, .t_recv = 20, .peer_mono_ns = UINT64_MAX}, good, 0,
+         "bad values"},
+        {4, good, good, 1, "second sync block"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        write_with_sync(path, bad[i].version, &bad[i].a, bad[i].two ? &bad[i].b : NULL);
+        cr_expect_eq(read_one(path, msg, sizeof msg), MS_READ_CORRUPT, "case %zu", i);
+        cr_expect(strstr(msg, bad[i].why) != NULL, "case %zu: %s", i, msg);
+        remove(path);
+    }
+}
