@@ -12,7 +12,8 @@
 #   sites-3     test/mpi/callsites at 3 ranks: call sites, a library's own
 #   counters-2  test/mpi/likwid/markers.c with the fake liblikwid: hardware
 #               counters (when LIKWID support is built); 4 processes on 2 logs
-#   golden-v1..v3  the golden logs (v3: 2 logs, so 4 processes on 2 logs)
+#   golden-*    the golden logs of versions 1 to 4 (2 logs each from v3 on,
+#               so 4 processes on 2 logs)
 #   summary-4   test/mpi/callsites at 4 ranks in summary mode (aggregates,
 #               call sites; the timeline outputs are refused, exit 1)
 #   skew-4      examples/halo.c at 4 ranks with clocks made to disagree by
@@ -110,7 +111,7 @@ else
     echo "merge_parallel: no LIKWID support built: no counter directory"
 fi
 
-for v in v1 v2 v3; do
+for v in v1 v2 v3 v4 v4-summary v4-gpu; do
     cp -r "test/golden/$v" "$data/golden-$v"
     dirs+=("golden-$v")
 done
