@@ -6,15 +6,6 @@
 
 #include "reduce.h"
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
-}
-
 void ms_clock_obs_set(ms_clock_align *a, const ms_sync_sample *s, int64_t clock_offset_ns)
 {
     if (s->phase > MS_SYNC_FINALIZE)
@@ -22,7 +13,7 @@ void ms_clock_obs_set(ms_clock_align *a, const ms_sync_sample *s, int64_t clock_
     ms_clock_obs *o = &a->obs[s->phase];
     uint64_t rtt = s->t_recv - s->t_send;
     o->has = 1;
-    o->local = sat_add((int64_t)(s->t_send + rtt / 2), clock_offset_ns);
+    o->local = ms_sat_add_i64((int64_t)(s->t_send + rtt / 2), clock_offset_ns);
     o->peer_mono_ns = s->peer_mono_ns;
     o->rtt_ns = rtt;
     o->exchanges = s->exchanges;
@@ -34,13 +25,13 @@ static int64_t sat_sub(int64_t a, int64_t b)
 {
     if (b == INT64_MIN)
         return a >= 0 ? INT64_MAX : a - b;
-    return sat_add(a, -b);
+    return ms_sat_add_i64(a, -b);
 }
 
 /* a_i = y_i - x_i. */
 static double obs_offset(const ms_clock_obs *o, int64_t peer_offset_ns)
 {
-    int64_t y = sat_add((int64_t)o->peer_mono_ns, peer_offset_ns);
+    int64_t y = ms_sat_add_i64((int64_t)o->peer_mono_ns, peer_offset_ns);
     return (double)sat_sub(y, o->local);
 }
 
@@ -83,15 +74,15 @@ int64_t ms_clock_apply(const ms_clock_align *a, int64_t t)
             x = 9e18;
         if (x < -9e18)
             x = -9e18;
-        d = sat_add(d, (int64_t)llround(x));
+        d = ms_sat_add_i64(d, (int64_t)llround(x));
     }
-    return sat_add(t, d);
+    return ms_sat_add_i64(t, d);
 }
 
 int64_t ms_rank_time(const ms_rank_info *in, uint64_t tool_ns)
 {
     /* The reader keeps tool times within int64. */
-    return ms_clock_apply(&in->align, sat_add((int64_t)tool_ns, in->clock_offset_ns));
+    return ms_clock_apply(&in->align, ms_sat_add_i64((int64_t)tool_ns, in->clock_offset_ns));
 }
 
 void ms_clock_align_stats(const ms_rank_info *in, ms_stats *s)

@@ -381,18 +381,6 @@ static void *get_array(rd *r, size_t n, size_t size)
     return v;
 }
 
-static void free_rank_strings(ms_rank_info *in)
-{
-    free(in->file);
-    free(in->host);
-    free(in->mpi_library);
-    free(in->argv0);
-    free(in->run_dir);
-    free(in->clock);
-    free(in->run_id);
-    ms_gpu_rank_free(&in->gpu);
-}
-
 /* in: its bytes already copied, its pointers cleared; its strings and its
  * norigins GPU origins follow. */
 static void get_rank_info(rd *r, ms_rank_info *in, size_t norigins)
@@ -555,7 +543,7 @@ static void get_file_all(rd *r, ms_file_job *j)
 static void free_file(ms_file_job *j)
 {
     free(j->path);
-    free_rank_strings(&j->info);
+    ms_rank_info_free(&j->info);
     for (size_t i = 0; i < j->warnings.n; i++)
         free(j->warnings.v[i]);
     free(j->warnings.v);

@@ -171,15 +171,6 @@ static char *dup_str(const char *s)
     return strdup(s ? s : "");
 }
 
-static int64_t sat_add(int64_t a, int64_t b)
-{
-    if (b > 0 && a > INT64_MAX - b)
-        return INT64_MAX;
-    if (b < 0 && a < INT64_MIN - b)
-        return INT64_MIN;
-    return a + b;
-}
-
 static int on_header(void *ctx, const ms_log_meta *m)
 {
     file_ctx *f = ctx;
@@ -192,7 +183,7 @@ static int on_header(void *ctx, const ms_log_meta *m)
     in->init_start_ns = h->init_start_ns;
     in->init_end_ns = h->init_end_ns;
     /* realtime - clock: both are within int64 (the reader checks clock). */
-    in->clock_offset_ns = sat_add(h->realtime_ref_ns, -(int64_t)h->clock_ref_ns);
+    in->clock_offset_ns = ms_sat_add_i64(h->realtime_ref_ns, -(int64_t)h->clock_ref_ns);
     in->host = dup_str(m->host);
     in->mpi_library = dup_str(m->mpi_library);
     in->argv0 = dup_str(m->argv0);
@@ -416,8 +407,8 @@ static void finish_rank(file_ctx *f)
     in->mpi_pct = in->app_ns ? 100.0 * (double)in->mpi_ns / (double)in->app_ns : 0.0;
     in->has_events = f->has_events;
     if (f->has_events) {
-        in->first_start = sat_add((int64_t)f->first_start, in->clock_offset_ns);
-        in->last_end = sat_add((int64_t)f->last_end, in->clock_offset_ns);
+        in->first_start = ms_sat_add_i64((int64_t)f->first_start, in->clock_offset_ns);
+        in->last_end = ms_sat_add_i64((int64_t)f->last_end, in->clock_offset_ns);
     }
 }
 
@@ -643,7 +634,7 @@ static ms_reduce_status list_logs(const char *dir, ms_run *run, file_job **out, 
 
 /* ---- merging into the run ---- */
 
-static void free_rank_info(ms_rank_info *in)
+void ms_rank_info_free(ms_rank_info *in)
 {
     free(in->file);
     free(in->host);
@@ -1022,7 +1013,7 @@ static void free_jobs(file_job *jobs, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         free(jobs[i].path);
-        free_rank_info(&jobs[i].info);
+        ms_rank_info_free(&jobs[i].info);
         strlist_free(&jobs[i].warnings);
         free(jobs[i].chans);
         ms_counter_acc_free(jobs[i].counters);
@@ -1261,7 +1252,7 @@ void ms_run_free(ms_run *run)
     if (!run)
         return;
     for (size_t i = 0; i < run->nranks; i++)
-        free_rank_info(&run->ranks[i]);
+        ms_rank_info_free(&run->ranks[i]);
     free(run->ranks);
     for (size_t i = 0; i < run->nregions; i++) {
         ms_region *g = &run->regions[i];

@@ -143,6 +143,9 @@ ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out);
 
 void ms_run_free(ms_run *run);
 
+/* Free what a rank's info points to (its strings and GPU facts). */
+void ms_rank_info_free(ms_rank_info *in);
+
 /* Find a rank's info; NULL when the rank has no log. */
 const ms_rank_info *ms_run_rank(const ms_run *run, int32_t rank);
 

@@ -163,21 +163,12 @@ int ms_stats_from_agg(ms_stats *s, const ms_stats_agg *a)
     return 0;
 }
 
-static int64_t shift(int64_t t, int64_t delta)
-{
-    if (delta > 0 && t > INT64_MAX - delta)
-        return INT64_MAX;
-    if (delta < 0 && t < INT64_MIN - delta)
-        return INT64_MIN;
-    return t + delta;
-}
-
 void ms_stats_shift(ms_stats *s, int64_t delta)
 {
     if (s->calls == 0)
         return;
-    s->first_start = shift(s->first_start, delta);
-    s->last_end = shift(s->last_end, delta);
+    s->first_start = ms_sat_add_i64(s->first_start, delta);
+    s->last_end = ms_sat_add_i64(s->last_end, delta);
 }
 
 static void fill(const ms_stats *s, ms_summary *out)

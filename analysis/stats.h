@@ -53,6 +53,16 @@ typedef struct ms_stats {
     ms_sketch sketch;
 } ms_stats;
 
+/* a + b, saturated at the ends of int64_t (times on any ns clock). */
+static inline int64_t ms_sat_add_i64(int64_t a, int64_t b)
+{
+    if (b > 0 && a > INT64_MAX - b)
+        return INT64_MAX;
+    if (b < 0 && a < INT64_MIN - b)
+        return INT64_MIN;
+    return a + b;
+}
+
 void ms_stats_init(ms_stats *s);
 void ms_stats_free(ms_stats *s);
 

@@ -235,18 +235,30 @@ static void warn_write(int quiet)
                      strerror(log_.saved_errno ? log_.saved_errno : errno));
 }
 
-/* The caller holds the log. quiet: in a signal handler, print nothing. */
-static void drain_thread(ms_thread *t, int quiet)
+/* Copy what thread t has published and not yet handed over into staging:
+ * its length (0: nothing), and in *head the position to hand over to. */
+static size_t stage_thread(ms_thread *t, uint64_t *head)
 {
     uint64_t h = atomic_load_explicit(&t->head, memory_order_acquire);
     uint64_t tl = atomic_load_explicit(&t->tail, memory_order_relaxed);
+    *head = h;
     if (h == tl)
-        return;
+        return 0;
     size_t n = (size_t)(h - tl);
     size_t off = (size_t)(tl & t->mask);
     size_t first = t->capacity - off < n ? t->capacity - off : n;
     memcpy(staging, t->ring + off, first);
     memcpy(staging + first, t->ring, n - first);
+    return n;
+}
+
+/* The caller holds the log. quiet: in a signal handler, print nothing. */
+static void drain_thread(ms_thread *t, int quiet)
+{
+    uint64_t h;
+    size_t n = stage_thread(t, &h);
+    if (n == 0)
+        return;
     uint64_t cursor;
     if (summary && ms_sum_cursor(summary, t->index, &cursor) == 0) {
         /* After a snapshot: the thread's stream goes on from the time the
@@ -336,15 +348,10 @@ static int summary_fold(void)
         ms_thread *t = atomic_load_explicit(&threads[i], memory_order_acquire);
         if (!t)
             continue;
-        uint64_t h = atomic_load_explicit(&t->head, memory_order_acquire);
-        uint64_t tl = atomic_load_explicit(&t->tail, memory_order_relaxed);
-        if (h == tl)
+        uint64_t h;
+        size_t len = stage_thread(t, &h);
+        if (len == 0)
             continue;
-        size_t len = (size_t)(h - tl);
-        size_t off = (size_t)(tl & t->mask);
-        size_t first = t->capacity - off < len ? t->capacity - off : len;
-        memcpy(staging, t->ring + off, first);
-        memcpy(staging + first, t->ring, len - first);
         uint64_t lost = ms_sum_consume(summary, t->index, staging, len);
         if (lost) {
             atomic_fetch_add(&dropped, lost);
