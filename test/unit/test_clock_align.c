@@ -10,6 +10,7 @@
 #include "clock_align.h"
 #include "reduce.h"
 #include "synth.h"
+#include "unit_util.h"
 
 #define BARRIER "mpi:barrier kind=collective bytes=-1 peer=-1 root=-1 tag=-1 comm=0"
 
@@ -140,19 +141,7 @@ Test(clock_align, apply_saturates)
 
 /* ---- through the merge ---- */
 
-static char *dir;
-
-static void setup(void)
-{
-    dir = synth_tmpdir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    synth_rmdir(dir);
-    free(dir);
-}
+UNIT_TMPDIR_FIXTURE();
 
 TestSuite(clock_merge, .init = setup, .fini = teardown);
 

@@ -9,6 +9,7 @@
 
 #include "reduce.h"
 #include "report.h"
+#include "unit_util.h"
 
 /* test/golden/<version>, from the repository root or from the test binary
  * (build/test/unit/). */
@@ -49,17 +50,6 @@ static char *slurp(const char *path)
     }
     fclose(fp);
     buf[len] = '\0';
-    return buf;
-}
-
-static char *report(const ms_run *run, int (*fn)(FILE *, const ms_run *))
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    cr_assert_not_null(fp);
-    cr_assert_eq(fn(fp, run), 0);
-    fclose(fp);
     return buf;
 }
 

@@ -8,6 +8,7 @@
 #include "reduce.h"
 #include "report.h"
 #include "synth.h"
+#include "unit_util.h"
 
 #define INIT "mpi:init kind=other bytes=-1 peer=-1 root=-1 tag=-1 comm=0"
 #define FIN "mpi:finalize kind=other bytes=-1 peer=-1 root=-1 tag=-1 comm=0"
@@ -16,19 +17,7 @@
 #define ALLRED "mpi:allreduce kind=collective bytes=8 peer=-1 root=-1 tag=-1 comm=0"
 #define STEP "user:step \"a\",b"
 
-static char *dir;
-
-static void setup(void)
-{
-    dir = synth_tmpdir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    synth_rmdir(dir);
-    free(dir);
-}
+UNIT_TMPDIR_FIXTURE();
 
 static void open_rank(synth *s, int rank, int size, int64_t clock_shift, const char *file)
 {
@@ -82,17 +71,6 @@ static void write_run(void)
     synth_event(&s, 0, 0, 1000, 2000);
     synth_event(&s, 0, 1, 10000, 16000);
     cr_assert_eq(synth_close(&s, SYNTH_NO_END), 0);
-}
-
-static char *report(const ms_run *run, int (*fn)(FILE *, const ms_run *))
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    cr_assert_not_null(fp);
-    cr_assert_eq(fn(fp, run), 0);
-    fclose(fp);
-    return buf;
 }
 
 static const char *const expected_csv[] = {

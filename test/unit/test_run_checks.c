@@ -9,24 +9,13 @@
 #include "log_reader.h"
 #include "reduce.h"
 #include "synth.h"
+#include "unit_util.h"
 
 #define SEND "mpi:send kind=point-to-point bytes=8 peer=1 root=-1 tag=0 comm=0"
 #define RUN_A "0123456789abcdef"
 #define RUN_B "fedcba9876543210"
 
-static char *dir;
-
-static void setup(void)
-{
-    dir = synth_tmpdir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    synth_rmdir(dir);
-    free(dir);
-}
+UNIT_TMPDIR_FIXTURE();
 
 TestSuite(run_checks, .init = setup, .fini = teardown);
 

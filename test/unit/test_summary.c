@@ -18,6 +18,7 @@
 #include "summary_log.h"
 #include "counter_records.h"
 #include "synth.h"
+#include "unit_util.h"
 
 /* ---- the round trip ---- */
 
@@ -315,17 +316,6 @@ static void write_summary(const char *dir, int rank, stream *st, int folds)
     ms_summary_log_free(&sl);
     ms_sum_free(sum);
     free(buf);
-}
-
-static char *report(const ms_run *run, int (*fn)(FILE *, const ms_run *))
-{
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *fp = open_memstream(&buf, &len);
-    cr_assert_not_null(fp);
-    cr_assert_eq(fn(fp, run), 0);
-    fclose(fp);
-    return buf;
 }
 
 static int json(FILE *fp, const ms_run *run)

@@ -12,6 +12,7 @@
 #include "reduce.h"
 #include "report.h"
 #include "synth.h"
+#include "unit_util.h"
 
 #define P2P(op, rest) "mpi:" op " kind=point-to-point " rest
 #define SEND_5 P2P("send", "bytes=8 peer=1 root=-1 tag=5 comm=0")
@@ -30,19 +31,7 @@
 #define WAITALL_RINIT "mpi:waitall kind=wait bytes=12 peer=1 root=-1 tag=3 comm=0 request=recv_init"
 #define SENDRECV_SELF P2P("sendrecv", "bytes=16 peer=0 root=-1 tag=7 comm=1")
 
-static char *dir;
-
-static void setup(void)
-{
-    dir = synth_tmpdir();
-    cr_assert_not_null(dir);
-}
-
-static void teardown(void)
-{
-    synth_rmdir(dir);
-    free(dir);
-}
+UNIT_TMPDIR_FIXTURE();
 
 static void open_rank(synth *s, int rank)
 {
