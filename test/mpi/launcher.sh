@@ -52,6 +52,12 @@ assert r["ranks"] == "3" and r["calls"] == "15", r
 PY
 grep -q "logs and reports in $dir/logs/" "$dir/profiled.err" || fail "it does not say where the reports are"
 
+# Settings in the environment reach every rank (Open MPI: through -x).
+MPISCOPE_MODE=summary run summary "$mpiscope" --dir "$dir/logs-summary" -- "${launch[@]}" "$dir/exit_status" 0
+[ "$(cat "$dir/summary.status")" = 0 ] || fail "summary: status $(cat "$dir/summary.status"): $(cat "$dir/summary.err")"
+grep -q "^  mode         summary" "$dir/summary.out" ||
+    fail "MPISCOPE_MODE=summary did not reach the ranks: $(grep -m1 mode "$dir/summary.out")"
+
 run again "$mpiscope" --dir "$dir/logs" -- "${launch[@]}" "$dir/exit_status"
 [ "$(cat "$dir/again.status")" = 1 ] && grep -q "not empty" "$dir/again.err" ||
     fail "a non-empty --dir is not refused: $(cat "$dir/again.err")"
