@@ -162,7 +162,8 @@ static int add_image(ms_symbolizer *s, const char *path, const uint8_t *build_id
     const char *slash = strrchr(path, '/');
     im->path = intern(s, path, plen);
     im->name = slash ? intern(s, slash + 1, strlen(slash + 1)) : im->path;
-    memcpy(im->build_id, build_id, build_id_len);
+    if (build_id_len)
+        memcpy(im->build_id, build_id, build_id_len);
     im->build_id_len = build_id_len;
     ms_idmap_init(&im->cache);
     ms_funcidx_init(&im->funcs);

@@ -118,7 +118,7 @@ done
 
 # GPU activity: the fake-CUPTI run of test/mpi/cupti.sh (2 ranks, several
 # streams, attribution, dropped records).
-if MERGE=$merge bash test/mpi/cupti.sh mpich "$lib" "$out/cupti" >"$out/cupti.log" 2>&1; then
+if MERGE=$merge bash test/mpi/cupti.sh mpich "$preload" "$out/cupti" >"$out/cupti.log" 2>&1; then
     cp -r "$out/cupti/ranks" "$data/gpu-2"
     dirs+=(gpu-2)
 else

@@ -62,7 +62,8 @@ static char *write_log(const uint8_t *extra, size_t extra_len, int with_good)
         p = ms_rec_counter_sample(p, 3, 0, 0, 0, 1, 0, 4.0, vf, 3);
         s.len[1] = (size_t)(p - s.buf[1]);
     }
-    memcpy(s.buf[0] + s.len[0], extra, extra_len);
+    if (extra_len)
+        memcpy(s.buf[0] + s.len[0], extra, extra_len);
     s.len[0] += extra_len;
     cr_assert_eq(synth_close(&s, 9000), 0);
     free(dir);
