@@ -15,28 +15,19 @@
 #include "reduce_partial.h"
 #include "report.h"
 #include "synth.h"
-
-static uint64_t seed = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rnd(void)
-{
-    seed ^= seed << 13;
-    seed ^= seed >> 7;
-    seed ^= seed << 17;
-    return seed;
-}
+#include "unit_util.h"
 
 static void fill(void *p, size_t n)
 {
     unsigned char *c = p;
     for (size_t i = 0; i < n; i++)
-        c[i] = (unsigned char)rnd();
+        c[i] = (unsigned char)unit_rnd();
 }
 
 static char *rstr(const char *what)
 {
     char *s = NULL;
-    cr_assert(asprintf(&s, "%s-%llx-\xc3\xa9\t\"x\"", what, (unsigned long long)rnd()) > 0);
+    cr_assert(asprintf(&s, "%s-%llx-\xc3\xa9\t\"x\"", what, (unsigned long long)unit_rnd()) > 0);
     return s;
 }
 
@@ -103,7 +94,7 @@ static void make_part(ms_region_rank *r, int len)
 {
     fill(r, sizeof *r);
     r->stats.sketch.len = len;
-    r->stats.sketch.lo = (int32_t)(rnd() % 2000);
+    r->stats.sketch.lo = (int32_t)(unit_rnd() % 2000);
     r->stats.sketch.counts = NULL;
     if (len > 0) {
         r->stats.sketch.counts = malloc((size_t)len * sizeof(uint64_t));

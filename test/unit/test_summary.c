@@ -22,22 +22,13 @@
 
 /* ---- the round trip ---- */
 
-static uint64_t rng_state = 88172645463325252ull;
-static uint64_t rnd(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
 Test(summary_agg, stats_round_trip_is_exact)
 {
     ms_stats s;
     ms_stats_init(&s);
     for (int i = 0; i < 5000; i++) {
         /* Zero-length calls, short ones and a long tail. */
-        uint64_t d = i % 97 == 0 ? 0 : (rnd() % 1000) * (1 + rnd() % 3 * 1000);
+        uint64_t d = i % 97 == 0 ? 0 : (unit_rnd() % 1000) * (1 + unit_rnd() % 3 * 1000);
         cr_assert_eq(ms_stats_add(&s, (int64_t)(1000 + 10 * i), d), 0);
     }
     ms_stats_agg a;
@@ -189,9 +180,9 @@ static void make_streams(stream *st, int rank)
     uint64_t t = 10000;
     for (int i = 0; i < 3000; i++) {
         uint64_t step0 = t;
-        uint64_t d1 = 200 + rnd() % 5000 + (uint64_t)rank * 17;
+        uint64_t d1 = 200 + unit_rnd() % 5000 + (uint64_t)rank * 17;
         put_event(a, i % 3 ? 2 : 4, t + 10, t + 10 + d1);
-        uint64_t d2 = i % 50 == 0 ? 0 : 1000 + rnd() % 200000;
+        uint64_t d2 = i % 50 == 0 ? 0 : 1000 + unit_rnd() % 200000;
         put_event(a, 3, t + 20 + d1, t + 20 + d1 + d2);
         t += 40 + d1 + d2;
         put_event(a, 1, step0, t);
@@ -200,7 +191,7 @@ static void make_streams(stream *st, int rank)
         if (i % 10 == 0)   /* device time, delivered late */
             put_event(a, 5, step0 - 5000, step0 - 100);
         uint64_t bt = 2 * t + (uint64_t)i;
-        put_event(b, 3, bt + 5, bt + 5 + rnd() % 70000);
+        put_event(b, 3, bt + 5, bt + 5 + unit_rnd() % 70000);
         put_event(b, 0, bt, bt + 80000);
         if (i % 700 == 0)
             cut(a), cut(b);

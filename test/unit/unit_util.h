@@ -5,6 +5,8 @@
  *   UNIT_TMPDIR_FIXTURE();                       at file scope: `dir`,
  *   TestSuite(name, .init = setup, .fini = teardown);   setup and teardown
  *   char *text = report(run, ms_report_csv);     free() it
+ *   uint64_t x = unit_rnd();                     xorshift64, the same
+ *                                                sequence in every run
  */
 #ifndef MPISCOPE_TEST_UNIT_UTIL_H
 #define MPISCOPE_TEST_UNIT_UTIL_H
@@ -29,6 +31,17 @@
         free(dir);                                                             \
     }                                                                          \
     _Static_assert(1, "a fixture")
+
+/* Marsaglia's xorshift64 from his example seed: test data that is the
+ * same in every run. */
+static uint64_t unit_rnd_state = 88172645463325252ull;
+__attribute__((unused)) static uint64_t unit_rnd(void)
+{
+    unit_rnd_state ^= unit_rnd_state << 13;
+    unit_rnd_state ^= unit_rnd_state >> 7;
+    unit_rnd_state ^= unit_rnd_state << 17;
+    return unit_rnd_state;
+}
 
 /* What fn writes for run, as a string. */
 __attribute__((noinline, unused)) static char *report(const ms_run *run, int (*fn)(FILE *, const ms_run *))
