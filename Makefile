@@ -9,34 +9,57 @@ endif
 BASE_CFLAGS := -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -DMS_VERSION='"$(VERSION)"' -fPIC -MMD -MP -Ipreload -Ipmpi -Iinclude -I$(BUILD)/gen
 LIB_CFLAGS  := $(BASE_CFLAGS) -fvisibility=hidden
 
-HAVE_MPICH   := $(shell command -v $(MPICC_MPICH) >/dev/null 2>&1 && echo 1)
-HAVE_OPENMPI := $(shell command -v $(MPICC_OPENMPI) >/dev/null 2>&1 && echo 1)
-
 # Sources: everything MPI-free is "core" (shared by the library, the merge and tests).
 CORE_SRCS     := preload/log_file.c pmpi/region_name.c preload/summary.c preload/summary_log.c
 LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
 # The merge's accumulators that summary mode runs in the writer thread too
 # (preload/summary.c): one definition of the statistics for both.
 LIB_SRCS      += analysis/stats.c analysis/sketch.c analysis/nesting.c
-# The LIKWID collector (likwid/), when <likwid.h> is found (config.mk).
+# The LIKWID collector (likwid/), when config.mk's probe builds it.
 ifeq ($(HAVE_LIKWID),1)
   LIB_SRCS    += $(wildcard likwid/*.c)
-  LIB_CFLAGS  += $(LIKWID_CFLAGS)
+  LIB_CFLAGS  += -DMS_HAVE_LIKWID -Ilikwid $(LIKWID_INC)
 endif
-# The CUPTI collector (cupti/), when <cupti.h> is found (config.mk).
+# The CUPTI collector (cupti/), when config.mk's probe builds it.
 ifeq ($(HAVE_CUPTI),1)
   LIB_SRCS    += $(wildcard cupti/*.c)
-  LIB_CFLAGS  += $(CUPTI_CFLAGS)
+  LIB_CFLAGS  += -DMS_HAVE_CUPTI -Icupti -isystem $(CUDA_HOME)/include
 endif
 GEN_SRCS      := $(BUILD)/gen/pmpi_wrappers.c
 GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/report_html_assets.h
-# The call-site symbolizer (libdw) is linked into the merge and the unit tests only.
-SYM_SRCS      := $(wildcard analysis/symbolize*.c)
+# The call-site symbolizer is linked into the merge and the unit tests only;
+# its file reader uses elfutils when config.mk's probe links it
+# (symbolize_file.h), else it resolves nothing.
+ifeq ($(HAVE_DW),1)
+  SYM_SRCS    := $(filter-out analysis/symbolize_nodw.c,$(wildcard analysis/symbolize*.c))
+  DW_LINK     := $(DW_LIBS)
+else
+  SYM_SRCS    := $(filter-out analysis/symbolize_dwfl.c analysis/symbolize_index.c,$(wildcard analysis/symbolize*.c))
+  DW_LINK     :=
+endif
 # The OTF2 export (libotf2, when found) is linked into the merge only.
 OTF2_SRCS     := $(wildcard analysis/report_otf2*.c)
+ifeq ($(HAVE_OTF2),1)
+  OTF2_BUILD_CFLAGS := -DMS_HAVE_OTF2 $(OTF2_CFLAGS)
+  OTF2_LINK   := $(OTF2_LIBS)
+endif
+MERGE_LIBS    = $(ZSTD_LIBS) $(DW_LINK) $(OTF2_LINK) -ldl -lpthread -lm $(LDSAN)
 # The options and outputs of both merge programs (merge_cli.c) need the OTF2 objects.
 MERGE_SRCS    := analysis/merge_main.c analysis/merge_mpi_main.c analysis/merge_cli.c
-ANALYSIS_SRCS := $(filter-out $(MERGE_SRCS) $(SYM_SRCS) $(OTF2_SRCS),$(wildcard analysis/*.c))
+ANALYSIS_SRCS := $(filter-out $(MERGE_SRCS) $(wildcard analysis/symbolize*.c) $(OTF2_SRCS),$(wildcard analysis/*.c))
+
+# ---- the effective configuration, recorded: objects depend on it ----
+# $(call config_stamp,NAME,TEXT) rewrites $(BUILD)/config/NAME when TEXT
+# (the compiler, flags and switches a group of targets is built with)
+# differs from what it holds, and gives its path: what was built under
+# another configuration is then out of date and is built again.
+config_stamp = $(shell mkdir -p $(BUILD)/config && f=$(BUILD)/config/$(1) && \
+  printf '%s\n' '$(subst ','\'',$(strip $(2)))' >$$f.new && \
+  { cmp -s $$f.new $$f && rm -f $$f.new || mv -f $$f.new $$f; } && echo $$f)
+STAMP_CORE    := $(call config_stamp,core,$(CC) $(BASE_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
+STAMP_MERGE   := $(call config_stamp,merge,HAVE_DW=$(HAVE_DW) $(DW_CFLAGS) $(DW_LINK) | HAVE_OTF2=$(HAVE_OTF2) $(OTF2_BUILD_CFLAGS) $(OTF2_LINK))
+STAMP_MPICH   := $(call config_stamp,lib-mpich,$(MPICC_MPICH) $(LIB_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
+STAMP_OPENMPI := $(call config_stamp,lib-openmpi,$(MPICC_OPENMPI) $(LIB_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
 
 CORE_OBJS     := $(CORE_SRCS:%.c=$(BUILD)/obj/core/%.o)
 ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/obj/core/%.o)
@@ -58,15 +81,27 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all deps demo check install unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-sanity scaling clean FORCE
+.PHONY: all config deps demo check check-quick install config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
-	@test "$(HAVE_MPICH)" = 1 || echo "mpiscope: $(MPICC_MPICH) not found: libmpiscope-mpich.so and mpiscope-merge-mpich left out"
-	@test "$(HAVE_OPENMPI)" = 1 || echo "mpiscope: $(MPICC_OPENMPI) not found: libmpiscope-openmpi.so left out"
-	@test "$(HAVE_OTF2)" = 1 || echo "mpiscope: libotf2 ($(OTF2_CONFIG)) not found: mpiscope-merge --otf2 left out"
-	@test "$(HAVE_LIKWID)" = 1 || echo "mpiscope: likwid.h not found: LIKWID markers and counters left out"
-	@test "$(HAVE_CUPTI)" = 1 || echo "mpiscope: cupti.h not found in $(CUDA_HOME)/include (or HAVE_CUPTI=0): GPU activity (CUPTI) left out"
+	@$(foreach p,$(PARTS),test "$(HAVE_$(p))" = 1 || echo '$(subst ','\'',$(call left_out,$(p)))';)
+
+# The optional parts, what each brings, and why one was left out.
+PARTS        := MPICH OPENMPI OTF2 DW LIKWID CUPTI
+PART_MPICH   := MPICH ($(MPICC_MPICH)): libmpiscope-mpich.so, mpiscope-merge-mpich
+PART_OPENMPI := Open MPI ($(MPICC_OPENMPI)): libmpiscope-openmpi.so
+PART_OTF2    := libotf2 ($(OTF2_CONFIG)): mpiscope-merge --otf2
+PART_DW      := elfutils (libdw): call sites by function and line (else object+offset)
+PART_LIKWID  := LIKWID (likwid.h): hardware counters and markers
+PART_CUPTI   := CUPTI ($(CUDA_HOME)/include): GPU activity
+why_out      = $(if $(PROBE_$(1)),$(call probe_why,$(PROBE_$(1))),HAVE_$(1)=$(HAVE_$(1)) was given)
+left_out     = mpiscope: left out $(PART_$(1)); $(why_out)
+
+# `make config`: what this machine builds, and why a part is left out.
+config:
+	@$(foreach p,$(PARTS),echo '$(subst ','\'',HAVE_$(p)=$(HAVE_$(p))  $(PART_$(p))$(if $(filter 1,$(HAVE_$(p))),,; $(call why_out,$(p))))';)
+	@echo 'CC=$(CC)  OPT=$(OPT)  SANITIZE=$(SANITIZE)  BUILD=$(BUILD)'
 
 # ---- generated wrappers: one spec table -> C ----
 # The generator rewrites a file only when its text changes; the stamp records
@@ -101,24 +136,25 @@ $(eval $(call fortran_gen,openmpi,$(MPIF90_OPENMPI)))
 FORCE:
 
 # ---- MPI-free objects ----
-$(BUILD)/obj/core/%.o: %.c | $(GEN_HDRS)
+$(BUILD)/obj/core/%.o: %.c $(STAMP_CORE) | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -c $< -o $@
+$(SYM_OBJS) $(OTF2_OBJS): $(STAMP_MERGE)
 
 # ---- preload library, once per MPI flavour ----
 define preload_lib
-$(BUILD)/obj/$(1)/%.o: %.c | $(GEN_HDRS)
+$(BUILD)/obj/$(1)/%.o: %.c $(5) | $(GEN_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(2) $(LIB_CFLAGS) -c $$< -o $$@
-$(BUILD)/obj/$(1)/gen/%.o: $(BUILD)/gen/%.c | $(GEN_HDRS)
+$(BUILD)/obj/$(1)/gen/%.o: $(BUILD)/gen/%.c $(5) | $(GEN_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(2) $(LIB_CFLAGS) -c $$< -o $$@
 # MPI symbols stay undefined and weak: the library loads (and stays silent)
 # in processes without MPI, even with LD_BIND_NOW, and never pulls in an MPI.
 $(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(BUILD)/obj/$(1)/gen/pmpi_wrappers.o \
-    $(BUILD)/obj/$(1)/gen/pmpi_fortran_$(1).o
+    $(BUILD)/obj/$(1)/gen/pmpi_fortran_$(1).o $(5)
 	@mkdir -p $$(dir $$@)
-	$(CC) -r -nostdlib -o $(BUILD)/obj/$(1)/all.o $$^
+	$(CC) -r -nostdlib -o $(BUILD)/obj/$(1)/all.o $$(filter %.o,$$^)
 	nm -u $(BUILD)/obj/$(1)/all.o | awk '{print $$$$2}' | grep -E '^(P?MPI_|ompi_|MPIR_|p?mpi_|pmpir_|MPI_F_)' | sort -u > $(BUILD)/obj/$(1)/weak.txt
 	objcopy --weaken-symbols=$(BUILD)/obj/$(1)/weak.txt $(BUILD)/obj/$(1)/all.o
 	$(CC) -shared -o $$@ $(BUILD)/obj/$(1)/all.o -Wl,-z,lazy -Wl,--version-script=preload/exports.map $(4) $(ZSTD_LIBS) -lpthread -ldl -lm $(LDSAN)
@@ -127,32 +163,34 @@ endef
 # symbols, bound when the library loads: the Open MPI library names libmpi,
 # so they are found even when the program loads its MPI privately
 # (dlopen RTLD_LOCAL, as mpi4py does). MPICH's handles are constants.
-$(eval $(call preload_lib,mpich,$(MPICC_MPICH),$(LIB_MPICH),))
+$(eval $(call preload_lib,mpich,$(MPICC_MPICH),$(LIB_MPICH),,$(STAMP_MPICH)))
 OMPI_LINK = -Wl,--no-as-needed $(shell $(MPICC_OPENMPI) --showme:link 2>/dev/null) -Wl,--as-needed
-$(eval $(call preload_lib,openmpi,$(MPICC_OPENMPI),$(LIB_OMPI),$(OMPI_LINK)))
+$(eval $(call preload_lib,openmpi,$(MPICC_OPENMPI),$(LIB_OMPI),$(OMPI_LINK),$(STAMP_OPENMPI)))
 
 # ---- the C API's library of empty functions (include/mpiscope.h): a program
 # linked with -lmpiscope-api runs unchanged without the tool; the preload
 # library's functions of the same names take its calls under the tool. Built
 # without sanitizers even under SANITIZE=1: programs load it without the
 # preload, and so without a sanitizer runtime ----
-$(LIB_API): api/mpiscope_api.c include/mpiscope.h
+$(LIB_API): api/mpiscope_api.c include/mpiscope.h $(STAMP_CORE)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 $(filter-out -fsanitize=%,$(OPT)) $(WARN) -fPIC -Iinclude -shared -Wl,-soname,libmpiscope-api.so -o $@ $<
 
 # ---- merge ----
-$(OTF2_OBJS): BASE_CFLAGS += $(OTF2_CFLAGS)
-$(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(BUILD)/obj/core/analysis/merge_cli.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
+$(OTF2_OBJS): BASE_CFLAGS += $(OTF2_BUILD_CFLAGS)
+$(SYM_OBJS): BASE_CFLAGS += $(DW_CFLAGS)
+MERGE_OBJS := $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
+$(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(BUILD)/obj/core/analysis/merge_cli.o $(MERGE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
-	$(CC) -o $@ $^ $(ZSTD_LIBS) $(DW_LIBS) $(OTF2_LIBS) -lpthread -lm $(LDSAN)
+	$(CC) -o $@ $(filter %.o,$^) $(MERGE_LIBS)
 
 # The merge as an MPI program (MPICH only): the same objects, its own main.
-$(BUILD)/obj/mpich/merge/merge_mpi_main.o: analysis/merge_mpi_main.c | $(GEN_HDRS)
+$(BUILD)/obj/mpich/merge/merge_mpi_main.o: analysis/merge_mpi_main.c $(STAMP_CORE) $(STAMP_MPICH) | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
 	$(MPICC_MPICH) $(BASE_CFLAGS) -Ianalysis -c $< -o $@
-$(MERGE_MPI): $(BUILD)/obj/mpich/merge/merge_mpi_main.o $(BUILD)/obj/core/analysis/merge_cli.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
+$(MERGE_MPI): $(BUILD)/obj/mpich/merge/merge_mpi_main.o $(BUILD)/obj/core/analysis/merge_cli.o $(MERGE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
-	$(MPICC_MPICH) -o $@ $^ $(ZSTD_LIBS) $(DW_LIBS) $(OTF2_LIBS) -lpthread -lm $(LDSAN)
+	$(MPICC_MPICH) -o $@ $(filter %.o,$^) $(MERGE_LIBS)
 
 # ---- launcher: scripts/mpiscope.in with the version ----
 $(LAUNCHER): scripts/mpiscope.in config.mk
@@ -162,9 +200,9 @@ $(LAUNCHER): scripts/mpiscope.in config.mk
 # ---- tests ----
 UNIT_SRCS  := $(wildcard test/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:%.c=$(BUILD)/%)
-$(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS)
+$(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) $(DW_LIBS) -lpthread -lm $(LDSAN)
+	$(CC) $(BASE_CFLAGS) -Ianalysis -DMS_HAVE_DW=$(HAVE_DW) -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
 include test/symbolize/fixtures.mk
 
 # The test-only log synthesizer (test/scale/): logs of any size, written by
@@ -191,10 +229,10 @@ FUZZ_FLAGS   := -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefine
 FUZZ_SRCS    := $(ANALYSIS_SRCS) $(SYM_SRCS) $(CORE_SRCS)
 $(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_read.h $(FUZZ_SRCS) | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -o $@ $(filter %.c,$^) $(ZSTD_LIBS) $(DW_LIBS) -lpthread -lm
-$(BUILD)/test/fuzz/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuzz_read.h $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -o $@ $(filter %.c,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm
+$(BUILD)/test/fuzz/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuzz_read.h $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LIBS) -lpthread -lm $(LDSAN)
+	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
 
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -208,6 +246,11 @@ fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/test/fuzz/replay_%)
 	@set -e; for t in $(FUZZ_TARGETS); do $(BUILD)/test/fuzz/replay_$$t test/fuzz/corpus/$$t; done
 
+# The probes with every optional part unreachable, and rebuilds on a change
+# of configuration (test/config.sh; exit 77: no mount namespace, a skip).
+config-tests:
+	BUILD=$(BUILD) bash test/config.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
 # Damaged copies of real logs through the merge binary: exit status and message.
 fault-tests: $(MERGE)
 	BUILD=$(BUILD) bash test/merge_faults.sh
@@ -215,12 +258,12 @@ fault-tests: $(MERGE)
 # The MPI merge against the serial merge on real runs (exit 77: not built),
 # also a copy that sends its packets in pieces of 4093 bytes.
 MERGE_MPI_PIECES := $(BUILD)/test/merge/mpiscope-merge-mpich-pieces
-$(MERGE_MPI_PIECES): analysis/merge_mpi_main.c $(BUILD)/obj/core/analysis/merge_cli.o $(ANALYSIS_OBJS) $(SYM_OBJS) \
-    $(OTF2_OBJS) $(CORE_OBJS) | $(GEN_HDRS)
+$(MERGE_MPI_PIECES): analysis/merge_mpi_main.c $(BUILD)/obj/core/analysis/merge_cli.o $(MERGE_OBJS) \
+    $(STAMP_MERGE) $(STAMP_MPICH) | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
 	$(MPICC_MPICH) $(BASE_CFLAGS) -Ianalysis -DMS_MERGE_PIECE_BYTES=4093 -o $@ $(filter %.c %.o,$^) \
-	  $(ZSTD_LIBS) $(DW_LIBS) $(OTF2_LIBS) -lpthread -lm $(LDSAN)
-merge-parallel-tests: all $(SYNTH_LOGS) $(if $(HAVE_MPICH),$(MERGE_MPI_PIECES))
+	  $(MERGE_LIBS)
+merge-parallel-tests: all $(SYNTH_LOGS) $(if $(filter 1,$(HAVE_MPICH)),$(MERGE_MPI_PIECES))
 	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  bash test/merge_parallel.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
@@ -268,6 +311,7 @@ deps:
 
 check: deps
 	$(MAKE) all
+	$(MAKE) config-tests
 	$(MAKE) unit-tests
 	$(MAKE) fuzz-replay
 	$(MAKE) fault-tests

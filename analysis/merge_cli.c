@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "symbolize_file.h"
 
 #define VERSION MS_VERSION
 
@@ -232,7 +233,8 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
             return EXIT_OK;
         case 'V':
             if (!quiet)
-                printf("%s %s\n", ms_merge_prog, VERSION);
+                printf("%s %s\nbuilt with: otf2 %s, libdw %s\n", ms_merge_prog, VERSION,
+                       ms_report_otf2_built() ? "yes" : "no", ms_symfile_reads_debug_info ? "yes" : "no");
             return EXIT_OK;
         case ':':
             return usage_error("option %s needs an argument", argv[optind - 1]);

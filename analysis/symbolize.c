@@ -1,10 +1,7 @@
-/* Call-site symbolization with libdwfl: see symbolize.h. */
+/* Call-site symbolization: see symbolize.h. The object files are read by
+ * symbolize_file.h's reader (with or without elfutils). */
 #include "symbolize.h"
 
-#include <dwarf.h>
-#include <elfutils/libdw.h>
-#include <elfutils/libdwfl.h>
-#include <gelf.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,7 +11,7 @@
 #include "idmap.h"
 #include "strtab.h"
 #include "symbolize_demangle.h"
-#include "symbolize_index.h"
+#include "symbolize_file.h"
 #include "symbolize_source.h"
 
 enum image_state { IMG_UNOPENED, IMG_OPEN, IMG_MISSING, IMG_MISMATCH };
@@ -27,12 +24,7 @@ typedef struct image {
     uint8_t build_id[MS_SYM_BUILD_ID_MAX];
     size_t build_id_len;
     enum image_state state;
-    Dwfl *dwfl;                  /* the file reported at bias 0 */
-    Dwfl_Module *mod;
-    uint64_t low, high;          /* the module's loaded range */
-    bool fortran_names;          /* links libgfortran */
-    ms_symidx syms;              /* function symbols by address */
-    ms_funcidx funcs;            /* DWARF functions by address, per CU */
+    ms_symfile *file;            /* when IMG_OPEN */
     ms_idmap cache;              /* (offset << 1 | exact) -> results index */
 } image;
 
@@ -60,15 +52,6 @@ struct ms_symbolizer {
     cached *results;
     size_t nresults, results_cap;
     ms_srccache *sources;
-};
-
-static char *debuginfo_path; /* NULL: libdwfl's default search path */
-
-static const Dwfl_Callbacks offline_callbacks = {
-    .find_elf = dwfl_build_id_find_elf,
-    .find_debuginfo = dwfl_standard_find_debuginfo,
-    .section_address = dwfl_offline_section_address,
-    .debuginfo_path = &debuginfo_path,
 };
 
 static int grow(void **arr, size_t *cap, size_t need, size_t elem)
@@ -116,10 +99,7 @@ void ms_sym_free(ms_symbolizer *s)
     if (!s)
         return;
     for (size_t i = 0; i < ms_strtab_count(&s->image_keys); i++) {
-        ms_symidx_free(&s->images[i].syms);
-        ms_funcidx_free(&s->images[i].funcs);
-        if (s->images[i].dwfl)
-            dwfl_end(s->images[i].dwfl);
+        ms_symfile_close(s->images[i].file);
         ms_idmap_free(&s->images[i].cache);
     }
     free(s->images);
@@ -166,7 +146,6 @@ static int add_image(ms_symbolizer *s, const char *path, const uint8_t *build_id
         memcpy(im->build_id, build_id, build_id_len);
     im->build_id_len = build_id_len;
     ms_idmap_init(&im->cache);
-    ms_funcidx_init(&im->funcs);
     if (!im->path || !im->name)
         im->state = IMG_MISSING;
     return 0;
@@ -189,104 +168,11 @@ int ms_sym_add_object(ms_symbolizer *s, const char *path, const uint8_t *build_i
     return ret;
 }
 
-/* Whether the object names libgfortran among its DT_NEEDED libraries. */
-static bool links_libgfortran(Dwfl_Module *mod)
-{
-    GElf_Addr bias;
-    Elf *elf = dwfl_module_getelf(mod, &bias);
-    Elf_Scn *scn = NULL;
-    while (elf && (scn = elf_nextscn(elf, scn)) != NULL) {
-        GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNAMIC)
-            continue;
-        Elf_Data *data = elf_getdata(scn, NULL);
-        if (!data || sh.sh_entsize == 0)
-            continue;
-        for (size_t i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
-            GElf_Dyn dyn;
-            if (!gelf_getdyn(data, (int)i, &dyn) || dyn.d_tag == DT_NULL)
-                break;
-            const char *lib = dyn.d_tag == DT_NEEDED ? elf_strptr(elf, sh.sh_link, dyn.d_un.d_val) : NULL;
-            if (lib && strncmp(lib, "libgfortran", 11) == 0)
-                return true;
-        }
-    }
-    return false;
-}
-
-/* Whether the object defines a gfortran module procedure (__mod_MOD_proc). */
-static bool defines_fortran_module_procedure(Dwfl_Module *mod)
-{
-    int n = dwfl_module_getsymtab(mod);
-    for (int i = 1; i < n; i++) {
-        GElf_Sym sym;
-        GElf_Addr addr;
-        const char *name = dwfl_module_getsym_info(mod, i, &sym, &addr, NULL, NULL, NULL);
-        if (name && sym.st_shndx != SHN_UNDEF && GELF_ST_TYPE(sym.st_info) == STT_FUNC &&
-            name[0] == '_' && name[1] == '_' && strstr(name, "_MOD_"))
-            return true;
-    }
-    return false;
-}
-
-/* Whether names without debug information follow gfortran's conventions:
- * the object links the gfortran run time, or holds module procedures. */
-static bool fortran_object(Dwfl_Module *mod)
-{
-    return links_libgfortran(mod) || defines_fortran_module_procedure(mod);
-}
-
 static void open_image(image *im)
 {
-    struct stat st;
-    im->state = IMG_MISSING;
-    if (stat(im->path, &st) != 0 || !S_ISREG(st.st_mode))
-        return;
-    Dwfl *dwfl = dwfl_begin(&offline_callbacks);
-    if (!dwfl)
-        return;
-    dwfl_report_begin(dwfl);
-    /* Bias 0: module addresses are the object's own (link-time) addresses,
-     * whatever base each process loaded it at. */
-    Dwfl_Module *mod = dwfl_report_elf(dwfl, im->name, im->path, -1, 0, false);
-    dwfl_report_end(dwfl, NULL, NULL);
-    if (!mod) {
-        dwfl_end(dwfl);
-        return;
-    }
-    if (im->build_id_len) {
-        const unsigned char *bits = NULL;
-        GElf_Addr vaddr;
-        int n = dwfl_module_build_id(mod, &bits, &vaddr);
-        if (n != (int)im->build_id_len || memcmp(bits, im->build_id, im->build_id_len) != 0) {
-            dwfl_end(dwfl);
-            im->state = IMG_MISMATCH;
-            return;
-        }
-    }
-    Dwarf_Addr low, high;
-    dwfl_module_info(mod, NULL, &low, &high, NULL, NULL, NULL, NULL);
-    im->dwfl = dwfl;
-    im->mod = mod;
-    im->low = low;
-    im->high = high;
-    im->fortran_names = fortran_object(mod);
-    ms_symidx_build(&im->syms, mod); /* empty when out of memory */
-    im->state = IMG_OPEN;
-}
-
-static bool is_fortran(int lang)
-{
-    switch (lang) {
-    case DW_LANG_Fortran77:
-    case DW_LANG_Fortran90:
-    case DW_LANG_Fortran95:
-    case DW_LANG_Fortran03:
-    case DW_LANG_Fortran08:
-        return true;
-    default:
-        return false;
-    }
+    enum ms_symfile_state st;
+    im->file = ms_symfile_open(im->path, im->name, im->build_id, im->build_id_len, &st);
+    im->state = st == MS_SYMFILE_OPEN ? IMG_OPEN : st == MS_SYMFILE_MISMATCH ? IMG_MISMATCH : IMG_MISSING;
 }
 
 static const char *intern_function(ms_symbolizer *s, const char *raw, bool fortran)
@@ -320,35 +206,22 @@ static void set_file(ms_symbolizer *s, cached *c, const char *file, const char *
 static void resolve(ms_symbolizer *s, image *im, uint64_t off, uint64_t pc, cached *c)
 {
     memset(c, 0, sizeof *c);
-    if (pc < im->low || pc >= im->high) {
+    ms_symfile_info info;
+    ms_symfile_resolve(im->file, pc, &info);
+    if (info.outside) {
         c->outside = true;
         return;
     }
-    uint64_t sym_start = 0;
-    const char *sym_name = ms_symidx_find(&im->syms, pc, &sym_start);
-    if (sym_name)
-        c->function_offset = off - sym_start;
-
-    Dwarf_Addr bias = 0;
-    Dwarf_Die *cu = dwfl_module_addrdie(im->mod, pc, &bias);
-    const char *dw_name = NULL;
-    bool fortran = im->fortran_names;
-    if (cu) {
-        fortran = is_fortran(dwarf_srclang(cu));
-        dw_name = ms_funcidx_find(&im->funcs, cu, pc - bias);
-        Dwfl_Line *ln = dwfl_module_getsrc(im->mod, pc);
-        int line = 0, col = 0;
-        const char *file = ln ? dwfl_lineinfo(ln, NULL, &line, &col, NULL, NULL) : NULL;
-        if (file && *file && line > 0) {
-            set_file(s, c, file, dwfl_line_comp_dir(ln));
-            c->line = line;
-            c->column = col > 0 ? col : 0;
-            c->has_debug_info = c->file != NULL;
-        }
+    if (info.has_symbol_start)
+        c->function_offset = off - info.symbol_start;
+    if (info.file && *info.file && info.line > 0) {
+        set_file(s, c, info.file, info.comp_dir);
+        c->line = info.line;
+        c->column = info.column;
+        c->has_debug_info = c->file != NULL;
     }
-    const char *raw = dw_name ? dw_name : sym_name;
-    if (raw) {
-        c->function = intern_function(s, raw, fortran);
+    if (info.function) {
+        c->function = intern_function(s, info.function, info.fortran);
         c->has_symbol = c->function != NULL;
     }
     if (c->has_debug_info) {

@@ -29,6 +29,11 @@ fail() {
     exit 1
 }
 
+if ! "$MERGE" --version | grep -q 'libdw yes'; then
+    echo "mpiscope-merge was built without elfutils (libdw): call sites are not symbolized"
+    exit 77
+fi
+
 # run NAME N PROGRAM [ARG] [ENV=VALUE...]: profile PROGRAM at N ranks into $dir/NAME.
 run() {
     local name=$1 n=$2 exe=$3 arg=()

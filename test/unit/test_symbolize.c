@@ -23,6 +23,10 @@
 #error "SYMFIX_SRC_DIR: the fixture sources' directory (set by test/symbolize/fixtures.mk)"
 #endif
 
+#ifndef MS_HAVE_DW
+#define MS_HAVE_DW 1 /* set by the Makefile: whether elfutils is linked */
+#endif
+
 #define MAX_RECS 32
 
 typedef struct rec {
@@ -229,6 +233,10 @@ static size_t sites(const rec *recs, size_t n)
                  count_markers());
     return k;
 }
+
+/* Reading debug information needs elfutils: in a build without it
+ * (config.mk's HAVE_DW=0) this suite is skipped and symbolize_nodw runs. */
+TestSuite(symbolize, .disabled = !MS_HAVE_DW);
 
 Test(symbolize, debug_info_gives_function_file_line_and_text)
 {
@@ -672,4 +680,40 @@ Test(symbolize_source, lines_trimmed_cached_and_bounded)
     unlink(bin);
     cr_expect_eq(ms_srccache_files(c), 4);
     ms_srccache_free(c);
+}
+
+/* A build without elfutils: every site is its object and offset, a deleted
+ * object is flagged, nothing is invented. */
+Test(symbolize_nodw, object_and_offset_only, .disabled = MS_HAVE_DW)
+{
+    char dir[PATH_MAX], path[PATH_MAX + 32];
+    rec recs[MAX_RECS];
+    size_t n = run_copy(dir, sizeof dir, recs);
+    snprintf(path, sizeof path, "%s/libsymfix.so", dir);
+    cr_assert_eq(unlink(path), 0);
+    ms_symbolizer *s = ms_sym_new();
+    size_t sites = 0;
+    for (size_t i = 0; i < n; i++) {
+        const rec *r = &recs[i];
+        if (strcmp(r->kind, "site") != 0)
+            continue;
+        sites++;
+        ms_sym_result res;
+        cr_assert_eq(ms_sym_lookup(s, add(s, r), r->addr, &res), 0);
+        bool gone = strcmp(r->path, path) == 0;
+        cr_expect_eq(res.object_missing, gone, "%s", r->tag);
+        cr_expect(!res.function && !res.file && !res.source_text && !res.has_symbol &&
+                      !res.has_debug_info && !res.build_id_mismatch,
+                  "%s", r->tag);
+        cr_expect_str_eq(res.object, base_name(r->path));
+        cr_expect_eq(res.offset, r->addr - r->base);
+        char buf[PATH_MAX + 1024], want[PATH_MAX + 1024];
+        ms_sym_format(&res, buf, sizeof buf);
+        snprintf(want, sizeof want, "%s+0x%llx%s", base_name(r->path),
+                 (unsigned long long)(r->addr - r->base), gone ? " (missing)" : "");
+        cr_expect_str_eq(buf, want);
+    }
+    cr_expect_gt(sites, 0);
+    ms_sym_free(s);
+    remove_dir(dir);
 }
