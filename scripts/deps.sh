@@ -21,6 +21,7 @@ PACKAGES=(
     valgrind clang libclang-rt-14-dev             # memory checks, sanitizers, fuzzers
     libotf2-trace-dev otf2-tools                  # mpiscope-merge --otf2, otf2-print in its test
     chromium                                      # headless browser of the --html test
+    debootstrap git                               # scripts/fresh-debian.sh: the quick start in a bare root
 )
 PIP_PACKAGES=(scope-profiler==0.7.5)              # mpiscope-merge --spt is checked with its reader
 VENV=${MPISCOPE_VENV:-${BUILD:-build}/venv}
