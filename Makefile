@@ -267,11 +267,12 @@ merge-parallel-tests: all $(SYNTH_LOGS) $(if $(filter 1,$(HAVE_MPICH)),$(MERGE_M
 	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  bash test/merge_parallel.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
+# MPI_TESTS (names, default all) and TEST_RANKS (rank counts) narrow it.
 mpi-tests: all
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
-	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) \
-	  bash test/mpi/run.sh
+	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) $(if $(TEST_RANKS),TEST_RANKS="$(TEST_RANKS)") \
+	  bash test/mpi/run.sh $(MPI_TESTS)
 
 # The same programs and expectations recorded with MPISCOPE_MODE=summary
 # (not part of `check`; the script tests summary.sh and fault_kill_summary.sh are).
@@ -326,6 +327,23 @@ ifeq ($(SANITIZE),1)
 else
 	$(MAKE) bench-sanity
 endif
+
+# The subset of `check` that CI also runs in a fresh Debian root
+# (scripts/fresh-debian.sh --check quick): the build and its configuration,
+# the unit tests, the log reader's corpus, the merge's faults, the HTML page,
+# and real MPI programs in C, Fortran and Python under both MPIs at 2 ranks,
+# with the launcher, call-site, CUPTI and LIKWID tests.
+QUICK_MPI_TESTS := p2p_pingpong p2p_nonblocking p2p_persistent halo collectives coll_nonblocking \
+  comm_create fortran_usempi fortran_mpifh mpi4py_calls launcher callsites cupti likwid
+check-quick: deps
+	$(MAKE) all
+	$(MAKE) config-tests
+	$(MAKE) unit-tests
+	$(MAKE) fuzz-replay
+	$(MAKE) fault-tests
+	$(MAKE) smoke-tests
+	$(MAKE) html-tests
+	$(MAKE) mpi-tests MPI_TESTS="$(QUICK_MPI_TESTS)" TEST_RANKS=2
 
 demo: deps
 	$(MAKE) all

@@ -133,10 +133,12 @@ debootstrap --variant=minbase bookworm "$root" "$MIRROR" >"$root.debootstrap.log
 rm -f "$root.debootstrap.log"
 
 step "registry configuration carried in"
+declare -A carried=()
 carry() { # carry PATH...: copies each existing file to the same path in the root
     local f
     for f in "$@"; do
-        [ -f "$f" ] || continue
+        [ -f "$f" ] && [ -z "${carried[$f]:-}" ] || continue
+        carried[$f]=1
         mkdir -p "$root$(dirname "$f")"
         cp -L "$f" "$root$f"
         say "  $f"
