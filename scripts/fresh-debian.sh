@@ -10,7 +10,8 @@
 #     registries: apt sources (and the keyrings they name), /etc/hosts,
 #     /etc/resolv.conf, pip's configuration with the CA bundle it names, the
 #     local CA certificates, and the PIP_* settings of the environment;
-#  3. mounts /proc, /sys, /dev and a /dev/shm of its own (what MPI needs),
+#  3. mounts the root on itself, /proc, /sys, /dev and a /dev/shm of its own
+#     (what MPI needs),
 #     and, without --no-cuda, this machine's CUDA toolkit read-only at the
 #     same path with /usr/local/cuda pointing to it; all of it is unmounted,
 #     and every process left inside is ended, on every exit path;
@@ -102,9 +103,9 @@ cleanup() {
         m=${mounted[i]}
         umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || echo "fresh-debian: cannot unmount $m" >&2
     done
-    if grep -q " $root/" /proc/mounts; then
+    if grep -q -E " $root(/| )" /proc/mounts; then
         echo "fresh-debian: still mounted under $root, not removed:" >&2
-        grep " $root/" /proc/mounts >&2
+        grep -E " $root(/| )" /proc/mounts >&2
     elif [ $keep = 0 ]; then
         rm -rf "$root"
     else
@@ -160,6 +161,9 @@ done
 carry /etc/ssl/certs/ca-certificates.crt /usr/local/share/ca-certificates/*.crt
 
 step "mounts"
+# The root is a mount point of its own, as / is on a machine (a private mount
+# namespace inside it, as test/config.sh makes, needs that).
+mnt "$root" --bind "$root"
 mnt "$root/proc" -t proc proc
 mnt "$root/sys" -t sysfs sysfs
 mnt "$root/dev" --bind /dev
@@ -203,9 +207,10 @@ for line in "${lines[@]}"; do
 done
 
 step "configuration inside"
-inside "make -s config"
+config=$(inside "make -s config")
+echo "$config"
 if [ $cuda = 0 ]; then
-    inside "make -s config" | grep -q '^HAVE_CUPTI=0' || { echo "fresh-debian.sh: CUPTI was built in without a CUDA toolkit" >&2; exit 1; }
+    grep -q '^HAVE_CUPTI=0' <<<"$config" || { echo "fresh-debian.sh: CUPTI was built in without a CUDA toolkit" >&2; exit 1; }
     say "CUPTI left out, as it must be without CUDA"
 fi
 say "the README's quick start passed on a fresh Debian 12 root ($([ $cuda = 1 ] && echo with || echo without) CUDA, make check: $check)"

@@ -70,6 +70,52 @@ run badopt "$mpiscope" --frobnicate -- "${launch[@]}" true
 "$mpiscope" --help | grep -q "^usage: mpiscope" || fail "--help"
 "$mpiscope" --version | grep -Eq "^mpiscope [0-9]+\.[0-9]+\.[0-9]+$" || fail "--version"
 
+# The library follows the program's MPI (--dry-run: the command only).
+other=openmpi other_cc=${MPICC_OPENMPI:-mpicc.openmpi}
+[ "$flavour" = openmpi ] && other=mpich other_cc=${MPICC_MPICH:-mpicc.mpich}
+# pick NAME EXPECTED-FLAVOUR WARNINGS PROGRAM...: the library a dry run picks
+pick() {
+    local name=$1 want=$2 warnings=$3
+    shift 3
+    run "$name" "$mpiscope" --dry-run --dir "$dir/dry-$name" -- "${launch[@]}" "$@"
+    [ "$(cat "$dir/$name.status")" = 0 ] || fail "$name: status $(cat "$dir/$name.status"): $(cat "$dir/$name.err")"
+    grep -q "LD_PRELOAD[= ][^ ]*libmpiscope-$want.so" "$dir/$name.err" ||
+        fail "$name: not libmpiscope-$want.so: $(cat "$dir/$name.err")"
+    [ "$(grep -c 'warning: .* is built for' "$dir/$name.err")" = "$warnings" ] ||
+        fail "$name: not $warnings warning(s) that the MPIs differ: $(cat "$dir/$name.err")"
+    [ ! -e "$dir/dry-$name" ] || fail "$name: a dry run ran something"
+}
+pick same "$flavour" 0 "$dir/exit_status"
+if command -v "$other_cc" >/dev/null 2>&1 && [ -e "$BUILD/lib/libmpiscope-$other.so" ]; then
+    $other_cc -O1 "$root/test/mpi/launcher/exit_status.c" -o "$dir/exit_status_$other" || fail "cannot build the $other program"
+    pick other "$other" 1 "$dir/exit_status_$other"
+    run forced "$mpiscope" --dry-run --flavour "$flavour" --dir "$dir/dry-forced" -- "${launch[@]}" "$dir/exit_status_$other"
+    grep -q "libmpiscope-$flavour.so" "$dir/forced.err" && ! grep -q warning "$dir/forced.err" ||
+        fail "--flavour $flavour is not obeyed: $(cat "$dir/forced.err")"
+fi
+printf '#!/bin/sh\nexec "%s" "$@"\n' "$dir/exit_status" >"$dir/wrapper.sh"
+chmod +x "$dir/wrapper.sh"
+pick wrapper "$flavour" 0 "$dir/wrapper.sh"
+# mpi4py: the MPI its MPI module loads, for the interpreter and for a script.
+for py in /usr/bin/python3 python3; do
+    so=$("$py" -c 'import importlib.util as u; print(u.find_spec("mpi4py.MPI").origin)' 2>/dev/null) && break
+done
+if [ -n "${so:-}" ]; then
+    case "$(ldd "$so")" in
+        *libmpi.so.40*) py_mpi=openmpi ;;
+        *) py_mpi=mpich ;;
+    esac
+    printf '#!%s\nfrom mpi4py import MPI\n' "$py" >"$dir/mpi4py_prog.py"
+    chmod +x "$dir/mpi4py_prog.py"
+    w=0
+    [ "$py_mpi" = "$flavour" ] || w=1
+    pick python "$py_mpi" $w "$py" "$dir/mpi4py_prog.py"
+    pick pyscript "$py_mpi" $w "$dir/mpi4py_prog.py"
+fi
+run dryrun_bad "$mpiscope" --flavour frob -- "${launch[@]}" "$dir/exit_status"
+[ "$(cat "$dir/dryrun_bad.status")" = 1 ] && grep -q "wants mpich or openmpi" "$dir/dryrun_bad.err" ||
+    fail "an unknown --flavour is not refused"
+
 # Installed elsewhere, the launcher finds its library and merge there.
 make -s -C "$root" BUILD="$BUILD" SANITIZE="${SANITIZE:-}" install PREFIX="$dir/prefix" >"$dir/install.log" 2>&1 || fail "make install: $(tail -3 "$dir/install.log")"
 run installed "$dir/prefix/bin/mpiscope" --dir "$dir/logs-installed" -- "${launch[@]}" "$dir/exit_status" 0
