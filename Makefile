@@ -81,7 +81,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all config deps demo check check-quick install config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-sanity scaling clean FORCE
+.PHONY: all config deps demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -251,6 +251,12 @@ fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/test/fuzz/replay_%)
 config-tests:
 	BUILD=$(BUILD) bash test/config.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
+# `make install` into a temporary prefix, used through `module load` and
+# pkg-config from a fresh shell (test/install.sh; exit 77: no Environment Modules).
+install-tests: all
+	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) bash test/install.sh; \
+	  rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
 # Damaged copies of real logs through the merge binary: exit status and message.
 fault-tests: $(MERGE)
 	BUILD=$(BUILD) bash test/merge_faults.sh
@@ -318,6 +324,7 @@ check: deps
 	$(MAKE) fault-tests
 	$(MAKE) merge-parallel-tests
 	$(MAKE) smoke-tests
+	$(MAKE) install-tests
 	$(MAKE) scale-tests
 	$(MAKE) html-tests
 	$(MAKE) mpi-tests
@@ -331,10 +338,11 @@ endif
 # The subset of `check` that CI also runs in a fresh Debian root
 # (scripts/fresh-debian.sh --check quick): the build and its configuration,
 # the unit tests, the log reader's corpus, the merge's faults, the HTML page,
-# and real MPI programs in C, Fortran and Python under both MPIs at 2 ranks,
-# with the launcher, call-site, CUPTI and LIKWID tests.
+# the installed modulefile and pkg-config file, and real MPI programs in C,
+# Fortran and Python under both MPIs at 2 ranks, with the launcher (also
+# under a one-node Slurm), call-site, CUPTI and LIKWID tests.
 QUICK_MPI_TESTS := p2p_pingpong p2p_nonblocking p2p_persistent halo collectives coll_nonblocking \
-  comm_create fortran_usempi fortran_mpifh mpi4py_calls launcher callsites cupti likwid
+  comm_create fortran_usempi fortran_mpifh mpi4py_calls launcher slurm callsites cupti likwid
 check-quick: deps
 	$(MAKE) all
 	$(MAKE) config-tests
@@ -342,6 +350,7 @@ check-quick: deps
 	$(MAKE) fuzz-replay
 	$(MAKE) fault-tests
 	$(MAKE) smoke-tests
+	$(MAKE) install-tests
 	$(MAKE) html-tests
 	$(MAKE) mpi-tests MPI_TESTS="$(QUICK_MPI_TESTS)" TEST_RANKS=2
 
@@ -350,14 +359,20 @@ demo: deps
 	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) bash scripts/demo.sh
 
 # `make install PREFIX=/opt/mpiscope`: bin/, lib/, include/ and the documents,
-# in the layout the launcher expects (bin/../lib).
+# in the layout the launcher expects (bin/../lib); lib/pkgconfig/mpiscope.pc
+# for `pkg-config --cflags --libs mpiscope`, and a modulefile
+# (share/modulefiles/mpiscope/VERSION) for `module load mpiscope`.
+INSTALL_SUBST = sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(VERSION)|g'
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include \
-	  $(DESTDIR)$(PREFIX)/share/doc/mpiscope
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include \
+	  $(DESTDIR)$(PREFIX)/share/doc/mpiscope $(DESTDIR)$(PREFIX)/share/modulefiles/mpiscope
 	install -m 755 $(MERGE) $(LAUNCHER) $(DESTDIR)$(PREFIX)/bin/
 	install -m 755 $(wildcard $(LIB_MPICH) $(LIB_OMPI)) $(LIB_API) $(DESTDIR)$(PREFIX)/lib/
 	for f in $(wildcard include/*.h); do install -m 644 $$f $(DESTDIR)$(PREFIX)/include/; done
 	install -m 644 README.md $(wildcard docs/*.md) $(DESTDIR)$(PREFIX)/share/doc/mpiscope/
+	$(INSTALL_SUBST) scripts/install/mpiscope.pc.in >$(DESTDIR)$(PREFIX)/lib/pkgconfig/mpiscope.pc
+	$(INSTALL_SUBST) scripts/install/modulefile.in >$(DESTDIR)$(PREFIX)/share/modulefiles/mpiscope/$(VERSION)
+	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/mpiscope.pc $(DESTDIR)$(PREFIX)/share/modulefiles/mpiscope/$(VERSION)
 
 clean:
 	rm -rf $(BUILD)

@@ -22,6 +22,8 @@ PACKAGES=(
     libotf2-trace-dev otf2-tools                  # mpiscope-merge --otf2, otf2-print in its test
     chromium                                      # headless browser of the --html test
     debootstrap git                               # scripts/fresh-debian.sh: the quick start in a bare root
+    slurm-wlm munge                               # the launcher under srun (a one-node Slurm in its test)
+    environment-modules                           # the installed modulefile, in its test
 )
 PIP_PACKAGES=(scope-profiler==0.7.5)              # mpiscope-merge --spt is checked with its reader
 VENV=${MPISCOPE_VENV:-${BUILD:-build}/venv}
