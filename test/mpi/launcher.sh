@@ -90,8 +90,10 @@ if command -v "$other_cc" >/dev/null 2>&1 && [ -e "$BUILD/lib/libmpiscope-$other
     $other_cc -O1 "$root/test/mpi/launcher/exit_status.c" -o "$dir/exit_status_$other" || fail "cannot build the $other program"
     pick other "$other" 1 "$dir/exit_status_$other"
     run forced "$mpiscope" --dry-run --flavour "$flavour" --dir "$dir/dry-forced" -- "${launch[@]}" "$dir/exit_status_$other"
-    grep -q "libmpiscope-$flavour.so" "$dir/forced.err" && ! grep -q warning "$dir/forced.err" ||
+    grep -q "libmpiscope-$flavour.so" "$dir/forced.err" ||
         fail "--flavour $flavour is not obeyed: $(cat "$dir/forced.err")"
+    [ "$(grep -c "warning: .* is built for $other, but --flavour $flavour" "$dir/forced.err")" = 1 ] ||
+        fail "--flavour $flavour on an $other program does not warn once: $(cat "$dir/forced.err")"
 fi
 printf '#!/bin/sh\nexec "%s" "$@"\n' "$dir/exit_status" >"$dir/wrapper.sh"
 chmod +x "$dir/wrapper.sh"
