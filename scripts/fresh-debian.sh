@@ -86,6 +86,8 @@ else
     mkdir -p "$root"
 fi
 root=$(cd "$root" && pwd)
+# It becomes /: other users (the daemons' and apt's) must traverse it.
+chmod 755 "$root"
 mounted=()
 
 cleanup() {
