@@ -91,6 +91,8 @@ typedef struct file_ctx {
     ms_comm_map comms;             /* its communicator records (p2p.h) */
     ms_nest nest;                  /* exclusive times (nesting.h) */
     ms_gpu_acc *gpu;               /* GPU activity (gpu.h) */
+    int trace_summary;             /* a trace log holds summaries: a full disk */
+    uint64_t summary_first;        /* the earliest call they count */
     int nomem;
 } file_ctx;
 
@@ -285,6 +287,11 @@ static int on_summary(void *ctx, const ms_summary_rec *r)
     s->window_ns += r->window_ns;
     s->excl_ns += r->excl_ns;
     uint64_t first = (uint64_t)r->agg.first_start, last = (uint64_t)r->agg.last_end;
+    if (f->job->info.mode == MS_MODE_TRACE && r->agg.calls &&
+        (!f->trace_summary || first < f->summary_first)) {
+        f->trace_summary = 1;
+        f->summary_first = first;
+    }
     if (!f->has_events || first < f->first_start)
         f->first_start = first;
     if (!f->has_events || last > f->last_end)
@@ -427,6 +434,13 @@ static int file_warnings(file_ctx *f)
     if (f->has_end && f->end.dropped)
         rc |= strlist_addf(&j->warnings, "%s: rank %" PRId32 " dropped %" PRIu64 " events while recording",
                            j->path, in->rank, f->end.dropped);
+    if (f->trace_summary) {
+        uint64_t from = in->init_end_ns && f->summary_first > in->init_end_ns ? f->summary_first - in->init_end_ns : 0;
+        rc |= strlist_addf(&j->warnings, "%s: rank %" PRId32 "'s log ran out of room (a full disk or a quota): "
+                           "its %" PRIu64 " calls that did not fit, the first %.3f s after MPI_Init, are counted from "
+                           "its summary, with exact counts and times, but are not on the timeline", j->path, in->rank,
+                           j->res.summarized, (double)from / 1e9);
+    }
     if (f->nest.inexact)
         rc |= strlist_addf(&j->warnings, "%s: the exclusive time of %" PRIu64 " events is approximate: a thread "
                            "had more than %u events not yet inside another (analysis/nesting.h)", j->path,

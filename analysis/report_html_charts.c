@@ -7,6 +7,7 @@
 #include "matrix.h"
 #include "ops.h"
 #include "report_html.h"
+#include "tool_stalls.h"
 
 #define TOP_REGIONS 100      /* rows of the region table */
 #define IMBALANCE_REGIONS 8  /* regions of the imbalance chart */
@@ -34,6 +35,10 @@ static void put_run(FILE *fp, const ms_run *run)
     ms_html_json_num(fp, "mpi_pct_mean", run->mpi_pct_mean);
     fputc(',', fp);
     ms_html_json_num(fp, "mpi_pct_max", run->mpi_pct_max);
+    double stall_pct;
+    uint64_t stall = ms_stall_total_ns(run, &stall_pct);
+    fprintf(fp, ",\"tool_stall_ns\":%" PRIu64 ",", stall);
+    ms_html_json_num(fp, "tool_stall_pct", stall_pct);
     fprintf(fp, ",\"events\":%" PRIu64 "},\n", run->events);
 }
 
@@ -46,7 +51,8 @@ static void put_ranks(FILE *fp, const ms_run *run)
         ms_html_json_str(fp, in->host);
         fprintf(fp, ",\"app_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",", in->app_ns, in->mpi_ns);
         ms_html_json_num(fp, "mpi_pct", in->mpi_pct);
-        fprintf(fp, ",\"truncated\":%s}", in->status == MS_READ_OK ? "false" : "true");
+        fprintf(fp, ",\"tool_stall_ns\":%" PRIu64 ",\"truncated\":%s}", ms_stall_rank_ns(run, i),
+                in->status == MS_READ_OK ? "false" : "true");
     }
     fputs("],\n", fp);
 }

@@ -6,6 +6,7 @@
 
 #include "json_str.h"
 #include "report.h"
+#include "tool_stalls.h"
 
 static void put_str(FILE *fp, const char *str)
 {
@@ -100,6 +101,11 @@ static void put_run(FILE *fp, const ms_run *run)
     fputc(',', fp);
     put_num(fp, "mpi_pct", run->mpi_pct);
     fputc(',', fp);
+    double stall_pct;
+    put_num(fp, "tool_stall_s", (double)ms_stall_total_ns(run, &stall_pct) / 1e9);
+    fputc(',', fp);
+    put_num(fp, "tool_stall_pct", stall_pct);
+    fputc(',', fp);
     put_num(fp, "mpi_pct_min", run->mpi_pct_min);
     fputc(',', fp);
     put_num(fp, "mpi_pct_mean", run->mpi_pct_mean);
@@ -140,6 +146,8 @@ static void put_rank(FILE *fp, const ms_run *run, const ms_rank_info *in)
     put_num(fp, "mpi_pct", in->mpi_pct);
     fputc(',', fp);
     put_num(fp, "wall_s", (double)in->wall_ns / 1e9);
+    fputc(',', fp);
+    put_num(fp, "tool_stall_s", (double)ms_stall_rank_ns(run, (size_t)(in - run->ranks)) / 1e9);
     static const char *const models[] = {"none", "offset", "offset+drift"};
     fprintf(fp, ",\"clock_sync\":\"%s\",\"clock_offset_ns\":%" PRId64 ",", models[in->align.model],
             ms_clock_ahead_ns(&in->align));

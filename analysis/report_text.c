@@ -8,6 +8,7 @@
 
 #include "ops.h"
 #include "report.h"
+#include "tool_stalls.h"
 
 #define TOP_REGIONS 20
 #define RANK_ROWS_ALL 64      /* more ranks than this: show the first RANK_ROWS_SOME */
@@ -196,6 +197,17 @@ static void header(FILE *fp, const ms_run *run)
     fmt_pct(c, sizeof c, run->mpi_pct_max);
     fprintf(fp, "  MPI %% / rank min %s  mean %s  max %s\n", a, b, c);
     fprintf(fp, "  events       %" PRIu64 "\n", run->events);
+    double stall_pct;
+    uint64_t stall = ms_stall_total_ns(run, &stall_pct);
+    if (stall) {
+        fmt_time(a, sizeof a, (double)stall);
+        fprintf(fp, "  tool stalls  %s, %.2f %% of the ranks' wall time (waits for room in the tool's buffers)\n", a,
+                stall_pct);
+        if (stall_pct > MS_STALL_WARN_PCT)
+            fprintf(fp, "  warning      the tool's writer could not keep up (a slow file system?) and stalled the\n"
+                        "               ranks for more than %.0f %% of the run: that time is the tool's, not the "
+                        "program's\n", MS_STALL_WARN_PCT);
+    }
     char clocks[256];
     if (ms_clock_align_describe(run, clocks, sizeof clocks))
         fprintf(fp, "  clocks       %s\n", clocks);
@@ -225,6 +237,21 @@ static void rank_table(FILE *fp, const ms_run *run)
     }
     if (rows < run->nranks)
         fprintf(fp, "  ... %zu more ranks (--ranks-csv and --json list every rank)\n", run->nranks - rows);
+    const ms_region *st = ms_stall_region(run);
+    if (!st)
+        return;
+    fputs("\nTool stalls per rank (the tool's waits for room in its buffers, not the program's time)\n"
+          "   rank     stalls         total    % of wall\n", fp);
+    for (size_t i = 0; i < st->nranks && i < RANK_ROWS_SOME; i++) {
+        const ms_region_rank *rr = &st->ranks[i];
+        const ms_rank_info *in = &run->ranks[rr->rank_index];
+        char tot[32];
+        fmt_time(tot, sizeof tot, (double)rr->stats.total_ns);
+        fprintf(fp, "  %5" PRId32 "  %9" PRIu64 "  %12s  %9.2f\n", in->rank, rr->stats.calls, tot,
+                in->wall_ns ? 100.0 * (double)rr->stats.total_ns / (double)in->wall_ns : 0.0);
+    }
+    if (st->nranks > RANK_ROWS_SOME)
+        fprintf(fp, "  ... %zu more ranks stalled (--json gives tool_stall_s per rank)\n", st->nranks - RANK_ROWS_SOME);
 }
 
 static void top_regions(FILE *fp, const ms_run *run)

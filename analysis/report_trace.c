@@ -6,6 +6,8 @@
  *
  *   - each rank is a process: pid = world rank, named "rank N (host)" by a
  *     process_name metadata event ("ph":"M") and sorted by rank;
+ *   - the tool's own stalls (tool_stalls.h) of thread T are a track of
+ *     their own, "tool stalls (thread T)", sorted after the host threads;
  *   - each thread of a rank is a track: tid = the thread index in the log,
  *     named "thread T"; a GPU stream's track is named "GPU D stream S
  *     (context C)" and CUPTI's own records "CUPTI overhead", sorted after
@@ -35,13 +37,18 @@
 #include "json_str.h"
 #include "p2p.h"
 #include "report.h"
+#include "tool_stalls.h"
 #include "u32set.h"
 
 /* What a region of the log being read contributes to each of its events. */
+/* Track ids of the tool's stalls: TOOL_TRACK + the thread index. */
+#define TOOL_TRACK 0x40000000u
+
 typedef struct trace_region {
     char *json;                /* "name":...,"cat":...[,"args":{...}] */
     ms_flow_key *key;          /* its flow key, or NULL */
     int dir;                   /* MS_P2P_SEND or MS_P2P_RECV with a key */
+    int tool;                  /* the tool's own stalls: a track of their own */
 } trace_region;
 
 typedef struct trace_ctx {
@@ -108,6 +115,7 @@ static int prepare_region(trace_ctx *c, trace_region *tr, const char *name, size
     tr->json = b;
     tr->key = NULL;
     tr->dir = MS_P2P_NONE;
+    tr->tool = len == sizeof MS_STALL_NAME - 1 && memcmp(name, MS_STALL_NAME, len) == 0;
     if (!mpi || !c->flows->nkeys)
         return 0;
     int64_t peer, tag, comm;
@@ -213,15 +221,21 @@ static void put_flow(trace_ctx *c, const char *ph, uint64_t id, uint32_t thread,
 static int on_event(void *ctx, const ms_event *ev)
 {
     trace_ctx *c = ctx;
-    if (name_thread(c, ev->thread) != 0) {
+    trace_region *tr = &c->regions[ev->region];
+    /* The tool's stalls of thread T go on a track of their own, after the
+     * thread's, named for it. */
+    uint32_t tid = tr->tool ? TOOL_TRACK + ev->thread : ev->thread;
+    char label[64];
+    if (tr->tool)
+        snprintf(label, sizeof label, "tool stalls (thread %" PRIu32 ")", ev->thread);
+    if ((tr->tool ? name_thread_as(c, tid, label, (1ull << 31) + ev->thread) : name_thread(c, ev->thread)) < 0) {
         c->nomem = 1;
         return -1;
     }
-    trace_region *tr = &c->regions[ev->region];
     int64_t ts = ms_rank_time(c->in, ev->start_ns) - c->run->origin;
     sep(c);
     fprintf(c->fp, "{\"ph\":\"X\",%s,\"pid\":%" PRId32 ",\"tid\":%" PRIu32 ",\"ts\":", tr->json, c->in->rank,
-            ev->thread);
+            tid);
     put_us(c->fp, ts);
     fputs(",\"dur\":", c->fp);
     put_us(c->fp, (int64_t)(ev->end_ns - ev->start_ns));

@@ -8,6 +8,7 @@ enum ms_cause {
     MS_WARN_DIR,
     MS_WARN_OPEN,
     MS_WARN_WRITE,
+    MS_WARN_FULL,
     MS_WARN_THREADS,
     MS_WARN_MEMORY,
     MS_WARN_WRITER,

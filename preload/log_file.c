@@ -98,13 +98,20 @@ int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *
         return -1;
     }
     if (write_all(log->fd, dst, r) != 0) {
-        log->failed = 1;
+        /* No room (a full disk, a quota, a size limit) may pass: later
+         * writes try again. Any other failure is for good. */
         log->saved_errno = errno;
+        if (errno != ENOSPC && errno != EDQUOT && errno != EFBIG)
+            log->failed = 1;
         /* Drop the partial frame (a full disk): the file keeps ending at a
          * frame boundary, with everything written before intact. */
         if (ftruncate(log->fd, (off_t)log->bytes_written) != 0) {
             /* The reader still uses every complete frame before the cut. */
         }
+        /* The next frame goes right after the last complete one (not
+         * after a hole where the partial frame was). */
+        if (lseek(log->fd, (off_t)log->bytes_written, SEEK_SET) < 0)
+            log->failed = 1;
         errno = log->saved_errno;
         return -1;
     }

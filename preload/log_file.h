@@ -40,8 +40,9 @@ int ms_log_write_header(ms_log *log, const ms_file_header *h, const ms_clock_inf
                         const char *const *strings, unsigned n);
 
 /* One block of any kind; payload may be NULL when len is 0. A write that
- * fails (a full disk) is cut back to the previous frame boundary; later
- * writes are skipped. */
+ * fails is cut back to the previous frame boundary, so that the file always
+ * ends with a complete frame. After a lack of room (ENOSPC, EDQUOT, EFBIG)
+ * later writes try again; after any other failure they are skipped. */
 int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *payload, size_t len);
 
 /* Write the end block when end != NULL, then close. Frees everything. */

@@ -25,8 +25,10 @@
 #include "clock_skew.h"
 #include "config.h"
 #include "diag.h"
+#include "fallback.h"
 #include "log_file.h"
 #include "signals.h"
+#include "slow_writer.h"
 #include "summary.h"
 #include "summary_log.h"
 #ifdef MS_HAVE_LIKWID
@@ -141,10 +143,33 @@ void ms_writer_kick(ms_thread *t)
     sem_post(&writer_wake);
 }
 
+/* The records of one stall: its region's definition (the first time), a
+ * time record to its start, the event, a time record back to the cursor. */
+#define STALL_RECORDS (MS_REGION_DEF_MAX + 2u * (MS_VARINT_MAX + 1u) + MS_EVENT_MAX)
+
+/* Append the stall [t0, t1] without moving the thread's time cursor; the
+ * caller made room for STALL_RECORDS bytes. */
+static void record_stall(ms_thread *t, uint64_t t0, uint64_t t1)
+{
+    if (!t->stall_defined) {
+        t->stall_region = ms_region_define(t, MS_STALL_REGION, sizeof MS_STALL_REGION - 1);
+        t->stall_defined = 1;
+    }
+    uint8_t rec[2u * (MS_VARINT_MAX + 1u) + MS_EVENT_MAX];
+    uint8_t *p = ms_rec_time(rec, t0);
+    p = ms_rec_event(p, t->stall_region, 0, t1 > t0 ? t1 - t0 : 0);
+    p = ms_rec_time(p, t->cursor);
+    t->events++;
+    ms_append(t, rec, (size_t)(p - rec));
+}
+
 void ms_ring_wait(ms_thread *t, uint64_t need)
 {
+    uint64_t want = need + STALL_RECORDS <= t->capacity ? need + STALL_RECORDS : need;
+    uint64_t t0 = ms_now();
+    int waited = 0;
     sem_post(&writer_wake);
-    while (t->head_local + need - atomic_load_explicit(&t->tail, memory_order_acquire) > t->capacity) {
+    while (t->head_local + want - atomic_load_explicit(&t->tail, memory_order_acquire) > t->capacity) {
         if (!atomic_load(&ms_active)) {
             /* No writer any more (after stop, or in a forked child): what is
              * buffered can no longer be written; make room. */
@@ -152,9 +177,12 @@ void ms_ring_wait(ms_thread *t, uint64_t need)
             t->tail_seen = t->head_local;
             return;
         }
+        waited = 1;
         sched_yield();
     }
     t->tail_seen = atomic_load_explicit(&t->tail, memory_order_acquire);
+    if (waited && want != need)
+        record_stall(t, t0, ms_now());
 }
 
 void ms_event_slow(ms_thread *t, uint32_t region, uint64_t t0, uint64_t t1)
@@ -183,8 +211,10 @@ void ms_comm_define(ms_thread *t, int64_t id, const int *world_ranks, uint32_t n
     size_t len = (size_t)(p - rec);
     /* ms_append copies at most capacity bytes at once in two pieces. */
     uint64_t h = t->head_local;
-    if (h + len - atomic_load_explicit(&t->tail, memory_order_acquire) > t->capacity)
+    if (h + len - atomic_load_explicit(&t->tail, memory_order_acquire) > t->capacity) {
         ms_ring_wait(t, len);
+        h = t->head_local;
+    }
     for (size_t i = 0; i < len; i++)
         t->ring[(h + i) & t->mask] = rec[i];
     t->head_local = h + len;
@@ -230,9 +260,16 @@ static void log_give(void)
 
 static void warn_write(int quiet)
 {
-    if (!quiet)
+    int e = log_.saved_errno ? log_.saved_errno : errno;
+    if (quiet)
+        return;
+    if (e == ENOSPC || e == EDQUOT || e == EFBIG)
+        ms_warn_once(MS_WARN_FULL, "the log's file system has no room (%s): the calls that do not fit are "
+                     "counted in a summary written at the end, and the trace goes on when room is freed",
+                     strerror(e));
+    else
         ms_warn_once(MS_WARN_WRITE, "writing the log failed (%s); events from now on are lost, the run goes on",
-                     strerror(log_.saved_errno ? log_.saved_errno : errno));
+                     strerror(e));
 }
 
 /* Copy what thread t has published and not yet handed over into staging:
@@ -268,8 +305,21 @@ static void drain_thread(ms_thread *t, int quiet)
         if (ms_log_write_block(&log_, MS_BLOCK_DATA, t->index, rec, (size_t)(p - rec)) != 0)
             warn_write(quiet);
     }
-    if (ms_log_write_block(&log_, MS_BLOCK_DATA, t->index, staging, n) != 0)
-        warn_write(quiet);
+    if (summary) {
+        if (ms_log_write_block(&log_, MS_BLOCK_DATA, t->index, staging, n) != 0)
+            warn_write(quiet);
+    } else {
+        /* What does not fit is folded (fallback.h), or lost in a signal
+         * handler. */
+        int folded = ms_fb_folded();
+        uint64_t lost = ms_fb_write(&log_, t->index, staging, n, quiet);
+        if (lost)
+            atomic_fetch_add(&dropped, lost);
+        if (!folded && ms_fb_folded())
+            warn_write(quiet);
+        else if (lost)
+            warn_write(quiet);
+    }
     atomic_store_explicit(&t->tail, h, memory_order_release);
 }
 
@@ -300,6 +350,8 @@ static int drain_all(int each_block, int quiet)
         if (!t || atomic_load_explicit(&t->head, memory_order_acquire) ==
                       atomic_load_explicit(&t->tail, memory_order_relaxed))
             continue;
+        if (each_block)
+            ms_slow_writer_pause(); /* test-only (slow_writer.h) */
         if (each_block && log_take(-1) != 0)
             return -1;
         if (!sampled++)
@@ -523,6 +575,7 @@ int ms_runtime_start(const ms_start_info *info)
     h.size = info->size;
     h.pid = (int64_t)getpid();
     ms_skew_setup(info->rank);
+    ms_slow_writer_setup();
     uint64_t mono_ref = ms_mono_ns();
     uint64_t ticks_ref = ms_now();
     h.realtime_ref_ns = ms_skew_realtime(ms_realtime_ns(), mono_ref);
@@ -552,9 +605,11 @@ int ms_runtime_start(const ms_start_info *info)
         close(dirfd);
         goto fail;
     }
+    ms_sum_clock sc = {.ticks = ms_clock_tsc, .ticks_ref = ticks_ref, .ns_ref = h.clock_ref_ns,
+                       .ticks_per_ns = clock.ticks_per_ns};
+    if (ms_cfg.mode != MS_MODE_SUMMARY && ms_fb_init(&sc, info->init_end_ns, ring_capacity, dirfd, name) != 0)
+        ms_warn_once(MS_WARN_MEMORY, "out of memory at start: on a full disk, calls that do not fit would be lost");
     if (ms_cfg.mode == MS_MODE_SUMMARY) {
-        ms_sum_clock sc = {.ticks = ms_clock_tsc, .ticks_ref = ticks_ref, .ns_ref = h.clock_ref_ns,
-                           .ticks_per_ns = clock.ticks_per_ns};
         snapshot_ns = ms_summary_snapshot_ns(ms_cfg.flush_ms, info->size);
         summary = ms_sum_new(&sc, info->init_end_ns, ring_capacity);
         if (!summary || ms_summary_log_init(&summary_log, &log_, dirfd, name) != 0) {
@@ -584,6 +639,7 @@ int ms_runtime_start(const ms_start_info *info)
     rc = 0;
     goto out;
 fail:
+    ms_fb_free();
     ms_log_close(&log_, NULL);
     free(staging);
     staging = NULL;
@@ -627,10 +683,15 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
         atomic_store(&ms_active, 0);
         ms_end_record end;
         fill_end(&end, finalize_start_ns);
-        if (summary)
+        if (summary) {
             summary_write(&end);
-        else if (ms_log_finish(&log_, &end) != 0)
-            ms_warn_once(MS_WARN_WRITE, "closing the log failed (%s)", strerror(errno));
+        } else {
+            if (ms_fb_finish(&log_, finalize_start_ns, staging) != 0)
+                ms_warn_once(MS_WARN_WRITE, "the summary of the calls that did not fit could not be written (%s): "
+                             "they are lost", strerror(errno));
+            if (ms_log_finish(&log_, &end) != 0)
+                ms_warn_once(MS_WARN_WRITE, "closing the log failed (%s)", strerror(errno));
+        }
         atomic_store(&log_done, 1);
         log_give();
     }
@@ -643,6 +704,7 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
     ms_sum_free(summary);
     summary = NULL;
     ms_summary_log_free(&summary_log);
+    ms_fb_free();
 out:
     pthread_mutex_unlock(&lifecycle_lock);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);

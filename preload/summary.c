@@ -51,6 +51,7 @@ struct ms_sum {
     uint32_t nthreads;
     ms_nest nest;
     uint64_t events;
+    int follow_only;            /* events advance cursors, are not folded */
 };
 
 static uint64_t to_ns(const ms_sum *s, uint64_t t)
@@ -102,6 +103,11 @@ void ms_sum_set_window_end(ms_sum *s, uint64_t finalize_start)
 {
     if (finalize_start)
         s->win_hi = to_ns(s, finalize_start);
+}
+
+void ms_sum_set_folding(ms_sum *s, int fold)
+{
+    s->follow_only = !fold;
 }
 
 uint64_t ms_sum_events(const ms_sum *s)
@@ -241,6 +247,50 @@ static int skip_control(uint64_t ctl, const uint8_t **pp, const uint8_t *end)
     }
 }
 
+/* The length of the whole record at p (0: cut short, or of a kind this
+ * writer cannot skip); *is_event: whether it is an event. */
+static size_t record_len(const uint8_t *p, const uint8_t *end, int *is_event)
+{
+    const uint8_t *q = p;
+    uint64_t h;
+    *is_event = 0;
+    if (ms_get_varint(&q, end, &h) != 0)
+        return 0;
+    if ((h & 3u) == MS_REC_EVENT) {
+        *is_event = 1;
+        if (skip_varints(&q, end, 2) != 0)
+            return 0;
+    } else if ((h & 3u) != MS_REC_CONTROL) {
+        return 0;
+    } else if ((h >> 2) == MS_CTL_REGION) {
+        if (skip_varints(&q, end, 1) != 0 || skip_name(&q, end) != 0)
+            return 0;
+    } else if (skip_control(h >> 2, &q, end) != 0) {
+        return 0;
+    }
+    return (size_t)(q - p);
+}
+
+size_t ms_sum_records_prefix(const uint8_t *p, size_t n, size_t max)
+{
+    const uint8_t *end = p + n;
+    size_t whole = 0;
+    int ev;
+    for (size_t len; whole < n && (len = record_len(p + whole, end, &ev)) != 0 && whole + len <= max;)
+        whole += len;
+    return whole;
+}
+
+uint64_t ms_sum_count_events(const uint8_t *p, size_t n)
+{
+    const uint8_t *end = p + n;
+    uint64_t events = 0;
+    int ev;
+    for (size_t off = 0, len; off < n && (len = record_len(p + off, end, &ev)) != 0; off += len)
+        events += (uint64_t)ev;
+    return events;
+}
+
 /* Keep a counter sample as the reader would use it (docs/FORMAT.md): the
  * latest of its (set, region, counter thread) stands; a final one replaces
  * every sample of its set and region, and later ones that are not final
@@ -347,6 +397,8 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
             }
             uint64_t start = t->cursor + gap;
             t->cursor = start + dur;
+            if (s->follow_only)
+                continue;
             sum_region *r = (h >> 2) < t->nregs ? &t->regs[h >> 2] : NULL;
             if (!r || !r->defined || !t->has_time || fold_event(s, thread, r, start, start + dur) != 0)
                 lost++;

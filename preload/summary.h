@@ -48,6 +48,17 @@ void ms_sum_set_window_end(ms_sum *s, uint64_t finalize_start);
  * event of an undefined id): 0 normally. */
 uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n);
 
+/* Fold events (fold = 1, the default), or only follow them (0): their
+ * time cursors advance and control records are kept, nothing is counted.
+ * A trace-mode log follows what it writes, so that, on a full disk, what
+ * cannot be written is folded (fallback.h). */
+void ms_sum_set_folding(ms_sum *s, int fold);
+/* The length of the longest run of whole records at the start of
+ * [p, p + n) that is at most max bytes long: 0 when the first record is
+ * longer, or of a kind this writer cannot skip. */
+size_t ms_sum_records_prefix(const uint8_t *p, size_t n, size_t max);
+/* The event records among the whole records [p, p + n). Async-signal-safe. */
+uint64_t ms_sum_count_events(const uint8_t *p, size_t n);
 /* The thread's time cursor after everything it consumed: 0, or -1 when the
  * thread consumed nothing yet. Async-signal-safe. */
 int ms_sum_cursor(const ms_sum *s, uint32_t thread, uint64_t *cursor);

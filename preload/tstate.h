@@ -2,7 +2,7 @@
  * Per-thread recording state and the interface collectors (pmpi/, cupti/,
  * likwid/) use to record. The hot path (ms_enter, ms_event, ms_leave) never
  * allocates, never takes a lock and never does I/O: it appends encoded
- * records to the thread's ring buffer, which the writer thread (writer.c)
+ * records to the thread's ring buffer, which the writer thread (runtime.c)
  * drains into the log.
  */
 #ifndef MPISCOPE_TSTATE_H
@@ -44,6 +44,8 @@ typedef struct ms_thread {
     uint32_t index;                /* thread index in the log */
     uint32_t next_region;          /* next thread-local region id */
     int busy;                      /* re-entry guard */
+    int stall_defined;             /* stall_region names MS_STALL_REGION */
+    uint32_t stall_region;
     void *collector[MS_COLLECTOR_COUNT];
     /* Shared with the writer thread. */
     _Alignas(64) _Atomic uint64_t head;   /* published: whole records before it */
@@ -60,7 +62,12 @@ MS_HIDDEN ms_thread *ms_thread_attach(void);
  * written by a collector's own thread); NULL when recording is off or there
  * is no room. Its records are appended by one thread at a time. */
 MS_HIDDEN ms_thread *ms_thread_create(void);
+/* Wait until need more bytes fit in the ring. A wait is the tool's, not
+ * the application's: it is recorded as an event of MS_STALL_REGION, in
+ * records that fit in the room waited for and leave the time cursor as it
+ * was (a record encoded before the wait stays valid); they move head_local. */
 MS_HIDDEN void ms_ring_wait(ms_thread *t, uint64_t need);
+#define MS_STALL_REGION "mpiscope:ring_wait"
 MS_HIDDEN void ms_writer_kick(ms_thread *t);
 
 /* Begin recording a call: the calling thread's state, or NULL when this call
@@ -111,8 +118,10 @@ MS_HOT void ms_publish(ms_thread *t, uint64_t h, size_t n)
 static inline void ms_append(ms_thread *t, const uint8_t *rec, size_t n)
 {
     uint64_t h = t->head_local;
-    if (MS_UNLIKELY(!ms_ring_room(t, h, n)))
+    if (MS_UNLIKELY(!ms_ring_room(t, h, n))) {
         ms_ring_wait(t, n);
+        h = t->head_local; /* after the stall's own records */
+    }
     uint64_t off = h & t->mask;
     uint64_t first = t->capacity - off;
     if (MS_LIKELY(first >= n)) {

@@ -1,0 +1,143 @@
+/* A trace-mode log on a full disk: see fallback.h. */
+#include "fallback.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "records.h"
+#include "tstate.h"
+
+static ms_sum *follow;                    /* NULL: not started (or no memory) */
+static uint8_t gap[MS_MAX_THREADS];       /* folded since the last written block */
+static int folded_any;
+static int reserve_dirfd = -1;
+static char reserve_name[48];
+
+static int space_error(int e)
+{
+    return e == ENOSPC || e == EDQUOT || e == EFBIG;
+}
+
+/* Room kept for the aggregates at the end: a file of MS_FB_RESERVE bytes,
+ * allocated now (a file system that cannot allocate ahead keeps none). */
+static void reserve_make(int dirfd, const char *name)
+{
+    reserve_dirfd = dup(dirfd);
+    if (reserve_dirfd < 0)
+        return;
+    snprintf(reserve_name, sizeof reserve_name, ".%.*s.reserve", (int)(strlen(name) > 4 ? strlen(name) - 4 : 0),
+             name);
+    int fd = openat(reserve_dirfd, reserve_name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        close(reserve_dirfd);
+        reserve_dirfd = -1;
+        return;
+    }
+    if (posix_fallocate(fd, 0, MS_FB_RESERVE) != 0)
+        unlinkat(reserve_dirfd, reserve_name, 0), close(reserve_dirfd), reserve_dirfd = -1;
+    close(fd);
+}
+
+static void reserve_release(void)
+{
+    if (reserve_dirfd < 0)
+        return;
+    unlinkat(reserve_dirfd, reserve_name, 0);
+    close(reserve_dirfd);
+    reserve_dirfd = -1;
+}
+
+int ms_fb_init(const ms_sum_clock *clock, uint64_t init_end, size_t block_max, int dirfd, const char *name)
+{
+    follow = ms_sum_new(clock, init_end, block_max);
+    if (!follow)
+        return -1;
+    ms_sum_set_folding(follow, 0);
+    memset(gap, 0, sizeof gap);
+    folded_any = 0;
+    reserve_make(dirfd, name);
+    return 0;
+}
+
+void ms_fb_free(void)
+{
+    reserve_release();
+    ms_sum_free(follow);
+    follow = NULL;
+}
+
+/* Count (fold) what could not be written; quiet: only count it as lost. */
+static uint64_t fold(uint32_t thread, const uint8_t *p, size_t n, int quiet)
+{
+    if (quiet || !follow)
+        return ms_sum_count_events(p, n);
+    folded_any = 1;
+    if (thread < MS_MAX_THREADS)
+        gap[thread] = 1;
+    ms_sum_set_folding(follow, 1);
+    uint64_t lost = ms_sum_consume(follow, thread, p, n);
+    ms_sum_set_folding(follow, 0);
+    return lost;
+}
+
+uint64_t ms_fb_write(ms_log *log, uint32_t thread, const uint8_t *p, size_t n, int quiet)
+{
+    if (n == 0)
+        return 0;
+    /* After a gap, the thread's stream goes on from where the folded
+     * events end. */
+    uint64_t cursor;
+    if (thread < MS_MAX_THREADS && gap[thread] && ms_sum_cursor(follow, thread, &cursor) == 0) {
+        uint8_t rec[MS_VARINT_MAX + 1];
+        uint8_t *e = ms_rec_time(rec, cursor);
+        if (ms_log_write_block(log, MS_BLOCK_DATA, thread, rec, (size_t)(e - rec)) != 0)
+            return fold(thread, p, n, quiet);
+        gap[thread] = 0;
+    }
+    size_t off = 0, piece = n;
+    while (off < n) {
+        size_t len = n - off <= piece ? n - off : ms_sum_records_prefix(p + off, n - off, piece);
+        if (len == 0)
+            break;
+        if (ms_log_write_block(log, MS_BLOCK_DATA, thread, p + off, len) == 0) {
+            if (follow && !quiet)
+                ms_sum_consume(follow, thread, p + off, len);
+            off += len;
+            continue;
+        }
+        if (!space_error(errno) || len <= MS_FB_MIN_BLOCK)
+            break;
+        piece = len / 2;
+    }
+    return off < n ? fold(thread, p + off, n - off, quiet) : 0;
+}
+
+int ms_fb_folded(void)
+{
+    return folded_any;
+}
+
+static int emit(void *ctx, uint32_t thread, const uint8_t *p, size_t n)
+{
+    if (ms_log_write_block(ctx, MS_BLOCK_DATA, thread, p, n) == 0)
+        return 0;
+    return errno ? errno : EIO;
+}
+
+int ms_fb_finish(ms_log *log, uint64_t finalize_start, uint8_t *buf)
+{
+    /* The reserve goes in any case: the end block needs room too. */
+    reserve_release();
+    if (!follow || !folded_any)
+        return 0;
+    ms_sum_set_window_end(follow, finalize_start);
+    int rc = ms_sum_write(follow, emit, log, buf);
+    if (rc != 0) {
+        errno = rc;
+        return -1;
+    }
+    return 0;
+}

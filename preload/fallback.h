@@ -1,0 +1,54 @@
+/*
+ * A trace-mode log on a full disk (docs/RELIABILITY.md, "A full disk"):
+ * the writer thread writes each thread's records through here.
+ *
+ * - What fits is written: a data block that cannot be written for lack of
+ *   space (ENOSPC, EDQUOT, EFBIG) is written again as smaller blocks cut at
+ *   record boundaries, halving down to MS_FB_MIN_BLOCK bytes, each a
+ *   complete, checksummed frame; the log always ends at a frame boundary.
+ * - The rest is folded into the aggregates of summary mode (summary.h):
+ *   the writer follows every record it writes (region definitions, call
+ *   sites, time cursors), so that it can count what it cannot write, in
+ *   memory bounded by regions x threads. Every later flush tries the trace
+ *   again: space is often freed. A thread's first block after a gap starts
+ *   with a time record, so its events keep their times.
+ * - At the end, when anything was folded, the aggregates are written after
+ *   the trace as summary records (the merge adds them to the counts). A
+ *   reserve file made at start (MS_FB_RESERVE bytes, ".rank-NNNNNN.reserve"
+ *   in the log directory) is given back to make room for them.
+ *
+ * Used by the owner of the log only (runtime.c's log_take), never from a
+ * signal handler except ms_fb_write with quiet set, which never allocates.
+ */
+#ifndef MPISCOPE_FALLBACK_H
+#define MPISCOPE_FALLBACK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "log_file.h"
+#include "summary.h"
+
+#define MS_FB_MIN_BLOCK 512u
+#define MS_FB_RESERVE (32u * 1024u)
+
+/* Start following a trace-mode log (named `name` in dirfd): 0, or -1 when
+ * out of memory (a full disk then loses what cannot be written). */
+int ms_fb_init(const ms_sum_clock *clock, uint64_t init_end, size_t block_max, int dirfd, const char *name);
+void ms_fb_free(void);
+
+/* Write thread `thread`'s records [p, p + n) (whole records) to the log, or
+ * as much of them as fits; fold the rest. quiet (a signal handler): never
+ * allocate; what cannot be written is returned as lost. Returns the events
+ * neither written nor folded (0 normally). */
+uint64_t ms_fb_write(ms_log *log, uint32_t thread, const uint8_t *p, size_t n, int quiet);
+
+/* Whether anything was folded. */
+int ms_fb_folded(void);
+
+/* At the end (finalize_start: 0 if none): write the aggregates of what was
+ * folded after the trace, using buf (block_max bytes). 0, or -1 when they
+ * could not be written (errno set). */
+int ms_fb_finish(ms_log *log, uint64_t finalize_start, uint8_t *buf);
+
+#endif
