@@ -12,7 +12,8 @@
 #              to another file: rank 1 warns once and writes nothing, that
 #              file is unchanged, the other ranks' logs are complete;
 #   full       a tmpfs with N+1 free pages that fills mid-run (a filler file
-#              takes the rest): one warning per rank, each
+#              takes the rest): two warnings per rank (no room; and no room
+#              even for the summary of what did not fit), each
 #              log valid zstd ending at a frame boundary, and the merge
 #              reads them (exit 0, "truncated" warnings). Skipped (the only
 #              skip) when no tmpfs can be mounted here.
@@ -99,7 +100,11 @@ for n in 2 4; do
     if mount_tmpfs "$full" size=64k; then
         dd if=/dev/zero of="$full/filler" bs=4k count=$((16 - n - 1)) status=none
         # A small buffer and flush interval: many blocks, so the disk fills mid-run.
-        extra_env="MPISCOPE_BUFFER_KB=64 MPISCOPE_FLUSH_MS=5" run_case full $n "$full/logs" $n
+        # Two warnings per rank: the disk is full, and (too small even for
+        # the summary of what did not fit) those calls are lost.
+        extra_env="MPISCOPE_BUFFER_KB=64 MPISCOPE_FLUSH_MS=5" run_case full $n "$full/logs" $((2 * n))
+        [ "$(grep -c 'has no room (No space left on device)' "$dir/full-$n/profiled.err")" = $n ] ||
+            problem "full -n $n: not one full-disk warning per rank"
         if ! zstd -tq "$full"/logs/rank-*.zst 2>"$dir/full-$n.zstd"; then
             problem "full -n $n: a log is not valid zstd up to its end"
         fi
