@@ -51,7 +51,7 @@ static void put_ranks(FILE *fp, const ms_run *run)
         ms_html_json_str(fp, in->host);
         fprintf(fp, ",\"app_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",", in->app_ns, in->mpi_ns);
         ms_html_json_num(fp, "mpi_pct", in->mpi_pct);
-        fprintf(fp, ",\"tool_stall_ns\":%" PRIu64 ",\"truncated\":%s}", ms_stall_rank_ns(run, i),
+        fprintf(fp, ",\"tool_stall_ns\":%" PRIu64 ",\"truncated\":%s}", ms_stall_rank_ns(run, i, NULL),
                 in->status == MS_READ_OK ? "false" : "true");
     }
     fputs("],\n", fp);

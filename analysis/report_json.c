@@ -147,7 +147,7 @@ static void put_rank(FILE *fp, const ms_run *run, const ms_rank_info *in)
     fputc(',', fp);
     put_num(fp, "wall_s", (double)in->wall_ns / 1e9);
     fputc(',', fp);
-    put_num(fp, "tool_stall_s", (double)ms_stall_rank_ns(run, (size_t)(in - run->ranks)) / 1e9);
+    put_num(fp, "tool_stall_s", (double)ms_stall_rank_ns(run, (size_t)(in - run->ranks), NULL) / 1e9);
     static const char *const models[] = {"none", "offset", "offset+drift"};
     fprintf(fp, ",\"clock_sync\":\"%s\",\"clock_offset_ns\":%" PRId64 ",", models[in->align.model],
             ms_clock_ahead_ns(&in->align));

@@ -201,7 +201,7 @@ static void header(FILE *fp, const ms_run *run)
     uint64_t stall = ms_stall_total_ns(run, &stall_pct);
     if (stall) {
         fmt_time(a, sizeof a, (double)stall);
-        fprintf(fp, "  tool stalls  %s, %.2f %% of the ranks' wall time (waits for room in the tool's buffers)\n", a,
+        fprintf(fp, "  tool stalls  %s, %.2f %% of the ranks' wall time (waits the tool imposed on them)\n", a,
                 stall_pct);
         if (stall_pct > MS_STALL_WARN_PCT)
             fprintf(fp, "  warning      the tool's writer could not keep up (a slow file system?) and stalled the\n"
@@ -237,21 +237,29 @@ static void rank_table(FILE *fp, const ms_run *run)
     }
     if (rows < run->nranks)
         fprintf(fp, "  ... %zu more ranks (--ranks-csv and --json list every rank)\n", run->nranks - rows);
-    const ms_region *st = ms_stall_region(run);
-    if (!st)
+    if (!ms_stall_any(run))
         return;
-    fputs("\nTool stalls per rank (the tool's waits for room in its buffers, not the program's time)\n"
+    fputs("\nTool stalls per rank (waits the tool imposed: buffers full, final flush; not the program's time)\n"
           "   rank     stalls         total    % of wall\n", fp);
-    for (size_t i = 0; i < st->nranks && i < RANK_ROWS_SOME; i++) {
-        const ms_region_rank *rr = &st->ranks[i];
-        const ms_rank_info *in = &run->ranks[rr->rank_index];
+    size_t shown = 0, more = 0;
+    for (size_t i = 0; i < run->nranks; i++) {
+        uint64_t n;
+        uint64_t ns = ms_stall_rank_ns(run, i, &n);
+        if (!n)
+            continue;
+        if (shown == RANK_ROWS_SOME) {
+            more++;
+            continue;
+        }
+        const ms_rank_info *in = &run->ranks[i];
         char tot[32];
-        fmt_time(tot, sizeof tot, (double)rr->stats.total_ns);
-        fprintf(fp, "  %5" PRId32 "  %9" PRIu64 "  %12s  %9.2f\n", in->rank, rr->stats.calls, tot,
-                in->wall_ns ? 100.0 * (double)rr->stats.total_ns / (double)in->wall_ns : 0.0);
+        fmt_time(tot, sizeof tot, (double)ns);
+        fprintf(fp, "  %5" PRId32 "  %9" PRIu64 "  %12s  %9.2f\n", in->rank, n, tot,
+                in->wall_ns ? 100.0 * (double)ns / (double)in->wall_ns : 0.0);
+        shown++;
     }
-    if (st->nranks > RANK_ROWS_SOME)
-        fprintf(fp, "  ... %zu more ranks stalled (--json gives tool_stall_s per rank)\n", st->nranks - RANK_ROWS_SOME);
+    if (more)
+        fprintf(fp, "  ... %zu more ranks stalled (--json gives tool_stall_s per rank)\n", more);
 }
 
 static void top_regions(FILE *fp, const ms_run *run)

@@ -115,7 +115,7 @@ static int prepare_region(trace_ctx *c, trace_region *tr, const char *name, size
     tr->json = b;
     tr->key = NULL;
     tr->dir = MS_P2P_NONE;
-    tr->tool = len == sizeof MS_STALL_NAME - 1 && memcmp(name, MS_STALL_NAME, len) == 0;
+    tr->tool = ms_stall_name(name, len);
     if (!mpi || !c->flows->nkeys)
         return 0;
     int64_t peer, tag, comm;

@@ -428,17 +428,42 @@ static void summary_write(const ms_end_record *end)
                      strerror(errno));
 }
 
+/* Trace mode, the caller holding the log: the tool's wait from t0 to now
+ * (the last flush, at the end or in a signal handler) as an event of `name`
+ * on the calling thread, in a block of its own after that thread's data.
+ * Async-signal-safe. */
+static void write_flush_stall(const char *name, size_t len, uint64_t t0, int quiet)
+{
+    ms_thread *t = ms_tls_thread;
+    if (!t || summary)
+        return;
+    uint8_t rec[MS_REGION_DEF_MAX + 2u * (MS_VARINT_MAX + 1u) + MS_EVENT_MAX];
+    uint32_t id = t->next_region++;
+    uint8_t *p = ms_rec_region(rec, id, name, len);
+    uint64_t t1 = ms_now();
+    p = ms_rec_time(p, t0);
+    p = ms_rec_event(p, id, 0, t1 > t0 ? t1 - t0 : 0);
+    p = ms_rec_time(p, t->cursor);
+    t->events++;
+    uint64_t lost = ms_fb_write(&log_, t->index, rec, (size_t)(p - rec), quiet);
+    if (lost)
+        atomic_fetch_add(&dropped, lost);
+}
+#define FLUSH_STALL(name, t0, quiet) write_flush_stall(name, sizeof name - 1, t0, quiet)
+
 void ms_runtime_flush_from_signal(int close_log)
 {
     pid_t pid = atomic_load(&log_pid);
     if (!pid || pid != getpid())
         return;
+    uint64_t t0 = ms_now();
     if (log_take(LOG_WAIT_MS) != 0)
         return;
     /* Recording stays on while draining: a thread whose buffer is full
      * waits for room instead of overwriting what is being copied. */
     drain_all(0, 1);
     atomic_store(&ms_active, 0);
+    FLUSH_STALL("mpiscope:signal_flush", t0, 1);
     if (close_log) {
         ms_end_record end;
         fill_end(&end, 0);
@@ -659,6 +684,7 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
     pthread_mutex_lock(&lifecycle_lock);
     if (!started || stopped || forked_child)
         goto out;
+    uint64_t t0 = ms_now();
 #ifdef MS_HAVE_LIKWID
     /* The counters' last samples, while recording is on. */
     ms_likwid_stop();
@@ -681,6 +707,7 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
             drain_all(0, 0);
         }
         atomic_store(&ms_active, 0);
+        FLUSH_STALL("mpiscope:final_flush", t0, 0);
         ms_end_record end;
         fill_end(&end, finalize_start_ns);
         if (summary) {
