@@ -340,9 +340,9 @@ endif
 # the unit tests, the log reader's corpus, the merge's faults, the HTML page,
 # the installed modulefile and pkg-config file, and real MPI programs in C,
 # Fortran and Python under both MPIs at 2 ranks, with the launcher (also
-# under a one-node Slurm), call-site, CUPTI and LIKWID tests.
+# under a one-node Slurm), call-site, CUPTI, LIKWID and full-disk tests.
 QUICK_MPI_TESTS := p2p_pingpong p2p_nonblocking p2p_persistent halo collectives coll_nonblocking \
-  comm_create fortran_usempi fortran_mpifh mpi4py_calls launcher slurm callsites cupti likwid
+  comm_create fortran_usempi fortran_mpifh mpi4py_calls launcher slurm callsites cupti likwid disk_full
 check-quick: deps
 	$(MAKE) all
 	$(MAKE) config-tests
