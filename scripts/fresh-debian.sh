@@ -10,8 +10,8 @@
 #     registries: apt sources (and the keyrings they name), /etc/hosts,
 #     /etc/resolv.conf, pip's configuration with the CA bundle it names, the
 #     local CA certificates, and the PIP_* settings of the environment;
-#  3. mounts the root on itself, /proc, /sys, /dev and a /dev/shm of its own
-#     (what MPI needs),
+#  3. mounts the root on itself, /proc, /sys (with its cgroup file systems),
+#     /dev and a /dev/shm of its own (what MPI and Slurm need),
 #     and, without --no-cuda, this machine's CUDA toolkit read-only at the
 #     same path with /usr/local/cuda pointing to it; all of it is unmounted,
 #     and every process left inside is ended, on every exit path;
@@ -103,7 +103,7 @@ cleanup() {
     done
     for ((i = ${#mounted[@]} - 1; i >= 0; i--)); do
         m=${mounted[i]}
-        umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || echo "fresh-debian: cannot unmount $m" >&2
+        umount -R "$m" 2>/dev/null || umount -R -l "$m" 2>/dev/null || echo "fresh-debian: cannot unmount $m" >&2
     done
     if grep -q -E " $root(/| )" /proc/mounts; then
         echo "fresh-debian: still mounted under $root, not removed:" >&2
@@ -167,7 +167,8 @@ step "mounts"
 # namespace inside it, as test/config.sh makes, needs that).
 mnt "$root" --bind "$root"
 mnt "$root/proc" -t proc proc
-mnt "$root/sys" -t sysfs sysfs
+mnt "$root/sys" --rbind /sys        # with /sys/fs/cgroup, as a booted machine has
+mount --make-rslave "$root/sys"
 mnt "$root/dev" --bind /dev
 mnt "$root/dev/shm" -t tmpfs -o mode=1777 shm
 if [ $cuda = 1 ]; then
@@ -191,7 +192,11 @@ env_in=(HOME=/root USER=root LOGNAME=root SHELL=/bin/sh LANG=C.UTF-8 TERM="${TER
 [ -n "${CI:-}" ] && env_in+=(CI="$CI")
 while IFS= read -r v; do env_in+=("$v"); done < <(env | grep -E '^PIP_[A-Z_]+=' || true)
 inside() { # inside COMMAND: runs it with sh in the clone, as root, without a terminal
-    chroot "$root" /usr/bin/env -i "${env_in[@]}" /bin/sh -c "cd /root/mpiscope && $1" </dev/null
+    # In the background, waited for: a signal to this script ends it at once
+    # (cleanup then ends what runs inside and unmounts).
+    chroot "$root" /usr/bin/env -i "${env_in[@]}" /bin/sh -c "cd /root/mpiscope && $1" </dev/null &
+    local child=$!
+    wait $child
 }
 for line in "${lines[@]}"; do
     cmd=${line%%#*}

@@ -120,7 +120,13 @@ EOF
 export SLURM_CONF=$s/slurm.conf
 unset SLURM_EXPORT_ENV SLURM_JOB_ID SLURM_JOBID
 "$sbin/slurmctld" -i || fail "slurmctld does not start"
-"$sbin/slurmd" -N "$host" || fail "slurmd does not start"
+if ! "$sbin/slurmd" -N "$host"; then
+    if grep -q "No filesystem mounted on /sys/fs/cgroup" "$s/slurmd.log" 2>/dev/null; then
+        echo "slurmd cannot start here: no cgroup file system is mounted on /sys/fs/cgroup"
+        exit 77
+    fi
+    fail "slurmd does not start"
+fi
 for _ in $(seq 40); do
     sinfo -h -o %T 2>/dev/null | grep -q idle && break
     sleep 0.5
