@@ -81,7 +81,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all config deps demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-sanity scaling clean FORCE
+.PHONY: all config deps demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -304,6 +304,14 @@ html-tests: all
 # Overhead, log size and merge speed (DESIGN §8), as ratios within one run.
 bench: all
 	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) $(PYTHON) scripts/bench.py --build $(BUILD) --out docs/PERFORMANCE.md
+
+# The writer's cost of following a trace and of folding it (bench/follow_cost.c).
+$(BUILD)/bench/follow_cost: bench/follow_cost.c $(BUILD)/obj/core/preload/summary.o \
+    $(addprefix $(BUILD)/obj/core/analysis/,stats.o sketch.o nesting.o)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
+bench-follow: $(BUILD)/bench/follow_cost
+	$(BUILD)/bench/follow_cost
 
 # Generous bounds only (timings here are noisy): a guard against gross regressions.
 bench-sanity: all
