@@ -45,6 +45,11 @@ if ! nm -D "$lib_file" 2>/dev/null | grep ' T InitializeInjection' >/dev/null; t
     echo "the preload library was built without CUPTI support (cupti.h not found)"
     exit 77
 fi
+# The fakes are built from the real CUDA headers.
+if [ ! -r "$CUDA_INC/cupti.h" ] || [ ! -r "$CUDA_INC/cuda.h" ]; then
+    echo "the CUDA headers are not in $CUDA_INC (set CUDA_HOME): the fake libcupti cannot be built"
+    exit 77
+fi
 mkdir -p "$dir/fake/lib64" "$dir/empty"
 fake=$dir/fake/lib64
 flags="-std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE"
