@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include "records.h"
@@ -25,6 +26,11 @@ static int space_error(int e)
  * allocated now (a file system that cannot allocate ahead keeps none). */
 static void reserve_make(int dirfd, const char *name)
 {
+    /* Not on a disk nearly full already: the reserve would take the room
+     * the logs of this and the other ranks need to start. */
+    struct statvfs sv;
+    if (fstatvfs(dirfd, &sv) != 0 || (uint64_t)sv.f_bavail * sv.f_frsize < 2u * (uint64_t)MS_FB_RESERVE)
+        return;
     reserve_dirfd = dup(dirfd);
     if (reserve_dirfd < 0)
         return;

@@ -15,7 +15,8 @@
  * - At the end, when anything was folded, the aggregates are written after
  *   the trace as summary records (the merge adds them to the counts). A
  *   reserve file made at start (MS_FB_RESERVE bytes, ".rank-NNNNNN.reserve"
- *   in the log directory) is given back to make room for them.
+ *   in the log directory; none when less than twice that is free) is
+ *   given back to make room for them.
  *
  * Used by the owner of the log only (runtime.c's log_take), never from a
  * signal handler except ms_fb_write with quiet set, which never allocates.

@@ -625,8 +625,20 @@ int ms_runtime_start(const ms_start_info *info)
     snprintf(s_dir, sizeof s_dir, "run_dir=%s", info->dir);
     snprintf(s_run, sizeof s_run, "run=%016llx", (unsigned long long)info->run_id);
     const char *strings[] = {s_host, s_lib, s_argv0, s_dir, ms_clock_tsc ? "clock=TSC" : "clock=CLOCK_MONOTONIC", s_run};
-    if (ms_log_write_header(&log_, &h, &clock, strings, sizeof strings / sizeof strings[0]) != 0) {
+    /* On a nearly full disk, room another rank's reserve takes for a moment
+     * (fallback.h) may come back: a few tries. */
+    int header_rc = -1;
+    for (int try = 0; try < 5; try++) {
+        header_rc = ms_log_write_header(&log_, &h, &clock, strings, sizeof strings / sizeof strings[0]);
+        if (header_rc == 0 || (errno != ENOSPC && errno != EDQUOT))
+            break;
+        struct timespec ts = {0, 20000000};
+        nanosleep(&ts, NULL);
+    }
+    if (header_rc != 0) {
         ms_warn_once(MS_WARN_WRITE, "cannot write the log \"%s\" (%s); nothing is recorded", path, strerror(errno));
+        /* No log rather than one without its header. */
+        unlinkat(dirfd, name, 0);
         close(dirfd);
         goto fail;
     }
