@@ -13,8 +13,9 @@
 # In both, the launcher's exit status (and at 1 rank stdout) equals that of
 # a run without the preload library, and the preload library prints
 # nothing. MPICH's launcher kills the other ranks with SIGKILL once one has
-# exited without MPI_Finalize, so under MPICH at more than one rank the
-# exit case requires one complete log (the first rank to exit), not all;
+# exited without MPI_Finalize, and Open MPI's aborts the job once one has
+# exited with a non-zero status, so at more than one rank the exit case
+# requires one complete log (the first rank to exit), not all;
 # which rank's end it reports first is a race, so stdout is compared at 1
 # rank only (process ids in the launcher's messages left out).
 #
@@ -57,6 +58,10 @@ for mode in exit abort segv; do
         last=$((n - 1)) need=$n
         [ $mode != exit ] && last=0 need=1
         [ $mode = exit ] && [ "$flavour" = mpich ] && need=1
+        # Open MPI's mpirun aborts the job as soon as one rank has exited
+        # with a non-zero status, and says so: a rank still in its exit()
+        # then dies with the launcher's signal, as under MPICH.
+        [ $mode = exit ] && grep -q "the job has been aborted" "$d/profiled/err" && need=1
         complete=0
         for ((r = 0; r <= last; r++)); do
             log=$(printf 'rank-%06d.zst' $r)
