@@ -21,7 +21,7 @@ CRITERION_LIBS ?= -lcriterion
 # line skips the probe. `make config` prints the outcome and the reasons.
 # $(call probe,compile|link,NAME,COMPILER,CFLAGS[,LIBS]): the probe's answer.
 probe = $(shell sh config/probe.sh $(1) $(2) '$(subst ','\'',$(3))' '$(subst ','\'',$(4))' '$(subst ','\'',$(5))')
-# $(call probed,NAME,RESULT): the HAVE_ value of a probe's answer ("1", or
+# $(call probed,RESULT): the HAVE_ value of a probe's answer ("1", or
 # "0 why"); $(call probe_why,RESULT): the why.
 probed    = $(if $(filter 1,$(firstword $(1))),1,0)
 probe_why = $(wordlist 2,1000,$(1))

@@ -17,11 +17,6 @@ static int folded_any;
 static int reserve_dirfd = -1;
 static char reserve_name[48];
 
-static int space_error(int e)
-{
-    return e == ENOSPC || e == EDQUOT || e == EFBIG;
-}
-
 /* Room kept for the aggregates at the end: a file of MS_FB_RESERVE bytes,
  * allocated now (a file system that cannot allocate ahead keeps none). */
 static void reserve_make(int dirfd, const char *name)
@@ -114,7 +109,7 @@ uint64_t ms_fb_write(ms_log *log, uint32_t thread, const uint8_t *p, size_t n, i
             off += len;
             continue;
         }
-        if (!space_error(errno) || len <= MS_FB_MIN_BLOCK)
+        if (!ms_log_no_room(errno) || len <= MS_FB_MIN_BLOCK)
             break;
         piece = len / 2;
     }

@@ -75,6 +75,11 @@ int ms_log_open(ms_log *log, const char *path, size_t max_payload, int level)
     return ms_log_open_at(log, AT_FDCWD, path, max_payload, level);
 }
 
+int ms_log_no_room(int e)
+{
+    return e == ENOSPC || e == EDQUOT || e == EFBIG;
+}
+
 int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *payload, size_t len)
 {
     if (log->fd < 0 || log->failed)
@@ -101,7 +106,7 @@ int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *
         /* No room (a full disk, a quota, a size limit) may pass: later
          * writes try again. Any other failure is for good. */
         log->saved_errno = errno;
-        if (errno != ENOSPC && errno != EDQUOT && errno != EFBIG)
+        if (!ms_log_no_room(errno))
             log->failed = 1;
         /* Drop the partial frame (a full disk): the file keeps ending at a
          * frame boundary, with everything written before intact. */

@@ -45,6 +45,10 @@ int ms_log_write_header(ms_log *log, const ms_file_header *h, const ms_clock_inf
  * later writes try again; after any other failure they are skipped. */
 int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *payload, size_t len);
 
+/* Whether errno value e means a lack of room (ENOSPC, EDQUOT, EFBIG): a
+ * full disk, a quota, a size limit, which may pass. */
+int ms_log_no_room(int e);
+
 /* Write the end block when end != NULL, then close. Frees everything. */
 int ms_log_close(ms_log *log, const ms_end_record *end);
 

@@ -39,6 +39,20 @@ static inline uint8_t *ms_rec_region(uint8_t *p, uint32_t id, const char *name, 
     return p + len;
 }
 
+/* Bytes ms_rec_aside takes at most. */
+#define MS_ASIDE_MAX (2u * (MS_VARINT_MAX + 1u) + MS_EVENT_MAX)
+
+/* An event [t0, t1] of `region` that leaves the stream's time cursor at
+ * `cursor`, as it was: a time record to t0, the event, a time record back
+ * (the tool's own waits, docs/FORMAT.md), so that records encoded against
+ * the cursor before it stay valid. */
+static inline uint8_t *ms_rec_aside(uint8_t *p, uint32_t region, uint64_t t0, uint64_t t1, uint64_t cursor)
+{
+    p = ms_rec_time(p, t0);
+    p = ms_rec_event(p, region, 0, t1 > t0 ? t1 - t0 : 0);
+    return ms_rec_time(p, cursor);
+}
+
 /* Bytes a call-site record and an object record can take at most. */
 #define MS_SITE_DEF_MAX ((3u + MS_MAX_SITE_FRAMES) * MS_VARINT_MAX)
 #define MS_OBJECT_DEF_MAX (6u * MS_VARINT_MAX + MS_MAX_OBJECT_PATH + MS_MAX_BUILD_ID)

@@ -145,7 +145,7 @@ void ms_writer_kick(ms_thread *t)
 
 /* The records of one stall: its region's definition (the first time), a
  * time record to its start, the event, a time record back to the cursor. */
-#define STALL_RECORDS (MS_REGION_DEF_MAX + 2u * (MS_VARINT_MAX + 1u) + MS_EVENT_MAX)
+#define STALL_RECORDS (MS_REGION_DEF_MAX + MS_ASIDE_MAX)
 
 /* Append the stall [t0, t1] without moving the thread's time cursor; the
  * caller made room for STALL_RECORDS bytes. */
@@ -155,10 +155,8 @@ static void record_stall(ms_thread *t, uint64_t t0, uint64_t t1)
         t->stall_region = ms_region_define(t, MS_STALL_REGION, sizeof MS_STALL_REGION - 1);
         t->stall_defined = 1;
     }
-    uint8_t rec[2u * (MS_VARINT_MAX + 1u) + MS_EVENT_MAX];
-    uint8_t *p = ms_rec_time(rec, t0);
-    p = ms_rec_event(p, t->stall_region, 0, t1 > t0 ? t1 - t0 : 0);
-    p = ms_rec_time(p, t->cursor);
+    uint8_t rec[MS_ASIDE_MAX];
+    uint8_t *p = ms_rec_aside(rec, t->stall_region, t0, t1, t->cursor);
     t->events++;
     ms_append(t, rec, (size_t)(p - rec));
 }
@@ -263,7 +261,7 @@ static void warn_write(int quiet)
     int e = log_.saved_errno ? log_.saved_errno : errno;
     if (quiet)
         return;
-    if (e == ENOSPC || e == EDQUOT || e == EFBIG)
+    if (ms_log_no_room(e))
         ms_warn_once(MS_WARN_FULL, "the log's file system has no room (%s): the calls that do not fit are "
                      "counted in a summary written at the end, and the trace goes on when room is freed",
                      strerror(e));
@@ -315,9 +313,7 @@ static void drain_thread(ms_thread *t, int quiet)
         uint64_t lost = ms_fb_write(&log_, t->index, staging, n, quiet);
         if (lost)
             atomic_fetch_add(&dropped, lost);
-        if (!folded && ms_fb_folded())
-            warn_write(quiet);
-        else if (lost)
+        if (lost || (!folded && ms_fb_folded()))
             warn_write(quiet);
     }
     atomic_store_explicit(&t->tail, h, memory_order_release);
@@ -437,13 +433,10 @@ static void write_flush_stall(const char *name, size_t len, uint64_t t0, int qui
     ms_thread *t = ms_tls_thread;
     if (!t || summary)
         return;
-    uint8_t rec[MS_REGION_DEF_MAX + 2u * (MS_VARINT_MAX + 1u) + MS_EVENT_MAX];
+    uint8_t rec[MS_REGION_DEF_MAX + MS_ASIDE_MAX];
     uint32_t id = t->next_region++;
     uint8_t *p = ms_rec_region(rec, id, name, len);
-    uint64_t t1 = ms_now();
-    p = ms_rec_time(p, t0);
-    p = ms_rec_event(p, id, 0, t1 > t0 ? t1 - t0 : 0);
-    p = ms_rec_time(p, t->cursor);
+    p = ms_rec_aside(p, id, t0, ms_now(), t->cursor);
     t->events++;
     uint64_t lost = ms_fb_write(&log_, t->index, rec, (size_t)(p - rec), quiet);
     if (lost)
@@ -630,7 +623,7 @@ int ms_runtime_start(const ms_start_info *info)
     int header_rc = -1;
     for (int try = 0; try < 5; try++) {
         header_rc = ms_log_write_header(&log_, &h, &clock, strings, sizeof strings / sizeof strings[0]);
-        if (header_rc == 0 || (errno != ENOSPC && errno != EDQUOT))
+        if (header_rc == 0 || !ms_log_no_room(errno))
             break;
         struct timespec ts = {0, 20000000};
         nanosleep(&ts, NULL);
