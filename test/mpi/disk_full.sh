@@ -9,7 +9,7 @@
 #     gives every call: the same calls and bytes per region as the same run
 #     on a roomy disk, with a warning that names the rank and the time from
 #     which its calls are counted from its summary.
-#  2. freed: the tmpfs nearly filled by another file, which is removed while
+#  2. freed: a 1 MiB tmpfs with 256 KiB left by another file, removed while
 #     the program runs: the counts are exact and the trace goes on after the
 #     gap (events later than the first summarized call).
 #  3. slow: the test-only slow writer (MPISCOPE_TEST_WRITER_DELAY_MS) with
@@ -134,7 +134,8 @@ echo "== 2. room freed mid-run"
 tmpfs 1m || fail "cannot mount the second tmpfs"
 logdir=$mnt/freed
 mkdir -p "$logdir"
-dd if=/dev/zero of="$mnt/filler" bs=1k count=$((1024 - 96)) 2>/dev/null
+# 256 KiB left: each rank keeps its reserve (fallback.h) before the disk fills.
+dd if=/dev/zero of="$mnt/filler" bs=1k count=$((1024 - 256)) 2>/dev/null
 (sleep 0.4; rm -f "$mnt/filler") &
 filler=$!
 profile freed 2 -- 100 $((steps * 5)) || fail "the run failed: $(tail -3 "$dir/freed.err")"
