@@ -9,8 +9,8 @@
 #     gives every call: the same calls and bytes per region as the same run
 #     on a roomy disk, with a warning that names the rank and the time from
 #     which its calls are counted from its summary.
-#  2. freed: a 1 MiB tmpfs with 256 KiB left by another file, removed while
-#     the program runs: the counts are exact and the trace goes on after the
+#  2. freed: a 1 MiB tmpfs with 256 KiB left by another file, removed once
+#     a rank has said the disk is full, while the program runs: the counts are exact and the trace goes on after the
 #     gap (events later than the first summarized call).
 #  3. slow: the test-only slow writer (MPISCOPE_TEST_WRITER_DELAY_MS) with
 #     small buffers on 1 rank: the stalls recorded (mpiscope:ring_wait)
@@ -136,7 +136,15 @@ logdir=$mnt/freed
 mkdir -p "$logdir"
 # 256 KiB left: each rank keeps its reserve (fallback.h) before the disk fills.
 dd if=/dev/zero of="$mnt/filler" bs=1k count=$((1024 - 256)) 2>/dev/null
-(sleep 0.4; rm -f "$mnt/filler") &
+# The filler goes once a rank has said the disk is full (not after a fixed
+# time: the launcher's start-up may take longer than that), and a little later.
+rm -f "$dir/freed.err"
+(for _ in $(seq 1500); do
+     grep -qs "has no room" "$dir/freed.err" && break
+     sleep 0.02
+ done
+ sleep 0.1
+ rm -f "$mnt/filler") &
 filler=$!
 profile freed 2 -- 100 $((steps * 5)) || fail "the run failed: $(tail -3 "$dir/freed.err")"
 wait $filler
