@@ -81,7 +81,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all config deps demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-sanity scaling clean FORCE
+.PHONY: all config deps demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests golden-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -257,6 +257,11 @@ install-tests: all
 	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) bash test/install.sh; \
 	  rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
+# Every report of the golden logs, byte for byte (test/golden_outputs.sh).
+golden-tests: $(MERGE)
+	BUILD=$(BUILD) HAVE_OTF2=$(HAVE_OTF2) HAVE_DW=$(HAVE_DW) bash test/golden_outputs.sh; \
+	  rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
 # Damaged copies of real logs through the merge binary: exit status and message.
 fault-tests: $(MERGE)
 	BUILD=$(BUILD) bash test/merge_faults.sh
@@ -329,6 +334,7 @@ check: deps
 	$(MAKE) config-tests
 	$(MAKE) unit-tests
 	$(MAKE) fuzz-replay
+	$(MAKE) golden-tests
 	$(MAKE) fault-tests
 	$(MAKE) merge-parallel-tests
 	$(MAKE) smoke-tests
@@ -356,6 +362,7 @@ check-quick: deps
 	$(MAKE) config-tests
 	$(MAKE) unit-tests
 	$(MAKE) fuzz-replay
+	$(MAKE) golden-tests
 	$(MAKE) fault-tests
 	$(MAKE) smoke-tests
 	$(MAKE) install-tests
