@@ -6,24 +6,25 @@ ifeq ($(SANITIZE),1)
   LDSAN := -fsanitize=address,undefined
 endif
 
-BASE_CFLAGS := -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -DMS_VERSION='"$(VERSION)"' -fPIC -MMD -MP -Ipreload -Ipmpi -Iinclude -I$(BUILD)/gen
+BASE_CFLAGS := -std=c11 $(OPT) $(WARN) -D_GNU_SOURCE -DMS_VERSION='"$(VERSION)"' -fPIC -MMD -MP -Iinclude -I$(BUILD)/gen
 LIB_CFLAGS  := $(BASE_CFLAGS) -fvisibility=hidden
 
-# Sources: everything MPI-free is "core" (shared by the library, the merge and tests).
-CORE_SRCS     := preload/log_file.c pmpi/region_name.c preload/summary.c preload/summary_log.c
+# Sources (docs/DESIGN.md section 7). Everything MPI-free is "core", built
+# once: common/ (linked into the library and the merge) and the log writer
+# of preload/ (linked into the library, the unit tests and the synthesizer).
+COMMON_SRCS   := $(wildcard common/*.c)
+WRITER_SRCS   := preload/log_file.c preload/summary.c preload/summary_log.c
+CORE_SRCS     := $(COMMON_SRCS) $(WRITER_SRCS)
 LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
-# The merge's accumulators that summary mode runs in the writer thread too
-# (preload/summary.c): one definition of the statistics for both.
-LIB_SRCS      += analysis/stats.c analysis/sketch.c analysis/nesting.c
 # The LIKWID collector (likwid/), when config.mk's probe builds it.
 ifeq ($(HAVE_LIKWID),1)
   LIB_SRCS    += $(wildcard likwid/*.c)
-  LIB_CFLAGS  += -DMS_HAVE_LIKWID -Ilikwid $(LIKWID_INC)
+  LIB_CFLAGS  += -DMS_HAVE_LIKWID $(LIKWID_INC)
 endif
 # The CUPTI collector (cupti/), when config.mk's probe builds it.
 ifeq ($(HAVE_CUPTI),1)
   LIB_SRCS    += $(wildcard cupti/*.c)
-  LIB_CFLAGS  += -DMS_HAVE_CUPTI -Icupti -isystem $(CUDA_HOME)/include
+  LIB_CFLAGS  += -DMS_HAVE_CUPTI -isystem $(CUDA_HOME)/include
 endif
 GEN_SRCS      := $(BUILD)/gen/pmpi_wrappers.c
 GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/report_html_assets.h
@@ -31,22 +32,22 @@ GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/report_html_assets.h
 # its file reader uses elfutils when config.mk's probe links it
 # (symbolize_file.h), else it resolves nothing.
 ifeq ($(HAVE_DW),1)
-  SYM_SRCS    := $(filter-out analysis/symbolize_nodw.c,$(wildcard analysis/symbolize*.c))
+  SYM_SRCS    := $(filter-out analysis/symbolize/symbolize_nodw.c,$(wildcard analysis/symbolize/*.c))
   DW_LINK     := $(DW_LIBS)
 else
-  SYM_SRCS    := $(filter-out analysis/symbolize_dwfl.c analysis/symbolize_index.c,$(wildcard analysis/symbolize*.c))
+  SYM_SRCS    := $(filter-out analysis/symbolize/symbolize_dwfl.c analysis/symbolize/symbolize_index.c,$(wildcard analysis/symbolize/*.c))
   DW_LINK     :=
 endif
 # The OTF2 export (libotf2, when found) is linked into the merge only.
-OTF2_SRCS     := $(wildcard analysis/report_otf2*.c)
+OTF2_SRCS     := $(wildcard analysis/report/otf2/*.c)
 ifeq ($(HAVE_OTF2),1)
   OTF2_BUILD_CFLAGS := -DMS_HAVE_OTF2 $(OTF2_CFLAGS)
   OTF2_LINK   := $(OTF2_LIBS)
 endif
 MERGE_LIBS    = $(ZSTD_LIBS) $(DW_LINK) $(OTF2_LINK) -ldl -lpthread -lm $(LDSAN)
 # The options and outputs of both merge programs (merge_cli.c) need the OTF2 objects.
-MERGE_SRCS    := analysis/merge_main.c analysis/merge_mpi_main.c analysis/merge_cli.c
-ANALYSIS_SRCS := $(filter-out $(MERGE_SRCS) $(wildcard analysis/symbolize*.c) $(OTF2_SRCS),$(wildcard analysis/*.c))
+MERGE_SRCS    := $(wildcard analysis/merge/*.c)
+ANALYSIS_SRCS := $(filter-out $(MERGE_SRCS) $(OTF2_SRCS),$(wildcard analysis/read/*.c analysis/reduce/*.c analysis/report/*.c analysis/report/html/*.c))
 
 # ---- the effective configuration, recorded: objects depend on it ----
 # $(call config_stamp,NAME,TEXT) rewrites $(BUILD)/config/NAME when TEXT
@@ -113,10 +114,10 @@ $(BUILD)/gen/stamp: pmpi/calls.tbl scripts/gen_wrappers.py
 $(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_ops.h: $(BUILD)/gen/stamp ;
 
 # The HTML report's script and style sheet, as C strings (one source of truth).
-HTML_ASSETS := analysis/report_html.js analysis/report_html.css
+HTML_ASSETS := analysis/report/html/report_html.js analysis/report/html/report_html.css
 $(BUILD)/gen/report_html_assets.h: $(HTML_ASSETS) scripts/embed_text.py
 	@mkdir -p $(BUILD)/gen
-	$(PYTHON) scripts/embed_text.py $@ HTML_JS=analysis/report_html.js HTML_CSS=analysis/report_html.css
+	$(PYTHON) scripts/embed_text.py $@ HTML_JS=analysis/report/html/report_html.js HTML_CSS=analysis/report/html/report_html.css
 
 # ---- generated Fortran entry points, once per MPI flavour ----
 # The symbols the MPI's Fortran libraries export decide which entry points
@@ -146,9 +147,10 @@ define preload_lib
 $(BUILD)/obj/$(1)/%.o: %.c $(5) | $(GEN_HDRS)
 	@mkdir -p $$(dir $$@)
 	$(2) $(LIB_CFLAGS) -c $$< -o $$@
+# The generated wrappers are the pmpi collector's: its headers by name.
 $(BUILD)/obj/$(1)/gen/%.o: $(BUILD)/gen/%.c $(5) | $(GEN_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(2) $(LIB_CFLAGS) -c $$< -o $$@
+	$(2) $(LIB_CFLAGS) -Ipmpi -c $$< -o $$@
 # MPI symbols stay undefined and weak: the library loads (and stays silent)
 # in processes without MPI, even with LD_BIND_NOW, and never pulls in an MPI.
 $(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(BUILD)/obj/$(1)/gen/pmpi_wrappers.o \
@@ -180,15 +182,15 @@ $(LIB_API): api/mpiscope_api.c include/mpiscope.h $(STAMP_CORE)
 $(OTF2_OBJS): BASE_CFLAGS += $(OTF2_BUILD_CFLAGS)
 $(SYM_OBJS): BASE_CFLAGS += $(DW_CFLAGS)
 MERGE_OBJS := $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
-$(MERGE): $(BUILD)/obj/core/analysis/merge_main.o $(BUILD)/obj/core/analysis/merge_cli.o $(MERGE_OBJS) $(STAMP_MERGE)
+$(MERGE): $(BUILD)/obj/core/analysis/merge/merge_main.o $(BUILD)/obj/core/analysis/merge/merge_cli.o $(MERGE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter %.o,$^) $(MERGE_LIBS)
 
 # The merge as an MPI program (MPICH only): the same objects, its own main.
-$(BUILD)/obj/mpich/merge/merge_mpi_main.o: analysis/merge_mpi_main.c $(STAMP_CORE) $(STAMP_MPICH) | $(GEN_HDRS)
+$(BUILD)/obj/mpich/merge/merge_mpi_main.o: analysis/merge/merge_mpi_main.c $(STAMP_CORE) $(STAMP_MPICH) | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(MPICC_MPICH) $(BASE_CFLAGS) -Ianalysis -c $< -o $@
-$(MERGE_MPI): $(BUILD)/obj/mpich/merge/merge_mpi_main.o $(BUILD)/obj/core/analysis/merge_cli.o $(MERGE_OBJS) $(STAMP_MERGE)
+	$(MPICC_MPICH) $(BASE_CFLAGS) -c $< -o $@
+$(MERGE_MPI): $(BUILD)/obj/mpich/merge/merge_mpi_main.o $(BUILD)/obj/core/analysis/merge/merge_cli.o $(MERGE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
 	$(MPICC_MPICH) -o $@ $(filter %.o,$^) $(MERGE_LIBS)
 
@@ -202,13 +204,13 @@ UNIT_SRCS  := $(wildcard test/unit/test_*.c)
 UNIT_BINS  := $(UNIT_SRCS:%.c=$(BUILD)/%)
 $(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -Ianalysis -DMS_HAVE_DW=$(HAVE_DW) -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
+	$(CC) $(BASE_CFLAGS) -DMS_HAVE_DW=$(HAVE_DW) -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
 include test/symbolize/fixtures.mk
 
 # The test-only log synthesizer (test/scale/): logs of any size, written by
 # the real writer, for the merge's scaling tests and measurements.
 SYNTH_LOGS := $(BUILD)/test/scale/synth-logs
-SYNTH_OBJS := $(CORE_OBJS) $(addprefix $(BUILD)/obj/core/analysis/,stats.o sketch.o nesting.o)
+SYNTH_OBJS := $(CORE_OBJS)
 $(SYNTH_LOGS): test/scale/synth_logs.c test/unit/synth.h $(SYNTH_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) -lm $(LDSAN)
@@ -225,14 +227,14 @@ FUZZ_TARGETS := log blocks
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 120
 FUZZ_FLAGS   := -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-                -fno-sanitize-recover=undefined -Ipreload -Ipmpi -Iinclude -Ianalysis
+                -fno-sanitize-recover=undefined -Iinclude
 FUZZ_SRCS    := $(ANALYSIS_SRCS) $(SYM_SRCS) $(CORE_SRCS)
 $(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_read.h $(FUZZ_SRCS) | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -o $@ $(filter %.c,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm
 $(BUILD)/test/fuzz/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuzz_read.h $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
+	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
 
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -269,10 +271,10 @@ fault-tests: $(MERGE)
 # The MPI merge against the serial merge on real runs (exit 77: not built),
 # also a copy that sends its packets in pieces of 4093 bytes.
 MERGE_MPI_PIECES := $(BUILD)/test/merge/mpiscope-merge-mpich-pieces
-$(MERGE_MPI_PIECES): analysis/merge_mpi_main.c $(BUILD)/obj/core/analysis/merge_cli.o $(MERGE_OBJS) \
+$(MERGE_MPI_PIECES): analysis/merge/merge_mpi_main.c $(BUILD)/obj/core/analysis/merge/merge_cli.o $(MERGE_OBJS) \
     $(STAMP_MERGE) $(STAMP_MPICH) | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(MPICC_MPICH) $(BASE_CFLAGS) -Ianalysis -DMS_MERGE_PIECE_BYTES=4093 -o $@ $(filter %.c %.o,$^) \
+	$(MPICC_MPICH) $(BASE_CFLAGS) -DMS_MERGE_PIECE_BYTES=4093 -o $@ $(filter %.c %.o,$^) \
 	  $(MERGE_LIBS)
 merge-parallel-tests: all $(SYNTH_LOGS) $(if $(filter 1,$(HAVE_MPICH)),$(MERGE_MPI_PIECES))
 	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
@@ -312,7 +314,7 @@ bench: all
 
 # The writer's cost of following a trace and of folding it (bench/follow_cost.c).
 $(BUILD)/bench/follow_cost: bench/follow_cost.c $(BUILD)/obj/core/preload/summary.o \
-    $(addprefix $(BUILD)/obj/core/analysis/,stats.o sketch.o nesting.o)
+    $(addprefix $(BUILD)/obj/core/common/,stats.o sketch.o nesting.o)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
 bench-follow: $(BUILD)/bench/follow_cost

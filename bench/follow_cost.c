@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "records.h"
-#include "summary.h"
+#include "../preload/records.h"
+#include "../preload/summary.h"
 
 #define REGIONS 16
 #define BLOCK (1u << 20)   /* the default buffer: blocks of up to 1 MiB */

@@ -1,5 +1,5 @@
 /* config/probe.sh: elfutils (libdw, libdwfl, libelf), linked: the merge
- * symbolizes call sites with it (analysis/symbolize_dwfl.c). */
+ * symbolizes call sites with it (analysis/symbolize/symbolize_dwfl.c). */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>

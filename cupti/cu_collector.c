@@ -28,12 +28,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
-#include "config.h"
+#include "../preload/clock.h"
+#include "../preload/config.h"
 #include "cu_lib.h"
-#include "diag.h"
-#include "run_ident.h"
-#include "runtime.h"
+#include "../preload/diag.h"
+#include "../preload/run_ident.h"
+#include "../preload/runtime.h"
 
 static const cu_lib *L;
 static CUpti_SubscriberHandle sub;

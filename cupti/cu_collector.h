@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "tstate.h"
+#include "../preload/tstate.h"
 
 /* From the recording core (runtime.c): at load (after the configuration),
  * after recording started, and before it stops (recording still on). */

@@ -28,10 +28,10 @@
 #include <string.h>
 #include <time.h>
 
-#include "clock.h"
-#include "config.h"
+#include "../preload/clock.h"
+#include "../preload/config.h"
 #include "cu_lib.h"
-#include "records.h"
+#include "../preload/records.h"
 
 #define BUF_SIZE (1u << 20)
 #define PENDING_MAX 64u

@@ -19,8 +19,8 @@
 #include <cupti.h>
 #include <generated_nvtx_meta.h>
 
-#include "log_format.h"
-#include "user_regions.h"
+#include "../common/log_format.h"
+#include "../preload/user_regions.h"
 
 #define NVTX_DEPTH 128u
 

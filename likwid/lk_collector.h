@@ -15,7 +15,7 @@
 
 #include <stdint.h>
 
-#include "tstate.h"
+#include "../preload/tstate.h"
 
 /* The thread-local region id of "likwid:<tag>" in t, defined when new;
  * 0 and *id, or -1 (too many tags, out of memory). */

@@ -26,9 +26,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
-#include "counter_records.h"
-#include "diag.h"
+#include "../preload/config.h"
+#include "../preload/counter_records.h"
+#include "../preload/diag.h"
 #include "lk_collector.h"
 #include "lk_lib.h"
 

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock.h"
+#include "../preload/clock.h"
 #include "lk_collector.h"
 #include "lk_lib.h"
 

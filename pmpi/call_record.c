@@ -5,7 +5,7 @@
 #include <sys/mman.h>
 
 #include "callsite.h"
-#include "region_name.h"
+#include "../common/region_name.h"
 
 static const char *const kind_names[] = {
     [MS_KIND_P2P] = "point-to-point", [MS_KIND_COLLECTIVE] = "collective", [MS_KIND_WAIT] = "wait",

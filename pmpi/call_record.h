@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "pmpi_ops.h"
-#include "tstate.h"
+#include "../preload/tstate.h"
 
 typedef struct ms_call {
     uint16_t op;       /* enum ms_op */

@@ -8,8 +8,8 @@
 #include <unistd.h>
 #include <unwind.h>
 
-#include "config.h"
-#include "records.h"
+#include "../preload/config.h"
+#include "../preload/records.h"
 
 _Atomic int ms_site_mode = MS_SITE_SLOW;
 

@@ -26,7 +26,7 @@
 #include <stdatomic.h>
 #include <stdint.h>
 
-#include "tstate.h"
+#include "../preload/tstate.h"
 
 /* How call sites are taken: off (depth 0), the bare return address (depth
  * 1, no binding layer loaded), or through ms_site_slow. */

@@ -43,9 +43,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "clock.h"
-#include "clock_skew.h"
-#include "runtime.h"
+#include "../preload/clock.h"
+#include "../preload/clock_skew.h"
+#include "../preload/runtime.h"
 
 /* The sequence number of a "bye": the sender gives up the exchange. */
 #define SYNC_BYE UINT32_MAX

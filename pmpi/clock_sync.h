@@ -1,13 +1,13 @@
 /*
  * Measuring each rank's clock against rank 0's at MPI_Init and at
  * MPI_Finalize (sync blocks, docs/FORMAT.md; the merge's use of them:
- * analysis/clock_align.h). See clock_sync.c.
+ * analysis/reduce/clock_align.h). See clock_sync.c.
  */
 #ifndef MPISCOPE_CLOCK_SYNC_H
 #define MPISCOPE_CLOCK_SYNC_H
 
-#include "log_format.h"
-#include "tstate.h"
+#include "../common/log_format.h"
+#include "../preload/tstate.h"
 
 /* The longest any rank waits at MPI_Finalize for the exchange (ms): a rank
  * that is late by more, has died or called MPI_Abort leaves the others

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
+#include "../preload/diag.h"
 #include "semantics.h"
 
 #define COMM_BITS 14u

@@ -3,8 +3,8 @@
 
 #include <stdlib.h>
 
-#include "diag.h"
-#include "scratch.h"
+#include "../preload/diag.h"
+#include "../preload/scratch.h"
 
 typedef struct fortran_scratch {
     void *arr[MS_F_SLOTS];

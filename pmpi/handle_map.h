@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "tstate.h"
+#include "../preload/tstate.h"
 
 #define MS_HMAP_VALUE 48u
 

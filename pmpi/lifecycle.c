@@ -17,15 +17,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "clock_skew.h"
+#include "../preload/clock_skew.h"
 #include "clock_sync.h"
-#include "config.h"
-#include "diag.h"
+#include "../preload/config.h"
+#include "../preload/diag.h"
 #include "fortran.h"
-#include "run_ident.h"
-#include "runtime.h"
+#include "../preload/run_ident.h"
+#include "../preload/runtime.h"
 #include "semantics.h"
-#include "user_regions.h"
+#include "../preload/user_regions.h"
 
 /* What rank 0 sends every rank at init. */
 typedef struct agreed {

@@ -4,7 +4,7 @@
  */
 #include <string.h>
 
-#include "diag.h"
+#include "../preload/diag.h"
 #include "semantics.h"
 
 static ms_hmap windows;

@@ -25,9 +25,9 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
-#include "log_format.h"
+#include "../common/log_format.h"
 #include "semantics.h"
-#include "user_regions.h"
+#include "../preload/user_regions.h"
 
 #define PAGE 4096u
 

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diag.h"
-#include "scratch.h"
+#include "../preload/diag.h"
+#include "../preload/scratch.h"
 #include "semantics.h"
 
 #define REQUEST_BITS 16u  /* live requests tracked at once; more report request=unknown */

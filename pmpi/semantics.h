@@ -15,10 +15,10 @@
 
 #include "call_record.h"
 #include "callsite.h"
-#include "clock.h"
+#include "../preload/clock.h"
 #include "handle_map.h"
 #include "pmpi_ops.h"
-#include "tstate.h"
+#include "../preload/tstate.h"
 
 #define MS_EXPORT __attribute__((visibility("default")))
 

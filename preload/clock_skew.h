@@ -2,7 +2,7 @@
  * Test-only clock skew: MPISCOPE_TEST_CLOCK_SKEW="<offset_ns>,<drift_ppm>"
  * makes rank r's clock look r x offset_ns ahead and r x drift_ppm faster
  * than it is, to everything the log says about time, so that the merge's
- * clock alignment (analysis/clock_align.h) can be tested on one host.
+ * clock alignment (analysis/reduce/clock_align.h) can be tested on one host.
  * Only tests set it; it is not part of the configuration (DESIGN section 3).
  *
  * The log clock itself (ms_now, the hot path) is never touched: the skew

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "diag.h"
-#include "log_format.h"
+#include "../common/log_format.h"
 
 ms_config ms_cfg;
 

@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#include "log_format.h"
+#include "../common/log_format.h"
 
 /* Bytes a counter-set definition and a sample can take at most. */
 #define MS_COUNTER_SET_MAX \

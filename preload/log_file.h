@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "log_format.h"
+#include "../common/log_format.h"
 
 typedef struct ms_log {
     int fd;

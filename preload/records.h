@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "log_format.h"
+#include "../common/log_format.h"
 
 /* Bytes an event record can take at most. */
 #define MS_EVENT_MAX (3u * MS_VARINT_MAX)

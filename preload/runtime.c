@@ -32,10 +32,10 @@
 #include "summary.h"
 #include "summary_log.h"
 #ifdef MS_HAVE_LIKWID
-#include "lk_collector.h"
+#include "../likwid/lk_collector.h"
 #endif
 #ifdef MS_HAVE_CUPTI
-#include "cu_collector.h"
+#include "../cupti/cu_collector.h"
 #endif
 
 /* zstd level of the log: 1 compresses these varint streams about 20 % faster

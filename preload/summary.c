@@ -4,11 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log_format.h"
+#include "../common/log_format.h"
 /* The merge's own accumulators, compiled into the library as well (Makefile):
  * one definition of the statistics, the sketch and the nesting rule. */
-#include "../analysis/nesting.h"
-#include "../analysis/stats.h"
+#include "../common/nesting.h"
+#include "../common/stats.h"
 
 /* Most region ids one thread may define (as the reader allows). */
 #define MAX_IDS (1u << 20)

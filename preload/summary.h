@@ -5,7 +5,7 @@
  * folded into the aggregate of its (thread, region id): calls, total, min,
  * max, mean and m2, first and last call, window and exclusive time, and the
  * duration sketch, with the same code the merge uses for a trace
- * (analysis/stats.c, sketch.c, nesting.c, compiled into the library too),
+ * (common/stats.c, sketch.c, nesting.c, compiled into the library too),
  * so that the merge gives the same statistics. Control records (regions,
  * call sites, objects, communicators, counters) are kept as they are, to be
  * written again with every snapshot; time records are consumed.

@@ -26,7 +26,7 @@
 
 #include "clock.h"
 #include "diag.h"
-#include "log_format.h"
+#include "../common/log_format.h"
 #include "mpiscope.h"
 #include "runtime.h"
 

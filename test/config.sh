@@ -120,7 +120,7 @@ has DW && { grep -q 'libdw yes' <("$b/bin/mpiscope-merge" --version) && ok "the 
 grep -q '^preload/runtime.c$' "$log/compiled-full.txt" && ok "the preload library's objects were rebuilt" ||
     fail "preload/runtime.c was not rebuilt for the new configuration"
 # The merge's own objects do not depend on the optional parts.
-stale=$(grep -E '^analysis/(reduce|report_text|log_reader)\.c$' "$log/compiled-full.txt" | tr '\n' ' ')
+stale=$(grep -E '^analysis/(reduce/reduce|report/report_text|read/log_reader)\.c$' "$log/compiled-full.txt" | tr '\n' ' ')
 [ -z "$stale" ] && ok "objects the parts do not affect were kept" || fail "rebuilt needlessly: $stale"
 
 echo "== 3. no change, then other flags"
@@ -131,7 +131,7 @@ grep -E -q '^(cc|gcc|mpicc)[^ ]* .* -o ' "$log/build-again.txt" && fail "make ag
 [ "$n" = 0 ] && ok "make again compiles nothing"
 $MAKE -j2 BUILD="$BUILD/test/config/b" OPT="-O1 -g" all >"$log/build-opt.txt" 2>&1 || fail "make OPT=-O1 failed"
 compiled "$log/build-opt.txt" >"$log/compiled-opt.txt"
-want=$(ls analysis/*.c preload/*.c pmpi/*.c | grep -v -E 'merge_mpi_main|symbolize_(nodw|dwfl|index)|report_otf2' | sort)
+want=$(ls common/*.c analysis/*/*.c analysis/*/*/*.c preload/*.c pmpi/*.c | grep -v -E 'merge_mpi_main|symbolize_(nodw|dwfl|index)|report_otf2' | sort)
 missing=$(comm -23 <(echo "$want") "$log/compiled-opt.txt" | tr '\n' ' ')
 [ -z "$missing" ] && ok "OPT=-O1 rebuilt every object ($(wc -l <"$log/compiled-opt.txt") sources)" ||
     fail "OPT=-O1 did not rebuild: $missing"

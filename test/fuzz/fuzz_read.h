@@ -1,6 +1,6 @@
 /*
  * The shared body of the fuzz targets: read one in-memory file with the log
- * reader and check what the reader promises (analysis/log_reader.h) for
+ * reader and check what the reader promises (analysis/read/log_reader.h) for
  * every input, well-formed or not:
  *
  *   - callbacks come in order: header once and first, end at most once and
@@ -25,7 +25,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "log_reader.h"
+#include "../../analysis/read/log_reader.h"
 
 typedef struct fuzz_state {
     int headers, ends;

@@ -4,14 +4,14 @@
  * regenerated, only read (test/unit/test_golden.c). Built by hand:
  *
  *   cc -std=c11 -D_GNU_SOURCE -Ipreload -Ipmpi -Itest/unit test/golden/make_golden_v1.c \
- *      preload/log_file.c pmpi/region_name.c -lzstd -o /tmp/make_golden_v1
+ *      preload/log_file.c common/region_name.c -lzstd -o /tmp/make_golden_v1
  *   /tmp/make_golden_v1 test/golden/v1
  *
  * Two ranks. Rank 0: two threads, a communicator record, calls of every
  * record kind, finalized. Rank 1: one thread, finalized, a clock 250 ns
  * ahead of rank 0's.
  */
-#include "region_name.h"
+#include "../../common/region_name.h"
 #include "synth.h"
 
 static void name(char *buf, size_t cap, const char *op, const char *kind, int64_t bytes, int32_t peer,

@@ -59,7 +59,7 @@ else
     fail "halo did not build or run at 4 ranks"
 fi
 
-if "$CC" -std=c11 -O1 -D_GNU_SOURCE -Ipreload -Ipmpi -Iinclude -I"$build_abs/gen" -Itest/unit \
+if "$CC" -std=c11 -O1 -D_GNU_SOURCE -Iinclude -I"$build_abs/gen" -Itest/unit \
     -o "$out/hostile_run" test/html/hostile_run.c preload/log_file.c -lzstd -lpthread &&
     mkdir "$out/hostile" && "$out/hostile_run" "$out/hostile"; then
     "$merge" --html "$out/hostile.html" "$out/hostile" 2>"$out/hostile.merge.err" || fail "merge of hostile failed"

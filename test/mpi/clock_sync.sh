@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Clock alignment across ranks (pmpi/clock_sync.c, analysis/clock_align.h)
+# Clock alignment across ranks (pmpi/clock_sync.c, analysis/reduce/clock_align.h)
 # with test/mpi/clock/barriers.c: 20 barriers over about 1 s.
 #   skew    at 2 and 4 ranks, rank r's clock made to look r x 50 ms ahead
 #           and r x 200 ppm fast (MPISCOPE_TEST_CLOCK_SKEW): the merge's

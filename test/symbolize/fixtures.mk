@@ -38,4 +38,4 @@ $(BUILD)/test/unit/test_symbolize: private BASE_CFLAGS += -DSYMFIX_SRC_DIR='"$(C
 # Lookup rate on a real binary: $(SYMFIX)/sym_bench FILE [ADDRESSES]
 $(SYMFIX)/sym_bench: $(SYMFIX_SRC)/sym_bench.c $(SYM_OBJS) $(ANALYSIS_OBJS) $(CORE_OBJS)
 	@mkdir -p $(@D)
-	$(CC) $(BASE_CFLAGS) -Ianalysis -o $@ $(filter %.c %.o,$^) $(DW_LIBS) $(ZSTD_LIBS) -lpthread -lm $(LDSAN)
+	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(DW_LIBS) $(ZSTD_LIBS) -lpthread -lm $(LDSAN)

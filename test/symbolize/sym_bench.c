@@ -13,7 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "symbolize.h"
+#include "../../analysis/symbolize/symbolize.h"
 
 #define BASE 0x7f1234500000ull
 

@@ -19,8 +19,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "log_file.h"
-#include "records.h"
+#include "../../preload/log_file.h"
+#include "../../preload/records.h"
 
 #define SYNTH_THREADS 4
 #define SYNTH_BUF (4u << 20)

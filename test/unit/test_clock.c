@@ -5,7 +5,7 @@
  */
 #include <criterion/criterion.h>
 
-#include "log_reader.h"
+#include "../../analysis/read/log_reader.h"
 #include "synth.h"
 
 #define NS0 1000000000ull   /* CLOCK_MONOTONIC at start */

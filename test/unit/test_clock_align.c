@@ -1,4 +1,4 @@
-/* Clock alignment (analysis/clock_align.h): the offset and drift fitted to
+/* Clock alignment (analysis/reduce/clock_align.h): the offset and drift fitted to
  * clock-sync measurements, the mapping of a rank's times through them, the
  * merge's use of it, and the reader's checks of sync blocks. */
 #include <criterion/criterion.h>
@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "clock_align.h"
-#include "reduce.h"
+#include "../../analysis/reduce/clock_align.h"
+#include "../../analysis/reduce/reduce.h"
 #include "synth.h"
 #include "unit_util.h"
 

@@ -1,14 +1,14 @@
 /* Counter-set and counter-sample records through the real writer and the
- * reader (analysis/log_reader.c, counters.c): a round trip, final samples
+ * reader (analysis/read/log_reader.c, counters.c): a round trip, final samples
  * replacing the others, and hostile records giving a clean error. */
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "counter_records.h"
-#include "counters.h"
-#include "log_reader.h"
+#include "../../preload/counter_records.h"
+#include "../../analysis/reduce/counters.h"
+#include "../../analysis/read/log_reader.h"
 #include "synth.h"
 
 static const char *names[] = {"EV0", "DP [MFLOP/s]", "Memory bandwidth [MBytes/s]"};

@@ -7,8 +7,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "reduce.h"
-#include "report.h"
+#include "../../analysis/reduce/reduce.h"
+#include "../../analysis/report/report.h"
 #include "unit_util.h"
 
 /* test/golden/<version>, from the repository root or from the test binary
@@ -159,7 +159,7 @@ Test(golden, version_4_clock_alignment)
     cr_assert_eq(run->nranks, 2);
     /* Written with MPISCOPE_TEST_CLOCK_SKEW=50000000,200: rank 1's clock
      * claims to be 50 ms ahead, so rank 0's clock reads 50 ms less (a in
-     * analysis/clock_align.h); the run is too short for a drift. */
+     * analysis/reduce/clock_align.h); the run is too short for a drift. */
     cr_expect_eq(run->ranks[0].align.model, MS_ALIGN_NONE);
     cr_expect_eq(run->ranks[1].align.model, MS_ALIGN_OFFSET);
     cr_expect(llabs(run->ranks[1].align.offset_ns + 50000000) < 100000, "offset %lld",

@@ -1,13 +1,13 @@
 /*
  * GPU records (format version 4) through the reader and the reduction
- * (analysis/gpu.h): stream threads, launches charged to the innermost host
+ * (analysis/reduce/gpu.h): stream threads, launches charged to the innermost host
  * event holding them, busy time, dropped records; damaged GPU records.
  */
 #include <criterion/criterion.h>
 
-#include "gpu.h"
-#include "log_reader.h"
-#include "reduce.h"
+#include "../../analysis/reduce/gpu.h"
+#include "../../analysis/read/log_reader.h"
+#include "../../analysis/reduce/reduce.h"
 #include "synth.h"
 
 #define B 10000u   /* after init_start (1000) of the synthesized header */

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
-#include "log_reader.h"
+#include "../../analysis/read/log_reader.h"
 #include "synth.h"
 
 #define MAX_SEEN 200000

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "log_reader.h"
-#include "reduce.h"
+#include "../../analysis/read/log_reader.h"
+#include "../../analysis/reduce/reduce.h"
 #include "synth.h"
 
 static char *dir;

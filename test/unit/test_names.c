@@ -2,8 +2,8 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "region_name.h"
-#include "region_parse.h"
+#include "../../common/region_name.h"
+#include "../../analysis/reduce/region_parse.h"
 
 static void round_trip(const ms_region_fields *f)
 {

@@ -1,4 +1,4 @@
-/* Exclusive time (analysis/nesting.h): direct children per thread, events
+/* Exclusive time (common/nesting.h): direct children per thread, events
  * that arrive out of end order, overlapping events, the memory bound; and
  * the reduction of synthesized logs with nested user regions (GPU regions
  * left out of the nesting). */
@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "nesting.h"
-#include "reduce.h"
+#include "../../common/nesting.h"
+#include "../../analysis/reduce/reduce.h"
 #include "synth.h"
 
 static uint64_t ev(ms_nest *n, uint32_t thread, uint64_t start, uint64_t end)

@@ -1,5 +1,5 @@
 /*
- * Per-file results as bytes and back (analysis/partial_pack.c): every byte
+ * Per-file results as bytes and back (analysis/reduce/partial_pack.c): every byte
  * of every struct and every string survives the round trip (the structs are
  * filled with random bytes, so a field the packer drops or mangles shows up
  * as a difference); damaged bytes are refused, never a crash; and a run
@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "partial_pack.h"
-#include "reduce_partial.h"
-#include "report.h"
+#include "../../analysis/reduce/partial_pack.h"
+#include "../../analysis/reduce/reduce_partial.h"
+#include "../../analysis/report/report.h"
 #include "synth.h"
 #include "unit_util.h"
 

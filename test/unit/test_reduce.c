@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "reduce.h"
-#include "report.h"
+#include "../../analysis/reduce/reduce.h"
+#include "../../analysis/report/report.h"
 #include "synth.h"
 #include "unit_util.h"
 

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "report_html.h"
+#include "../../analysis/report/html/report_html.h"
 
 /* What fn writes for s. */
 static char *written(void (*fn)(FILE *, const char *), const char *s)

@@ -1,4 +1,4 @@
-/* Roofline points (analysis/roofline.c): metric choice, units, summing over
+/* Roofline points (analysis/reduce/roofline.c): metric choice, units, summing over
  * threads, rejected points and ceilings, from hand-made counter tables. */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "roofline.h"
+#include "../../analysis/reduce/roofline.h"
 
 static char *names_a[] = {"EV0", "EV1", "Runtime (RDTSC) [s]", "DP [MFLOP/s]", "Memory bandwidth [MBytes/s]"};
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "log_reader.h"
-#include "reduce.h"
+#include "../../analysis/read/log_reader.h"
+#include "../../analysis/reduce/reduce.h"
 #include "synth.h"
 #include "unit_util.h"
 

@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sketch.h"
-#include "stats.h"
+#include "../../common/sketch.h"
+#include "../../common/stats.h"
 
 #define NS 1e-9
 

@@ -11,12 +11,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "reduce.h"
-#include "report.h"
-#include "stats.h"
-#include "summary.h"
-#include "summary_log.h"
-#include "counter_records.h"
+#include "../../analysis/reduce/reduce.h"
+#include "../../analysis/report/report.h"
+#include "../../common/stats.h"
+#include "../../preload/summary.h"
+#include "../../preload/summary_log.h"
+#include "../../preload/counter_records.h"
 #include "synth.h"
 #include "unit_util.h"
 

@@ -1,4 +1,4 @@
-/* The call-site symbolizer (analysis/symbolize.h) on the fixture program of
+/* The call-site symbolizer (analysis/symbolize/symbolize.h) on the fixture program of
  * test/symbolize/: built with debug information, without it, stripped,
  * deleted after the run, and replaced by another build after the run. The
  * fixture records its sites as the preload library does (dl_iterate_phdr
@@ -15,9 +15,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "symbolize.h"
-#include "symbolize_demangle.h"
-#include "symbolize_source.h"
+#include "../../analysis/symbolize/symbolize.h"
+#include "../../analysis/symbolize/symbolize_demangle.h"
+#include "../../analysis/symbolize/symbolize_source.h"
 
 #ifndef SYMFIX_SRC_DIR
 #error "SYMFIX_SRC_DIR: the fixture sources' directory (set by test/symbolize/fixtures.mk)"

@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "flows.h"
-#include "matrix.h"
-#include "reduce.h"
-#include "report.h"
+#include "../../analysis/reduce/flows.h"
+#include "../../analysis/reduce/matrix.h"
+#include "../../analysis/reduce/reduce.h"
+#include "../../analysis/report/report.h"
 #include "synth.h"
 #include "unit_util.h"
 

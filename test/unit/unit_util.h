@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "reduce.h"
+#include "../../analysis/reduce/reduce.h"
 #include "synth.h"
 
 #define UNIT_TMPDIR_FIXTURE()                                                  \

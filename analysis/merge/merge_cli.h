@@ -1,0 +1,38 @@
+/*
+ * The command line and the outputs of mpiscope-merge, shared by the serial
+ * merge (merge_main.c) and the MPI merge (merge_mpi_main.c).
+ *
+ * Exit status: 0 success (a truncated log is a warning, its readable part is
+ * used); 1 bad usage (also: no such directory, no logs in it, an output that
+ * cannot be written); 2 an input that is not an mpiscope log or is corrupt
+ * beyond its readable prefix, or logs of two different runs in DIR
+ * (docs/RELIABILITY.md).
+ */
+#ifndef MPISCOPE_MERGE_CLI_H
+#define MPISCOPE_MERGE_CLI_H
+
+#include "../reduce/reduce.h"
+#include "../reduce/roofline.h"
+
+/* The program name in messages, usage and --version. */
+extern const char *ms_merge_prog;
+
+typedef struct ms_merge_opts {
+    const char *text, *html, *matrix_csv, *events_csv, *trace, *otf2, *spt;
+    const char *csv, *ranks_csv, *sites_csv, *json, *roofline_csv;
+    ms_roofline_opts roof;
+    unsigned jobs;                 /* -j; 0: not given */
+    const char *dir;
+} ms_merge_opts;
+
+/* Parse the command line into *o. Returns -1 to go on with the merge, else
+ * the exit status (after --help or --version, or a usage error and its
+ * message). quiet: print nothing, only return the same status. */
+int ms_merge_parse(int argc, char **argv, int quiet, ms_merge_opts *o);
+
+/* After the reduction (st, run as ms_reduce_dir gives them): print its
+ * errors and warnings, write every output asked for; frees run. Returns
+ * the exit status. */
+int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o);
+
+#endif

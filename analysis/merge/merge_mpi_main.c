@@ -1,0 +1,423 @@
+/*
+ * mpiscope-merge-mpich: the merge as an MPI program (DESIGN section 6).
+ *
+ *   mpiexec.mpich -n P mpiscope-merge-mpich [options] DIR
+ *
+ * The same command line, outputs, messages and exit status as
+ * mpiscope-merge (merge_cli.c); also runs without mpiexec (one process).
+ *
+ *   1. Process 0 lists DIR (reduce_partial.h) and hands out the files by
+ *      size, largest first, each to the process with the fewest bytes so
+ *      far; it broadcasts the list and who reads what.
+ *   2. Each process reads its files with -j threads (default: the CPUs of
+ *      its node shared among the processes on it) and packs the per-file
+ *      results (partial_pack.h).
+ *   3. The packets go up a binomial tree: at step k a process whose rank has
+ *      bit k set sends everything it holds to rank - 2^k, which appends it
+ *      to its own. A packet travels as its length, then pieces of at most
+ *      PIECE bytes (so packets over 2 GiB are split); every process takes
+ *      part whatever happened to it, and failures travel as chunk flags.
+ *   4. Process 0 adds every chunk to its partial, assembles the run and
+ *      writes the outputs exactly as mpiscope-merge does (outputs that read
+ *      the logs again are written by process 0 alone); errors and warnings
+ *      are printed by process 0 only. Its exit status is broadcast and
+ *      every process exits with it.
+ * Waiting processes poll (MPI_Test, MPI_Iprobe) with short sleeps rather
+ * than spin, so that the CPUs stay with the processes that still read.
+ */
+#include <mpi.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "merge_cli.h"
+#include "../reduce/partial_pack.h"
+#include "../reduce/reduce_partial.h"
+
+#define TAG_LEN 101
+#define TAG_PIECE 102
+/* The largest message; the tests build a copy with small pieces. */
+#ifndef MS_MERGE_PIECE_BYTES
+#define MS_MERGE_PIECE_BYTES ((size_t)64 << 20)
+#endif
+#define PIECE ((size_t)(MS_MERGE_PIECE_BYTES))
+
+enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
+
+static void nap(long *ns)
+{
+    struct timespec ts = {0, *ns};
+    nanosleep(&ts, NULL);
+    if (*ns < 1000000)
+        *ns *= 2;
+}
+
+static void wait_req(MPI_Request *req)
+{
+    long ns = 1000;
+    for (;;) {
+        int done = 0;
+        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        nap(&ns);
+    }
+}
+
+static void wait_msg(int src, int tag, MPI_Status *st)
+{
+    long ns = 1000;
+    for (;;) {
+        int there = 0;
+        MPI_Iprobe(src, tag, MPI_COMM_WORLD, &there, st);
+        if (there)
+            return;
+        nap(&ns);
+    }
+}
+
+/* Broadcast n bytes from process 0 (n known everywhere; below 2 GiB). */
+static void bcast_bytes(void *buf, size_t n)
+{
+    MPI_Request req;
+    MPI_Ibcast(buf, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD, &req);
+    wait_req(&req);
+}
+
+static void bcast_u64(uint64_t *v)
+{
+    bcast_bytes(v, sizeof *v);
+}
+
+static void send_packet(const ms_pbuf *b, int dst)
+{
+    uint64_t n = b->n;
+    MPI_Send(&n, 1, MPI_UINT64_T, dst, TAG_LEN, MPI_COMM_WORLD);
+    for (size_t off = 0; off < b->n; off += PIECE) {
+        size_t len = b->n - off < PIECE ? b->n - off : PIECE;
+        MPI_Send(b->p + off, (int)len, MPI_BYTE, dst, TAG_PIECE, MPI_COMM_WORLD);
+    }
+}
+
+/* Receive a packet from src into *out (malloc'ed, *n bytes). Returns 0; -1
+ * when out of memory (the packet is still received, into a scratch piece,
+ * and dropped); -2 when a piece is not of the size announced. */
+static int recv_packet(int src, unsigned char **out, size_t *n)
+{
+    MPI_Status st;
+    uint64_t len = 0;
+    wait_msg(src, TAG_LEN, &st);
+    MPI_Recv(&len, 1, MPI_UINT64_T, src, TAG_LEN, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    unsigned char *buf = len <= SIZE_MAX ? malloc(len ? (size_t)len : 1) : NULL;
+    unsigned char *scratch = NULL;
+    int rc = 0;
+    if (!buf) {
+        rc = -1;
+        scratch = malloc(PIECE);
+        if (!scratch) {
+            fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
+            MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);
+        }
+    }
+    for (uint64_t off = 0; off < len; off += PIECE) {
+        size_t want = len - off < PIECE ? (size_t)(len - off) : PIECE;
+        int count = 0;
+        wait_msg(src, TAG_PIECE, &st);
+        MPI_Get_count(&st, MPI_BYTE, &count);
+        if (count < 0 || (size_t)count != want) {
+            /* Not what was announced: take it and stop here. */
+            unsigned char *tmp = malloc(count > 0 ? (size_t)count : 1);
+            MPI_Recv(tmp ? tmp : scratch, count, MPI_BYTE, src, TAG_PIECE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            free(tmp);
+            rc = -2;
+            break;
+        }
+        MPI_Recv(buf ? buf + off : scratch, count, MPI_BYTE, src, TAG_PIECE, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+    free(scratch);
+    if (rc != 0) {
+        free(buf);
+        buf = NULL;
+        len = 0;
+    }
+    *out = buf;
+    *n = (size_t)len;
+    return rc;
+}
+
+/* ---- the file list: process 0 -> all ---- */
+
+typedef struct file_size {
+    size_t index;
+    uint64_t bytes;
+} file_size;
+
+static int size_desc(const void *a, const void *b)
+{
+    const file_size *x = a, *y = b;
+    if (x->bytes != y->bytes)
+        return x->bytes > y->bytes ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
+}
+
+/* owner[i]: the process that reads file i. Largest files first, each to the
+ * process with the fewest bytes so far (the lowest rank on ties). */
+static int assign_files(const ms_partial *p, int nprocs, int32_t *owner)
+{
+    file_size *fs = malloc((p->nfiles ? p->nfiles : 1) * sizeof *fs);
+    uint64_t *load = calloc((size_t)nprocs, sizeof *load);
+    if (!fs || !load) {
+        free(fs);
+        free(load);
+        return -1;
+    }
+    for (size_t i = 0; i < p->nfiles; i++) {
+        struct stat sb;
+        fs[i].index = i;
+        fs[i].bytes = stat(p->files[i].path, &sb) == 0 ? (uint64_t)sb.st_size : 0;
+    }
+    qsort(fs, p->nfiles, sizeof *fs, size_desc);
+    for (size_t i = 0; i < p->nfiles; i++) {
+        int best = 0;
+        for (int r = 1; r < nprocs; r++)
+            if (load[r] < load[best])
+                best = r;
+        owner[fs[i].index] = best;
+        load[best] += fs[i].bytes + 1;
+    }
+    free(fs);
+    free(load);
+    return 0;
+}
+
+/* The list as bytes: u64 status, u64 nfiles, then per file i32 owner and
+ * the name (NUL-terminated). */
+static int pack_list(ms_pbuf *b, uint64_t status, const ms_partial *p, const int32_t *owner)
+{
+    uint64_t n = p->nfiles;
+    ms_pbuf_put(b, &status, sizeof status);
+    ms_pbuf_put(b, &n, sizeof n);
+    for (size_t i = 0; i < p->nfiles; i++) {
+        ms_pbuf_put(b, &owner[i], sizeof owner[i]);
+        ms_pbuf_put(b, p->files[i].base, strlen(p->files[i].base) + 1);
+    }
+    return b->nomem ? -1 : 0;
+}
+
+/* The list from its bytes: the files into p (empty), owner[] malloc'ed.
+ * 0, -1 when out of memory, -2 when the bytes do not add up. */
+static int unpack_list(const unsigned char *buf, size_t n, const char *dir, ms_partial *p, int32_t **owner)
+{
+    if (n < 16)
+        return -2;
+    uint64_t nfiles;
+    memcpy(&nfiles, buf + 8, sizeof nfiles);
+    if (nfiles > n / 5)
+        return -2;
+    const char **names = malloc((nfiles ? nfiles : 1) * sizeof *names);
+    *owner = malloc((nfiles ? nfiles : 1) * sizeof **owner);
+    if (!names || !*owner) {
+        free(names);
+        return -1;
+    }
+    size_t off = 16;
+    for (uint64_t i = 0; i < nfiles; i++) {
+        const unsigned char *nul;
+        if (n - off < 5 || !(nul = memchr(buf + off + 4, 0, n - off - 4))) {
+            free(names);
+            return -2;
+        }
+        memcpy(&(*owner)[i], buf + off, sizeof(int32_t));
+        names[i] = (const char *)buf + off + 4;
+        off = (size_t)(nul - buf) + 1;
+    }
+    int rc = ms_partial_files(p, dir, names, (size_t)nfiles);
+    free(names);
+    return rc;
+}
+
+/* Threads per process: the node's CPUs over the processes on the node. */
+static unsigned default_jobs(void)
+{
+    MPI_Comm node;
+    int local = 1;
+    if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) == MPI_SUCCESS) {
+        MPI_Comm_size(node, &local);
+        MPI_Comm_free(&node);
+    }
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus < 1)
+        cpus = 1;
+    long j = cpus / (local > 0 ? local : 1);
+    return j < 1 ? 1u : (unsigned)j;
+}
+
+static int finish_all(int rank, int rc)
+{
+    uint64_t v = (uint64_t)rc;
+    bcast_u64(&v);
+    (void)rank;
+    MPI_Finalize();
+    return (int)v;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int rank = 0, nprocs = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &nprocs);
+    ms_merge_prog = "mpiscope-merge-mpich";
+
+    /* Every process parses the same command line; process 0 speaks. */
+    ms_merge_opts o;
+    int rc = ms_merge_parse(argc, argv, rank != 0, &o);
+    if (rc >= 0) {
+        MPI_Finalize();
+        return rc;
+    }
+    unsigned jobs = o.jobs ? o.jobs : default_jobs();
+
+    /* 1. The list. */
+    ms_partial p;
+    ms_partial_init(&p);
+    ms_run *run = NULL;
+    ms_reduce_status st = MS_REDUCE_OK;
+    int32_t *owner = NULL;
+    ms_pbuf list = {0};
+    uint64_t list_len = 0;
+    if (rank == 0) {
+        run = ms_run_new(o.dir);
+        st = run ? ms_partial_list(&p, o.dir, run) : MS_REDUCE_NOMEM;
+        owner = st == MS_REDUCE_OK ? malloc((p.nfiles ? p.nfiles : 1) * sizeof *owner) : NULL;
+        if (st == MS_REDUCE_OK && (!owner || assign_files(&p, nprocs, owner) != 0))
+            st = MS_REDUCE_NOMEM;
+        if (st == MS_REDUCE_OK && pack_list(&list, st, &p, owner) != 0)
+            st = MS_REDUCE_NOMEM;
+        if (st == MS_REDUCE_OK && list.n > INT_MAX) {
+            fprintf(stderr, "%s: %s: too many logs for one list (%zu bytes of names)\n", ms_merge_prog, o.dir,
+                    list.n);
+            ms_pbuf_free(&list);
+            ms_run_free(run);
+            ms_partial_free(&p);
+            free(owner);
+            uint64_t none = 0;
+            bcast_u64(&none);
+            return finish_all(rank, EXIT_USAGE);
+        }
+        list_len = st == MS_REDUCE_OK ? list.n : 0;
+    }
+    bcast_u64(&list_len);
+    if (list_len == 0) {
+        /* Process 0 could not list: it reports why. */
+        if (rank == 0)
+            rc = ms_merge_finish(st, run, &o);
+        ms_partial_free(&p);
+        free(owner);
+        return finish_all(rank, rc);
+    }
+    if (rank != 0 && !(list.p = malloc((size_t)list_len))) {
+        fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
+        MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);
+    }
+    bcast_bytes(list.p, (size_t)list_len);
+    if (rank != 0) {
+        uint64_t nlisted = 0;
+        memcpy(&nlisted, list.p + 8, sizeof nlisted);
+        int urc = unpack_list(list.p, (size_t)list_len, o.dir, &p, &owner);
+        if (urc == -2) {
+            fprintf(stderr, "%s: the list of logs arrived damaged\n", ms_merge_prog);
+            MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);
+        }
+        if (urc != 0) {
+            /* Out of memory: this process reads nothing and says so. */
+            ms_partial_free(&p);
+            free(owner);
+            owner = NULL;
+            p.nfiles = (size_t)nlisted;
+            p.nomem = 1;
+        }
+    }
+    ms_pbuf_free(&list);
+
+    /* 2. This process's files. */
+    unsigned char *mine = p.files ? calloc(p.nfiles ? p.nfiles : 1, 1) : NULL;
+    if (!mine)
+        p.nomem = 1;
+    for (size_t i = 0; mine && owner && i < p.nfiles; i++)
+        mine[i] = owner[i] == rank;
+    free(owner);
+    if (!p.nomem)
+        ms_partial_read(&p, jobs, mine);
+
+    /* 3. Up the tree. */
+    ms_pbuf b = {0};
+    uint32_t flags = 0;
+    char err[256] = "";
+    int damaged = 0;
+    if (rank != 0)
+        ms_partial_pack(&p, mine, 0, &b);
+    for (int mask = 1; mask < nprocs; mask <<= 1) {
+        if (rank & mask) {
+            send_packet(&b, rank - mask);
+            break;
+        }
+        if (rank + mask >= nprocs)
+            continue;
+        unsigned char *got = NULL;
+        size_t n = 0;
+        int r = recv_packet(rank + mask, &got, &n);
+        if (rank == 0) {
+            /* Process 0 adds the chunks to its partial as they come. */
+            if (r == -1)
+                p.nomem = 1;
+            else if (r == -2 || (r == 0 && ms_partial_unpack(&p, got, n, &flags, err, sizeof err) == -2)) {
+                damaged = 1;
+                if (!err[0])
+                    snprintf(err, sizeof err, "a packet from process %d is not of the size announced", rank + mask);
+            }
+        } else {
+            /* Others append the packet; a failure becomes a chunk flag. */
+            if (r == 0)
+                ms_pbuf_put(&b, got, n);
+            if (r != 0 || b.nomem) {
+                b.nomem = 0;
+                ms_partial p0;
+                ms_partial_init(&p0);
+                p0.nfiles = p.nfiles;
+                ms_partial_pack(&p0, NULL, r == -2 ? MS_PACK_FAILED : MS_PACK_NOMEM, &b);
+            }
+        }
+        free(got);
+    }
+    ms_pbuf_free(&b);
+    free(mine);
+
+    /* 4. The run, at process 0. */
+    if (rank == 0) {
+        if (flags & MS_PACK_NOMEM)
+            p.nomem = 1;
+        if (damaged || (flags & MS_PACK_FAILED)) {
+            fprintf(stderr, "%s: %s\n", ms_merge_prog, err[0] ? err : "a process could not pass on its results");
+            ms_run_free(run);
+            run = NULL;
+            rc = EXIT_INPUT;
+        } else {
+            st = ms_partial_assemble(&p, run);
+            if (st == MS_REDUCE_NOMEM) {
+                ms_run_free(run);
+                run = NULL;
+            }
+            rc = ms_merge_finish(st, run, &o);
+        }
+    }
+    ms_partial_free(&p);
+    return finish_all(rank, rc);
+}

@@ -1,0 +1,97 @@
+/*
+ * Call sites in the merge: which source line made which calls.
+ *
+ * While a file is read, its events are summed per (region, call site) in a
+ * table whose size follows the distinct pairs, never the events. When the
+ * file is done, each pair's innermost frame is found in the rank's load map
+ * and symbolized (symbolize.h): one row per (region, rank, call site).
+ * Rows of one region and rank that resolve to the same place (two return
+ * addresses on one line) are summed into one.
+ */
+#ifndef MPISCOPE_CALLSITES_H
+#define MPISCOPE_CALLSITES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../read/idmap.h"
+#include "../read/log_reader.h"
+#include "../symbolize/symbolize.h"
+
+typedef struct ms_callsite {
+    char *region;          /* region name */
+    int32_t rank;
+    char *function;        /* "" when unknown; "name+0xoff" without line information */
+    char *file;            /* source file; without line information "object+0xoff" (or the
+                              bare address when no object holds it) */
+    int line;              /* 0 when unknown */
+    char *text;            /* the source line, "" when unreadable */
+    char *location;        /* one line: "func at file:line", "func+0x1a in libx.so", "libx.so+0x1234" */
+    char *object;          /* object file name, "" when the address is in none */
+    int object_changed;    /* the object on disk is not the one that ran */
+    int object_missing;    /* the object is gone or unreadable */
+    uint64_t calls;
+    uint64_t total_ns;
+} ms_callsite;
+
+typedef struct ms_site_sum {
+    uint32_t region, site;
+    uint64_t calls, total_ns;
+} ms_site_sum;
+
+/* Per-file sums per (region, site). */
+typedef struct ms_site_acc {
+    ms_idmap index;
+    ms_site_sum *e;
+    size_t n, cap;
+    uint64_t last_key;
+    uint32_t last;         /* entry of last_key, or MS_IDMAP_NONE */
+} ms_site_acc;
+
+void ms_site_acc_init(ms_site_acc *a);
+void ms_site_acc_free(ms_site_acc *a);
+int ms_site_acc_add_slow(ms_site_acc *a, uint64_t key, uint32_t region, uint32_t site, uint64_t ns);
+
+/* Count one call of region at site (an event's fields). 0, or -1 when out
+ * of memory. */
+static inline int ms_site_acc_add(ms_site_acc *a, uint32_t region, uint32_t site, uint64_t ns)
+{
+    uint64_t key = (uint64_t)region << 32 | site;
+    if (a->last != MS_IDMAP_NONE && a->last_key == key) {
+        a->e[a->last].calls++;
+        a->e[a->last].total_ns += ns;
+        return 0;
+    }
+    return ms_site_acc_add_slow(a, key, region, site, ns);
+}
+
+/* `calls` calls of region/site that took total_ns together (summary mode). */
+int ms_site_acc_add_calls(ms_site_acc *a, uint32_t region, uint32_t site, uint64_t calls, uint64_t total_ns);
+
+/* Turn the sums of the file just read by rd (rank `rank`) into rows
+ * appended to *rows. 0, or -1 when out of memory. */
+int ms_site_acc_resolve(const ms_site_acc *a, const ms_reader *rd, int32_t rank, ms_symbolizer *sym,
+                        ms_callsite **rows, size_t *nrows, size_t *cap);
+
+void ms_callsite_free(ms_callsite *c);
+
+/* Sort rows by region, rank, then total time descending. */
+void ms_callsites_sort(ms_callsite *rows, size_t n);
+
+/* A call site over all ranks: rows of one region and one place summed. */
+typedef struct ms_site_place {
+    const ms_callsite *row;    /* one of its rows: region, function, file, line, text, location */
+    uint32_t ranks;
+    uint64_t calls, total_ns;
+} ms_site_place;
+
+/* The places of rows, sorted by region, then total time descending: the
+ * first place of a region is its dominant call site. *out is NULL when n is
+ * 0. 0, or -1 when out of memory. */
+int ms_site_places(const ms_callsite *rows, size_t n, ms_site_place **out, size_t *nout);
+
+/* The places of one region within places (sorted as above): the index of
+ * the first, and their count (0 when none). */
+size_t ms_site_places_of(const ms_site_place *places, size_t n, const char *region, size_t *first);
+
+#endif

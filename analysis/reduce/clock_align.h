@@ -1,0 +1,104 @@
+/*
+ * Aligning the ranks' clocks in the merge (DESIGN section 6).
+ *
+ * Each rank's times first go to the "header clock": its tool clock (as the
+ * reader delivers it, CLOCK_MONOTONIC ns) shifted by realtime_ref_ns -
+ * clock_ref_ns of its header, i.e. its host's CLOCK_REALTIME. Logs of
+ * version 4 also measure the rank's clock against rank 0's by ping-pong at
+ * MPI_Init and at MPI_Finalize (sync blocks, docs/FORMAT.md). Each
+ * measurement gives, at the rank's header-clock time x_i (the exchange's
+ * midpoint), rank 0's header-clock time y_i, so a_i = y_i - x_i. The merge
+ * models rank 0's clock as a linear function of the rank's:
+ *
+ *   t0 = t + a + b (t - x_init)        b = (a_fin - a_init) / (x_fin - x_init)
+ *
+ * (offset a = a_init and linear drift b), and puts every time of the rank
+ * on the common clock through it: ms_rank_time is the one function that
+ * maps a rank's time to the common clock. Rank 0 keeps its header clock.
+ * Without a finalize measurement, or when the two are less than
+ * MS_ALIGN_MIN_SPAN_NS apart (the drift would be mostly measurement
+ * error), or when |b| exceeds MS_ALIGN_MAX_DRIFT (not a clock), only the
+ * offset is corrected; without any measurement (logs of versions 1 to 3,
+ * one-rank runs, a run without rank 0's log) nothing is.
+ */
+#ifndef MPISCOPE_CLOCK_ALIGN_H
+#define MPISCOPE_CLOCK_ALIGN_H
+
+#include <stdint.h>
+
+#include "../../common/log_format.h"
+#include "../../common/stats.h"
+
+#define MS_ALIGN_MIN_SPAN_NS 100000000  /* 100 ms between the measurements */
+#define MS_ALIGN_MAX_DRIFT 1e-2         /* 10,000 ppm */
+
+/* One measurement of a rank's clock against rank 0's. */
+typedef struct ms_clock_obs {
+    int has;
+    int64_t local;                 /* the exchange's midpoint, the rank's header clock */
+    uint64_t peer_mono_ns;         /* rank 0's CLOCK_MONOTONIC then */
+    uint64_t rtt_ns;               /* its round trip */
+    uint32_t exchanges;
+} ms_clock_obs;
+
+enum ms_align_model { MS_ALIGN_NONE = 0, MS_ALIGN_OFFSET = 1, MS_ALIGN_DRIFT = 2 };
+
+/* A rank's alignment: its measurements and the model fitted to them. */
+typedef struct ms_clock_align {
+    ms_clock_obs obs[2];           /* [MS_SYNC_INIT], [MS_SYNC_FINALIZE] */
+    int model;                     /* enum ms_align_model */
+    int64_t offset_ns;             /* a */
+    int64_t ref;                   /* x_init (or x_fin when only that one exists) */
+    double drift;                  /* b */
+} ms_clock_align;
+
+struct ms_rank_info;
+struct ms_run;
+
+/* Record a sync sample as the reader delivers it (log_reader.h), for a rank
+ * whose header clock is its tool clock + clock_offset_ns. */
+void ms_clock_obs_set(ms_clock_align *a, const ms_sync_sample *s, int64_t clock_offset_ns);
+
+/* Fit the model of a rank's measurements, rank 0's header clock being its
+ * CLOCK_MONOTONIC + peer_offset_ns. */
+void ms_clock_fit(ms_clock_align *a, int64_t peer_offset_ns);
+
+/* A time on the rank's header clock -> the common clock (saturating). */
+int64_t ms_clock_apply(const ms_clock_align *a, int64_t t);
+
+/* A rank's tool-clock time (CLOCK_MONOTONIC ns from the reader) on the
+ * run's common clock, once ms_clock_align_run has run. */
+int64_t ms_rank_time(const struct ms_rank_info *in, uint64_t tool_ns);
+
+/* Fit every rank of the run against rank 0 and move what the reduction
+ * placed on the header clocks (each rank's first and last event) to the
+ * common clock. */
+void ms_clock_align_run(struct ms_run *run);
+
+/* Move a rank's region statistics (first start, last end) from its header
+ * clock to the common clock. */
+void ms_clock_align_stats(const struct ms_rank_info *in, ms_stats *s);
+
+/* The rank's clock against rank 0's, as reported: how far ahead it was at
+ * its first measurement (ns), and how much faster it ran (ppm); 0 without
+ * the model. */
+int64_t ms_clock_ahead_ns(const ms_clock_align *a);
+double ms_clock_drift_ppm(const ms_clock_align *a);
+
+/* The bound on the measurements' error: half the longer round trip of the
+ * measurements the model uses (ns); 0 without the model. */
+int64_t ms_clock_error_ns(const ms_clock_align *a);
+
+/* The largest shift the model makes between the rank's measurements (ns,
+ * absolute). */
+int64_t ms_clock_max_shift(const ms_clock_align *a);
+
+/* Corrections of at least this much somewhere in the run are named in the
+ * text report. */
+#define MS_ALIGN_REPORT_NS 1000000
+
+/* When some rank's correction reaches MS_ALIGN_REPORT_NS: a line for the
+ * text report in buf ("aligned to rank 0: ..."), and 1; else 0. */
+int ms_clock_align_describe(const struct ms_run *run, char *buf, size_t cap);
+
+#endif

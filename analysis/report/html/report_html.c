@@ -1,0 +1,147 @@
+/* HTML report: see report.h and report_html.h. One self-contained page: the
+ * style sheet, the script and the data are inline; nothing is loaded. */
+#include <math.h>
+#include <string.h>
+
+#include "../json_str.h"
+#include "../report.h"
+#include "report_html.h"
+#include "report_html_assets.h"
+
+void ms_html_json_str(FILE *fp, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    fputc('"', fp);
+    while (*s) {
+        unsigned c = *s;
+        if (c == '"' || c == '\\') {
+            fputc('\\', fp);
+            fputc((int)c, fp);
+            s++;
+        } else if (c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '&') {
+            fprintf(fp, "\\u%04x", c);
+            s++;
+        } else {
+            size_t n = ms_utf8_len(s, 4);
+            if (n == 0) {
+                fputs("\\ufffd", fp);
+                s++;
+            } else if (n == 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9)) {
+                fprintf(fp, "\\u%04x", s[2] == 0xa8 ? 0x2028u : 0x2029u);
+                s += n;
+            } else {
+                fwrite(s, 1, n, fp);
+                s += n;
+            }
+        }
+    }
+    fputc('"', fp);
+}
+
+void ms_html_text(FILE *fp, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    while (*s) {
+        switch (*s) {
+        case '<':
+            fputs("&lt;", fp);
+            break;
+        case '>':
+            fputs("&gt;", fp);
+            break;
+        case '&':
+            fputs("&amp;", fp);
+            break;
+        case '"':
+            fputs("&quot;", fp);
+            break;
+        case '\'':
+            fputs("&#39;", fp);
+            break;
+        default: {
+            size_t n = ms_utf8_len(s, 4);
+            if (n == 0)
+                fputs("\xef\xbf\xbd", fp);   /* U+FFFD */
+            else if (*s < 0x20 || *s == 0x7f)
+                fputc(' ', fp);
+            else
+                fwrite(s, 1, n, fp);
+            s += n ? n : 1;
+            continue;
+        }
+        }
+        s++;
+    }
+}
+
+void ms_html_json_num(FILE *fp, const char *key, double v)
+{
+    fprintf(fp, "\"%s\":", key);
+    if (isfinite(v))
+        fprintf(fp, "%.9g", v);
+    else
+        fputs("null", fp);
+}
+
+/* The sections, in page order; report_html.js fills them. The roofline
+ * section stays hidden unless the run has roofline points, the GPU section
+ * unless it has cuda: regions. */
+static const char *const SECTIONS =
+    "<section id=\"sec-run\"><h2>Run</h2><dl id=\"run-facts\"></dl></section>\n"
+    "<section id=\"sec-ranks\"><h2>MPI time per rank</h2>"
+    "<p class=\"note\">Share of each rank's application time (MPI_Init to MPI_Finalize) spent in "
+    "MPI calls; the dashed line is the mean.</p><svg class=\"chart\" id=\"chart-ranks\"></svg></section>\n"
+    "<section id=\"sec-timeline\"><h2>Timeline</h2><p class=\"note\" id=\"timeline-note\"></p>"
+    "<div class=\"tools\"><button id=\"tl-in\" type=\"button\">zoom in</button>"
+    "<button id=\"tl-out\" type=\"button\">zoom out</button>"
+    "<button id=\"tl-reset\" type=\"button\">reset</button>"
+    "<span class=\"note\">wheel: zoom at the pointer; drag: pan</span></div>"
+    "<svg class=\"chart\" id=\"chart-timeline\"></svg><div id=\"timeline-legend\" class=\"legend\"></div>"
+    "</section>\n"
+    "<section id=\"sec-regions\"><h2>Top regions</h2>"
+    "<p class=\"note\">Click a column to sort. Call site: the source line that spent the most time in "
+    "the region (hover for the function and full path).</p>"
+    "<div class=\"scroll\"><table id=\"regions\"><thead></thead><tbody></tbody></table></div></section>\n"
+    "<section id=\"sec-ops\"><h2>Time per MPI operation</h2>"
+    "<svg class=\"chart\" id=\"chart-ops\"></svg></section>\n"
+    "<section id=\"sec-sizes\"><h2>Message sizes</h2>"
+    "<p class=\"note\">Calls per size class, point-to-point and collective calls of known size.</p>"
+    "<svg class=\"chart\" id=\"chart-sizes\"></svg></section>\n"
+    "<section id=\"sec-matrix\"><h2>Communication matrix</h2><p class=\"note\" id=\"matrix-note\"></p>"
+    "<svg class=\"chart\" id=\"chart-matrix\"></svg></section>\n"
+    "<section id=\"sec-imbalance\"><h2>Imbalance per region</h2>"
+    "<p class=\"note\">Per-rank total time of the top regions; the dashed line is the mean over the "
+    "ranks that called the region.</p><div id=\"imbalance\"></div></section>\n"
+    "<section id=\"sec-roofline\" hidden><h2>Roofline</h2><p class=\"note\" id=\"roofline-note\"></p>"
+    "<svg class=\"chart\" id=\"chart-roofline\"></svg></section>\n"
+    "<section id=\"sec-gpu\" class=\"gpu\" hidden><h2>GPU</h2>"
+    "<p class=\"note\">CUDA kernels and copies recorded by CUPTI (regions named cuda:).</p>"
+    "<h3>Kernels</h3><svg class=\"chart\" id=\"chart-gpu-kernels\"></svg>"
+    "<h3>Copies</h3><svg class=\"chart\" id=\"chart-gpu-copies\"></svg></section>\n"
+    "<section id=\"sec-warnings\" hidden><h2>Warnings</h2><ul id=\"warning-list\"></ul></section>\n";
+
+int ms_report_html(FILE *fp, const ms_run *run)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+          "<title>mpiscope report: ",
+          fp);
+    ms_html_text(fp, run->dir);
+    fputs("</title>\n<style>\n", fp);
+    fputs(HTML_CSS, fp);
+    fputs("</style>\n</head>\n<body>\n<header><h1>mpiscope report</h1><p class=\"dir\">", fp);
+    ms_html_text(fp, run->dir);
+    fputs("</p><p id=\"errors\" class=\"errors\" hidden></p></header>\n"
+          "<noscript><p>This report draws its charts with JavaScript.</p></noscript>\n<main>\n",
+          fp);
+    fputs(SECTIONS, fp);
+    fputs("</main>\n<div id=\"tip\" class=\"tip\" hidden></div>\n"
+          "<script type=\"application/json\" id=\"mpiscope-data\">{",
+          fp);
+    if (ms_html_roofline(fp, run) != 0 || ms_html_charts(fp, run) != 0 || ms_html_timeline(fp, run) != 0)
+        return -1;
+    fputs("}</script>\n<script>\n", fp);
+    fputs(HTML_JS, fp);
+    fputs("</script>\n</body>\n</html>\n", fp);
+    return ferror(fp) ? -1 : 0;
+}

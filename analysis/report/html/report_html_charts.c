@@ -1,0 +1,234 @@
+/* HTML report: the data of the charts, from the reduced run (report_html.h).
+ * Times are ns, relative times count from the run's earliest event. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../reduce/matrix.h"
+#include "../../reduce/ops.h"
+#include "report_html.h"
+#include "../../reduce/tool_stalls.h"
+
+#define TOP_REGIONS 100      /* rows of the region table */
+#define IMBALANCE_REGIONS 8  /* regions of the imbalance chart */
+
+static void put_run(FILE *fp, const ms_run *run)
+{
+    fputs("\"run\":{\"dir\":", fp);
+    ms_html_json_str(fp, run->dir);
+    fprintf(fp, ",\"ranks\":%zu,\"world_size\":%" PRId32 ",\"hosts\":[", run->nranks, run->world_size);
+    for (size_t i = 0; i < run->nhosts; i++) {
+        if (i)
+            fputc(',', fp);
+        ms_html_json_str(fp, run->hosts[i]);
+    }
+    fputs("],\"program\":", fp);
+    ms_html_json_str(fp, run->nranks ? run->ranks[0].argv0 : "");
+    fputs(",\"mpi_library\":", fp);
+    ms_html_json_str(fp, run->nranks ? run->ranks[0].mpi_library : "");
+    fprintf(fp, ",\"wall_ns\":%" PRIu64 ",\"app_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",", run->wall_ns,
+            run->app_ns, run->mpi_ns);
+    ms_html_json_num(fp, "mpi_pct", run->mpi_pct);
+    fputc(',', fp);
+    ms_html_json_num(fp, "mpi_pct_min", run->mpi_pct_min);
+    fputc(',', fp);
+    ms_html_json_num(fp, "mpi_pct_mean", run->mpi_pct_mean);
+    fputc(',', fp);
+    ms_html_json_num(fp, "mpi_pct_max", run->mpi_pct_max);
+    double stall_pct;
+    uint64_t stall = ms_stall_total_ns(run, &stall_pct);
+    fprintf(fp, ",\"tool_stall_ns\":%" PRIu64 ",", stall);
+    ms_html_json_num(fp, "tool_stall_pct", stall_pct);
+    fprintf(fp, ",\"events\":%" PRIu64 "},\n", run->events);
+}
+
+static void put_ranks(FILE *fp, const ms_run *run)
+{
+    fputs("\"ranks\":[", fp);
+    for (size_t i = 0; i < run->nranks; i++) {
+        const ms_rank_info *in = &run->ranks[i];
+        fprintf(fp, "%s{\"rank\":%" PRId32 ",\"host\":", i ? ",\n" : "", in->rank);
+        ms_html_json_str(fp, in->host);
+        fprintf(fp, ",\"app_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",", in->app_ns, in->mpi_ns);
+        ms_html_json_num(fp, "mpi_pct", in->mpi_pct);
+        fprintf(fp, ",\"tool_stall_ns\":%" PRIu64 ",\"truncated\":%s}", ms_stall_rank_ns(run, i, NULL),
+                in->status == MS_READ_OK ? "false" : "true");
+    }
+    fputs("],\n", fp);
+}
+
+static void put_regions(FILE *fp, const ms_run *run)
+{
+    size_t n = run->nregions < TOP_REGIONS ? run->nregions : TOP_REGIONS;
+    fprintf(fp, "\"regions_total\":%zu,\"regions\":[", run->nregions);
+    for (size_t i = 0; i < n; i++) {
+        const ms_region *g = &run->regions[i];
+        const ms_summary *s = &g->summary;
+        char name[2048];
+        ms_short_name(name, sizeof name, g);
+        fputs(i ? ",\n{\"name\":" : "{\"name\":", fp);
+        ms_html_json_str(fp, g->name);
+        fputs(",\"short\":", fp);
+        ms_html_json_str(fp, name);
+        fprintf(fp, ",\"calls\":%" PRIu64 ",\"ranks\":%" PRIu32 ",\"total_ns\":%" PRIu64 ",", s->calls,
+                s->ranks, g->total_ns);
+        ms_html_json_num(fp, "mean_ns", s->mean_s * 1e9);
+        fputc(',', fp);
+        ms_html_json_num(fp, "max_ns", s->max_s * 1e9);
+        fputc(',', fp);
+        ms_html_json_num(fp, "p95_ns", s->p95_s * 1e9);
+        fputc(',', fp);
+        ms_html_json_num(fp, "imbalance_pct", s->imbalance_pct);
+        size_t first, np = ms_site_places_of(run->places, run->nplaces, g->name, &first);
+        if (np) {
+            const ms_callsite *c = run->places[first].row;
+            fputs(",\"site\":{\"file\":", fp);
+            ms_html_json_str(fp, c->file);
+            fprintf(fp, ",\"line\":%d,\"function\":", c->line);
+            ms_html_json_str(fp, c->function);
+            fputs(",\"location\":", fp);
+            ms_html_json_str(fp, c->location);
+            fprintf(fp, ",\"sites\":%zu}", np);
+        }
+        fputc('}', fp);
+    }
+    fputs("],\n", fp);
+}
+
+/* Time per MPI operation (op and kind), whatever the sizes and peers. */
+static int put_ops(FILE *fp, const ms_run *run)
+{
+    ms_op_row *rows;
+    size_t n;
+    if (ms_op_rollup(run, &rows, &n) != 0)
+        return -1;
+    fputs("\"ops\":[", fp);
+    for (size_t k = 0; k < n; k++) {
+        fputs(k ? ",\n{\"op\":" : "{\"op\":", fp);
+        ms_html_json_str(fp, rows[k].op);
+        fputs(",\"kind\":", fp);
+        ms_html_json_str(fp, rows[k].kind);
+        fprintf(fp, ",\"calls\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"bytes\":", rows[k].calls,
+                rows[k].total_ns);
+        if (rows[k].has_bytes)
+            fprintf(fp, "%" PRIu64 "}", rows[k].bytes);
+        else
+            fputs("null}", fp);
+    }
+    fputs("],\n", fp);
+    free(rows);
+    return 0;
+}
+
+/* Calls per size class: class 0 is 0 bytes, class k >= 1 is [2^(k-1), 2^k). */
+static void put_sizes(FILE *fp, const ms_run *run)
+{
+    uint64_t p2p[MS_SIZE_CLASSES], coll[MS_SIZE_CLASSES];
+    ms_size_histogram(run, p2p, coll);
+    fputs("\"sizes\":[", fp);
+    int first = 1;
+    for (unsigned k = 0; k < MS_SIZE_CLASSES; k++) {
+        if (!p2p[k] && !coll[k])
+            continue;
+        fprintf(fp, "%s{\"class\":%u,\"p2p\":%" PRIu64 ",\"coll\":%" PRIu64 "}", first ? "" : ",", k, p2p[k],
+                coll[k]);
+        first = 0;
+    }
+    fputs("],\n", fp);
+}
+
+/* Per-rank totals of the top regions that more than one rank called, in
+ * the order of run->ranks. */
+static void put_imbalance(FILE *fp, const ms_run *run)
+{
+    fputs("\"imbalance\":[", fp);
+    size_t shown = 0;
+    for (size_t i = 0; i < run->nregions && shown < IMBALANCE_REGIONS; i++) {
+        const ms_region *g = &run->regions[i];
+        if (g->summary.ranks < 2)
+            continue;
+        char name[2048];
+        ms_short_name(name, sizeof name, g);
+        fputs(shown++ ? ",\n{\"name\":" : "{\"name\":", fp);
+        ms_html_json_str(fp, name);
+        fputc(',', fp);
+        ms_html_json_num(fp, "imbalance_pct", g->summary.imbalance_pct);
+        fputs(",\"totals_ns\":[", fp);
+        size_t j = 0;
+        for (size_t r = 0; r < run->nranks; r++) {
+            while (j < g->nranks && g->ranks[j].rank_index < r)
+                j++;
+            uint64_t t = j < g->nranks && g->ranks[j].rank_index == r ? g->ranks[j].stats.total_ns : 0;
+            fprintf(fp, "%s%" PRIu64, r ? "," : "", t);
+        }
+        fputs("]}", fp);
+    }
+    fputs("],\n", fp);
+}
+
+/* Point-to-point traffic between world ranks (matrix.h). */
+static void put_matrix(FILE *fp, const ms_run *run)
+{
+    fprintf(fp, "\"matrix\":{\"size\":%" PRId32 ",\"cells\":[", run->world_size);
+    for (size_t i = 0; i < run->nmatrix; i++) {
+        const ms_matrix_cell *c = &run->matrix[i];
+        fprintf(fp, "%s[%" PRId64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 "]", i ? "," : "", (int64_t)c->src,
+                (int64_t)c->dst, (uint64_t)c->messages, (uint64_t)c->bytes);
+    }
+    fputs("]},\n", fp);
+}
+
+/* The GPU regions (cuda:kernel <name>, cuda:memcpy <kind> bytes=<n>,
+ * cuda:memset bytes=<n>). */
+static void put_gpu(FILE *fp, const ms_run *run)
+{
+    fputs("\"gpu\":[", fp);
+    int first = 1;
+    for (size_t i = 0; i < run->nregions; i++) {
+        const ms_region *g = &run->regions[i];
+        /* cuda:overhead is CUPTI's own host time, not GPU work. */
+        if (strncmp(g->name, "cuda:", 5) != 0 || strncmp(g->name, "cuda:overhead ", 14) == 0)
+            continue;
+        const char *what = strncmp(g->name, "cuda:kernel ", 12) == 0   ? "kernel"
+                           : strncmp(g->name, "cuda:memcpy", 11) == 0 ? "memcpy"
+                                                                       : "other";
+        long long bytes = -1;
+        const char *b = strstr(g->name, " bytes=");
+        if (b)
+            bytes = strtoll(b + 7, NULL, 10);
+        fputs(first ? "{\"name\":" : ",\n{\"name\":", fp);
+        first = 0;
+        ms_html_json_str(fp, g->name + 5);
+        fprintf(fp, ",\"what\":\"%s\",\"calls\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"bytes\":%lld,", what,
+                g->summary.calls, g->total_ns, bytes);
+        ms_html_json_num(fp, "mean_ns", g->summary.mean_s * 1e9);
+        fputc('}', fp);
+    }
+    fputs("],\n", fp);
+}
+
+static void put_warnings(FILE *fp, const ms_run *run)
+{
+    fputs("\"warnings\":[", fp);
+    for (size_t i = 0; i < run->nwarnings; i++) {
+        if (i)
+            fputc(',', fp);
+        ms_html_json_str(fp, run->warnings[i]);
+    }
+    fputs("],\n", fp);
+}
+
+int ms_html_charts(FILE *fp, const ms_run *run)
+{
+    put_run(fp, run);
+    put_ranks(fp, run);
+    put_regions(fp, run);
+    if (put_ops(fp, run) != 0)
+        return -1;
+    put_sizes(fp, run);
+    put_imbalance(fp, run);
+    put_matrix(fp, run);
+    put_gpu(fp, run);
+    put_warnings(fp, run);
+    return 0;
+}

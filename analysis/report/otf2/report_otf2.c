@@ -1,0 +1,537 @@
+/*
+ * --otf2 DIR: the run as an OTF2 archive DIR/traces.otf2 (with DIR/traces/),
+ * written through libotf2. This file opens the archive, has each rank's log
+ * converted (report_otf2_events.c), then writes the global definitions:
+ *   system tree   "machine" -> one "node" per host
+ *   location groups  one process per world rank ("MPI Rank N")
+ *   locations     one CPU thread per (rank, thread), MS_OTF2_LOCATION
+ *   regions       one per region name, role and paradigm from the name
+ *                 (MPI for mpi:, CUDA for cuda:, USER otherwise), the
+ *                 dominant call site as source file and line
+ *   groups, comms MPI_COMM_WORLD, MPI_COMM_SELF and one per communicator
+ *                 record of the logs (members as world ranks)
+ *   clock         nanoseconds on the run's common clock, offset = run origin
+ * Without libotf2 at build time, ms_report_otf2 says so and fails.
+ */
+#include <stdio.h>
+
+#include "../report.h"
+
+#ifndef MS_HAVE_OTF2
+
+int ms_report_otf2_built(void)
+{
+    return 0;
+}
+
+int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
+{
+    (void)dir;
+    (void)run;
+    snprintf(err, errlen, "not built (libotf2 not found at build time)");
+    return -1;
+}
+
+#else
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "report_otf2.h"
+
+int ms_report_otf2_built(void)
+{
+    return 1;
+}
+
+static const struct {
+    const char *op;
+    OTF2_CollectiveOp coll;
+} COLLECTIVES[] = {
+    {"barrier", OTF2_COLLECTIVE_OP_BARRIER},
+    {"bcast", OTF2_COLLECTIVE_OP_BCAST},
+    {"gather", OTF2_COLLECTIVE_OP_GATHER},
+    {"gatherv", OTF2_COLLECTIVE_OP_GATHERV},
+    {"scatter", OTF2_COLLECTIVE_OP_SCATTER},
+    {"scatterv", OTF2_COLLECTIVE_OP_SCATTERV},
+    {"allgather", OTF2_COLLECTIVE_OP_ALLGATHER},
+    {"allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV},
+    {"alltoall", OTF2_COLLECTIVE_OP_ALLTOALL},
+    {"alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV},
+    {"alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW},
+    {"allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE},
+    {"reduce", OTF2_COLLECTIVE_OP_REDUCE},
+    {"reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER},
+    {"reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK},
+    {"scan", OTF2_COLLECTIVE_OP_SCAN},
+    {"exscan", OTF2_COLLECTIVE_OP_EXSCAN},
+    {"comm_dup", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"comm_dup_with_info", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"comm_split", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"comm_split_type", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"comm_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"comm_create_group", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"cart_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"cart_sub", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"graph_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"dist_graph_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"dist_graph_create_adjacent", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"intercomm_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"intercomm_merge", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"comm_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE},
+    {"win_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"win_create_dynamic", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
+    {"win_allocate", OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE},
+    {"win_allocate_shared", OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE},
+    {"win_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE},
+};
+
+static int is_one_of(const char *s, const char *const *list)
+{
+    for (; *list; list++)
+        if (strcmp(s, *list) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *const SENDS[] = {"isend", "ibsend", "issend", "irsend", NULL};
+static const char *const RECVS[] = {"irecv", "imrecv", NULL};
+
+/* What the calls of a region become (ms_otf2_class). */
+static void classify(ms_otf2_region *x, const ms_region *reg)
+{
+    const ms_region_info *in = &reg->info;
+    x->region = reg;
+    x->comm = OTF2_UNDEFINED_COMM;
+    if (!in->is_mpi)
+        return;
+    static const char *const BSEND[] = {"send", "bsend", "ssend", "rsend", NULL};
+    static const char *const BRECV[] = {"recv", "mrecv", NULL};
+    static const char *const ONE[] = {"wait", "test", "waitany", "testany", NULL};
+    static const char *const ALL[] = {"waitall", "testall", NULL};
+    static const char *const SOME[] = {"waitsome", "testsome", NULL};
+    if (is_one_of(in->op, BSEND))
+        x->cls = MS_OTF2_SEND;
+    else if (is_one_of(in->op, BRECV))
+        x->cls = MS_OTF2_RECV;
+    else if (is_one_of(in->op, SENDS))
+        x->cls = MS_OTF2_ISEND;
+    else if (is_one_of(in->op, RECVS))
+        x->cls = MS_OTF2_IRECV;
+    else if (strcmp(in->kind, "wait") == 0 && in->request[0]) {
+        int mixed = strcmp(in->request, "mixed") == 0;
+        x->done_sends = mixed || is_one_of(in->request, SENDS);
+        x->done_recvs = mixed || is_one_of(in->request, RECVS);
+        if (!x->done_sends && !x->done_recvs)
+            return;
+        if (is_one_of(in->op, ONE) && !mixed)
+            x->cls = MS_OTF2_DONE_ONE;
+        else if (is_one_of(in->op, ALL))
+            x->cls = MS_OTF2_DONE_ALL;
+        else if (is_one_of(in->op, SOME))
+            x->cls = MS_OTF2_DONE_SOME;
+    } else if (strcmp(in->kind, "collective") == 0) {
+        for (size_t i = 0; i < sizeof COLLECTIVES / sizeof *COLLECTIVES; i++)
+            if (strcmp(in->op, COLLECTIVES[i].op) == 0) {
+                x->cls = MS_OTF2_COLLECTIVE;
+                x->coll = COLLECTIVES[i].coll;
+            }
+    }
+}
+
+static OTF2_RegionRole region_role(const ms_otf2_region *x)
+{
+    const ms_region_info *in = &x->region->info;
+    if (!in->is_mpi)
+        return OTF2_REGION_ROLE_FUNCTION;
+    if (strcmp(in->kind, "point-to-point") == 0)
+        return OTF2_REGION_ROLE_POINT2POINT;
+    if (strcmp(in->kind, "rma") == 0)
+        return OTF2_REGION_ROLE_RMA;
+    if (strcmp(in->kind, "io") == 0)
+        return OTF2_REGION_ROLE_FILE_IO;
+    if (strcmp(in->kind, "collective") != 0)
+        return OTF2_REGION_ROLE_FUNCTION;
+    if (x->cls != MS_OTF2_COLLECTIVE)
+        return OTF2_REGION_ROLE_COLL_OTHER;
+    switch (x->coll) {
+    case OTF2_COLLECTIVE_OP_BARRIER:
+        return OTF2_REGION_ROLE_BARRIER;
+    case OTF2_COLLECTIVE_OP_BCAST:
+    case OTF2_COLLECTIVE_OP_SCATTER:
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+        return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case OTF2_COLLECTIVE_OP_GATHER:
+    case OTF2_COLLECTIVE_OP_GATHERV:
+    case OTF2_COLLECTIVE_OP_REDUCE:
+        return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    case OTF2_COLLECTIVE_OP_ALLGATHER:
+    case OTF2_COLLECTIVE_OP_ALLGATHERV:
+    case OTF2_COLLECTIVE_OP_ALLTOALL:
+    case OTF2_COLLECTIVE_OP_ALLTOALLV:
+    case OTF2_COLLECTIVE_OP_ALLTOALLW:
+    case OTF2_COLLECTIVE_OP_ALLREDUCE:
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
+    case OTF2_COLLECTIVE_OP_SCAN:
+    case OTF2_COLLECTIVE_OP_EXSCAN:
+        return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    default:
+        return OTF2_REGION_ROLE_COLL_OTHER;
+    }
+}
+
+static OTF2_Paradigm region_paradigm(const ms_region *reg)
+{
+    if (reg->is_mpi)
+        return OTF2_PARADIGM_MPI;
+    if (strncmp(reg->name, "cuda:", 5) == 0)
+        return OTF2_PARADIGM_CUDA;
+    return OTF2_PARADIGM_USER;
+}
+
+OTF2_CommRef ms_otf2_comm_ref(const ms_otf2 *x, int64_t id)
+{
+    for (size_t i = 0; i < x->ncomms; i++)
+        if (x->comms[i].id == id)
+            return x->comms[i].ref;
+    return OTF2_UNDEFINED_COMM;
+}
+
+int ms_otf2_comm_add(ms_otf2 *x, int64_t id, const int32_t *world_ranks, uint32_t n)
+{
+    if (ms_otf2_comm_ref(x, id) != OTF2_UNDEFINED_COMM)
+        return 0;
+    if (x->ncomms == x->capcomms) {
+        size_t cap = x->capcomms ? 2 * x->capcomms : 16;
+        ms_otf2_comm *c = realloc(x->comms, cap * sizeof *c);
+        if (!c)
+            return -1;
+        x->comms = c;
+        x->capcomms = cap;
+    }
+    int32_t *m = malloc((n ? n : 1) * sizeof *m);
+    if (!m)
+        return -1;
+    if (n)
+        memcpy(m, world_ranks, n * sizeof *m);
+    x->comms[x->ncomms] = (ms_otf2_comm){.id = id, .ref = (OTF2_CommRef)x->ncomms, .n = n, .members = m};
+    x->ncomms++;
+    return 0;
+}
+
+int ms_otf2_location_add(ms_otf2 *x, int32_t rank, uint32_t thread, uint64_t events)
+{
+    if (x->nlocs == x->caplocs) {
+        size_t cap = x->caplocs ? 2 * x->caplocs : 64;
+        ms_otf2_location *l = realloc(x->locs, cap * sizeof *l);
+        if (!l)
+            return -1;
+        x->locs = l;
+        x->caplocs = cap;
+    }
+    x->locs[x->nlocs++] = (ms_otf2_location){
+        .ref = MS_OTF2_LOCATION(rank, thread), .rank = rank, .thread = thread, .events = events};
+    return 0;
+}
+
+static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller, bool final)
+{
+    (void)user;
+    (void)type;
+    (void)loc;
+    (void)caller;
+    (void)final;
+    return OTF2_FLUSH;
+}
+
+static OTF2_TimeStamp post_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc)
+{
+    (void)user;
+    (void)type;
+    (void)loc;
+    return 0;
+}
+
+static const OTF2_FlushCallbacks FLUSH = {.otf2_pre_flush = pre_flush, .otf2_post_flush = post_flush};
+
+/* Global definitions, strings written just before their first use. */
+typedef struct defs {
+    OTF2_GlobalDefWriter *w;
+    OTF2_StringRef next;
+    OTF2_ErrorCode rc;
+} defs;
+
+static OTF2_StringRef str(defs *d, const char *s)
+{
+    OTF2_StringRef ref = d->next++;
+    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteString(d->w, ref, s);
+    if (e != OTF2_SUCCESS && d->rc == OTF2_SUCCESS)
+        d->rc = e;
+    return ref;
+}
+
+#define DEF(d, call)                                                                              \
+    do {                                                                                          \
+        OTF2_ErrorCode e_ = (call);                                                               \
+        if (e_ != OTF2_SUCCESS && (d)->rc == OTF2_SUCCESS)                                        \
+            (d)->rc = e_;                                                                         \
+    } while (0)
+
+static int has_location(const ms_otf2 *x, int32_t rank, uint32_t thread)
+{
+    for (size_t i = 0; i < x->nlocs; i++)
+        if (x->locs[i].rank == rank && x->locs[i].thread == thread)
+            return 1;
+    return 0;
+}
+
+static void write_system(defs *d, ms_otf2 *x)
+{
+    const ms_run *run = x->run;
+    DEF(d, OTF2_GlobalDefWriter_WriteSystemTreeNode(d->w, 0, str(d, "machine"), str(d, "machine"),
+                                                    OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    for (size_t h = 0; h < run->nhosts; h++)
+        DEF(d, OTF2_GlobalDefWriter_WriteSystemTreeNode(d->w, (OTF2_SystemTreeNodeRef)(h + 1),
+                                                        str(d, run->hosts[h]), str(d, "node"), 0));
+    char name[64];
+    for (int32_t r = 0; r < run->world_size; r++) {
+        const ms_rank_info *in = ms_run_rank(run, r);
+        OTF2_SystemTreeNodeRef node = 0;
+        for (size_t h = 0; in && h < run->nhosts; h++)
+            if (strcmp(run->hosts[h], in->host) == 0)
+                node = (OTF2_SystemTreeNodeRef)(h + 1);
+        snprintf(name, sizeof name, "MPI Rank %d", (int)r);
+        DEF(d, OTF2_GlobalDefWriter_WriteLocationGroup(d->w, (OTF2_LocationGroupRef)r, str(d, name),
+                                                       OTF2_LOCATION_GROUP_TYPE_PROCESS, node,
+                                                       OTF2_UNDEFINED_LOCATION_GROUP));
+    }
+    for (size_t i = 0; i < x->nlocs; i++) {
+        snprintf(name, sizeof name, "thread %u", x->locs[i].thread);
+        DEF(d, OTF2_GlobalDefWriter_WriteLocation(d->w, x->locs[i].ref, str(d, name), OTF2_LOCATION_TYPE_CPU_THREAD,
+                                                  x->locs[i].events, (OTF2_LocationGroupRef)x->locs[i].rank));
+    }
+}
+
+static void write_regions(defs *d, ms_otf2 *x)
+{
+    const ms_run *run = x->run;
+    OTF2_StringRef empty = str(d, "");
+    for (size_t i = 0; i < x->nregions; i++) {
+        const ms_region *reg = x->regions[i].region;
+        OTF2_StringRef name = str(d, reg->name);
+        OTF2_StringRef file = empty;
+        uint32_t line = 0;
+        size_t first;
+        if (ms_site_places_of(run->places, run->nplaces, reg->name, &first) > 0) {
+            const ms_callsite *row = run->places[first].row;
+            if (row && row->line > 0 && row->file && row->file[0]) {
+                file = str(d, row->file);
+                line = (uint32_t)row->line;
+            }
+        }
+        DEF(d, OTF2_GlobalDefWriter_WriteRegion(d->w, (OTF2_RegionRef)i, name, name,
+                                                str(d, reg->is_mpi ? reg->info.op : ""), region_role(&x->regions[i]),
+                                                region_paradigm(reg), OTF2_REGION_FLAG_NONE, file, line, line));
+    }
+}
+
+/* Groups: 0 the world's locations (thread 0 of each world rank, in rank
+ * order), 1 MPI_COMM_SELF's, then one per communicator (members as indices
+ * into group 0, that is world ranks). */
+static int write_comms(defs *d, ms_otf2 *x)
+{
+    int32_t ws = x->run->world_size;
+    uint64_t *m = malloc(((size_t)ws + 1) * sizeof *m);
+    if (!m)
+        return -1;
+    for (int32_t r = 0; r < ws; r++)
+        m[r] = MS_OTF2_LOCATION(r, 0);
+    DEF(d, OTF2_GlobalDefWriter_WriteGroup(d->w, 0, str(d, "MPI_COMM_WORLD locations"),
+                                           OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+                                           (uint32_t)ws, m));
+    DEF(d, OTF2_GlobalDefWriter_WriteGroup(d->w, 1, str(d, "MPI_COMM_SELF"), OTF2_GROUP_TYPE_COMM_SELF,
+                                           OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, 0, NULL));
+    free(m);
+    char name[64];
+    OTF2_GroupRef next = 2;  /* definitions are numbered densely */
+    for (size_t i = 0; i < x->ncomms; i++) {
+        const ms_otf2_comm *c = &x->comms[i];
+        OTF2_GroupRef group = 1;
+        if (c->id != 1) {
+            uint64_t *g = malloc(((size_t)c->n + 1) * sizeof *g);
+            if (!g)
+                return -1;
+            for (uint32_t k = 0; k < c->n; k++)
+                g[k] = (uint64_t)c->members[k];
+            group = next++;
+            snprintf(name, sizeof name, "comm %lld", (long long)c->id);
+            DEF(d, OTF2_GlobalDefWriter_WriteGroup(d->w, group, str(d, c->id == 0 ? "MPI_COMM_WORLD" : name),
+                                                   OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                                   OTF2_GROUP_FLAG_NONE, c->n, g));
+            free(g);
+        }
+        snprintf(name, sizeof name, "comm %lld", (long long)c->id);
+        const char *cname = c->id == 0 ? "MPI_COMM_WORLD" : c->id == 1 ? "MPI_COMM_SELF" : name;
+        DEF(d, OTF2_GlobalDefWriter_WriteComm(d->w, c->ref, str(d, cname), group, OTF2_UNDEFINED_COMM,
+                                              OTF2_COMM_FLAG_NONE));
+    }
+    return 0;
+}
+
+static int write_definitions(ms_otf2 *x, char *err, size_t errlen)
+{
+    defs d = {.w = OTF2_Archive_GetGlobalDefWriter(x->archive)};
+    if (!d.w) {
+        snprintf(err, errlen, "cannot open the global definitions");
+        return -1;
+    }
+    const ms_run *run = x->run;
+    uint64_t origin = run->has_events ? (uint64_t)run->origin : 0;
+    DEF(&d, OTF2_GlobalDefWriter_WriteClockProperties(d.w, 1000000000u, origin,
+                                                      x->last_ts > origin ? x->last_ts - origin : 0, origin));
+    DEF(&d, OTF2_GlobalDefWriter_WriteParadigm(d.w, OTF2_PARADIGM_MPI, str(&d, "MPI"), OTF2_PARADIGM_CLASS_PROCESS));
+    write_system(&d, x);
+    write_regions(&d, x);
+    if (write_comms(&d, x) != 0) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (d.rc != OTF2_SUCCESS) {
+        snprintf(err, errlen, "writing the definitions: %s", OTF2_Error_GetDescription(d.rc));
+        return -1;
+    }
+    return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    const ms_region *const *x = a, *const *y = b;
+    return strcmp((*x)->name, (*y)->name);
+}
+
+static int setup(ms_otf2 *x, const ms_run *run)
+{
+    x->run = run;
+    x->nregions = run->nregions;
+    x->regions = calloc(run->nregions + 1, sizeof *x->regions);
+    x->by_name = calloc(run->nregions + 1, sizeof *x->by_name);
+    if (!x->regions || !x->by_name)
+        return -1;
+    for (size_t i = 0; i < run->nregions; i++) {
+        classify(&x->regions[i], &run->regions[i]);
+        x->by_name[i] = &run->regions[i];
+    }
+    qsort(x->by_name, run->nregions, sizeof *x->by_name, by_name);
+    int32_t self = 0;
+    if (ms_otf2_comm_add(x, 0, NULL, 0) != 0 || ms_otf2_comm_add(x, 1, &self, 1) != 0)
+        return -1;
+    /* The world: every world rank in order. */
+    int32_t *w = malloc(((size_t)run->world_size + 1) * sizeof *w);
+    if (!w)
+        return -1;
+    for (int32_t r = 0; r < run->world_size; r++)
+        w[r] = r;
+    free(x->comms[0].members);
+    x->comms[0].members = w;
+    x->comms[0].n = (uint32_t)run->world_size;
+    return 0;
+}
+
+static void teardown(ms_otf2 *x)
+{
+    for (size_t i = 0; i < x->ncomms; i++)
+        free(x->comms[i].members);
+    free(x->comms);
+    free(x->locs);
+    free(x->regions);
+    free(x->by_name);
+}
+
+/* Ranks without a log keep their place in the world: thread 0 with no events. */
+static int add_missing_ranks(ms_otf2 *x)
+{
+    for (int32_t r = 0; r < x->run->world_size; r++)
+        if (!has_location(x, r, 0) && ms_otf2_location_add(x, r, 0, 0) != 0)
+            return -1;
+    return 0;
+}
+
+/* Every location gets its (empty) local definitions file. */
+static int write_local_defs(ms_otf2 *x)
+{
+    if (OTF2_Archive_OpenDefFiles(x->archive) != OTF2_SUCCESS)
+        return -1;
+    for (size_t i = 0; i < x->nlocs; i++) {
+        OTF2_DefWriter *w = OTF2_Archive_GetDefWriter(x->archive, x->locs[i].ref);
+        if (!w || OTF2_Archive_CloseDefWriter(x->archive, w) != OTF2_SUCCESS)
+            return -1;
+    }
+    return OTF2_Archive_CloseDefFiles(x->archive) == OTF2_SUCCESS ? 0 : -1;
+}
+
+int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
+{
+    if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+        snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    char path[4096];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/traces.otf2", dir);
+    if (stat(path, &sb) == 0) {
+        snprintf(err, errlen, "%s already exists; give a new directory", path);
+        return -1;
+    }
+    ms_otf2 x = {0};
+    ms_reader *r = ms_reader_create();
+    if (!r || setup(&x, run) != 0) {
+        snprintf(err, errlen, "out of memory");
+        ms_reader_destroy(r);
+        teardown(&x);
+        return -1;
+    }
+    int rc = -1;
+    x.archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+                                  OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+    if (!x.archive) {
+        snprintf(err, errlen, "cannot create an OTF2 archive in %s", dir);
+        goto out;
+    }
+    if (OTF2_Archive_SetFlushCallbacks(x.archive, &FLUSH, NULL) != OTF2_SUCCESS ||
+        OTF2_Archive_SetSerialCollectiveCallbacks(x.archive) != OTF2_SUCCESS ||
+        OTF2_Archive_SetCreator(x.archive, "mpiscope " MS_VERSION) != OTF2_SUCCESS ||
+        OTF2_Archive_OpenEvtFiles(x.archive) != OTF2_SUCCESS) {
+        snprintf(err, errlen, "cannot set up the OTF2 archive in %s", dir);
+        goto out;
+    }
+    for (size_t i = 0; i < run->nranks; i++)
+        if (ms_otf2_rank(&x, r, &run->ranks[i], err, errlen) != 0)
+            goto out;
+    if (OTF2_Archive_CloseEvtFiles(x.archive) != OTF2_SUCCESS) {
+        snprintf(err, errlen, "cannot close the event files in %s", dir);
+        goto out;
+    }
+    if (add_missing_ranks(&x) != 0 || write_local_defs(&x) != 0) {
+        snprintf(err, errlen, "cannot write the local definitions in %s", dir);
+        goto out;
+    }
+    if (write_definitions(&x, err, errlen) != 0)
+        goto out;
+    rc = 0;
+    if (x.unmatched)
+        snprintf(err, errlen, "%llu non-blocking requests left without a matching completion (see docs/DESIGN.md)",
+                 (unsigned long long)x.unmatched);
+out:
+    if (x.archive && OTF2_Archive_Close(x.archive) != OTF2_SUCCESS && rc == 0) {
+        snprintf(err, errlen, "cannot close the OTF2 archive in %s", dir);
+        rc = -1;
+    }
+    ms_reader_destroy(r);
+    teardown(&x);
+    return rc == 0 && x.unmatched ? 1 : rc;
+}
+
+#endif

@@ -1,0 +1,86 @@
+/*
+ * The OTF2 export (--otf2 DIR), between its two parts:
+ *   report_otf2.c         archive, definitions (strings, system tree,
+ *                         locations, regions, groups, communicators)
+ *   report_otf2_events.c  one rank's log -> its locations' events
+ * Compiled only with libotf2 (MS_HAVE_OTF2); docs/DESIGN.md section 6
+ * says what is mapped how.
+ */
+#ifndef MPISCOPE_REPORT_OTF2_H
+#define MPISCOPE_REPORT_OTF2_H
+
+#include <otf2/otf2.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../../reduce/reduce.h"
+
+/* Location of (world rank, thread): rank * 2^16 + thread (threads per rank
+ * are below MS_READER_MAX_THREADS = 2^16). */
+#define MS_OTF2_LOCATION(rank, thread) (((uint64_t)(rank) << 16) | (uint64_t)(thread))
+
+/* What a region's calls turn into, beyond Enter and Leave. */
+typedef enum ms_otf2_class {
+    MS_OTF2_PLAIN = 0,
+    MS_OTF2_SEND,          /* send, bsend, ssend, rsend: MpiSend */
+    MS_OTF2_RECV,          /* recv, mrecv: MpiRecv */
+    MS_OTF2_ISEND,         /* isend, ibsend, issend, irsend: MpiIsend */
+    MS_OTF2_IRECV,         /* irecv, imrecv: MpiIrecvRequest */
+    MS_OTF2_DONE_ONE,      /* wait, test, waitany, testany that completed a p2p request */
+    MS_OTF2_DONE_ALL,      /* waitall, testall */
+    MS_OTF2_DONE_SOME,     /* waitsome, testsome */
+    MS_OTF2_COLLECTIVE,    /* blocking collectives: MpiCollectiveBegin/End */
+} ms_otf2_class;
+
+typedef struct ms_otf2_region {
+    const ms_region *region;
+    ms_otf2_class cls;
+    int done_sends, done_recvs;    /* completion: which request kinds it may complete */
+    OTF2_CollectiveOp coll;
+    int comm_resolved;
+    OTF2_CommRef comm;             /* OTF2_UNDEFINED_COMM until resolved */
+} ms_otf2_region;
+
+typedef struct ms_otf2_comm {
+    int64_t id;                    /* mpiscope communicator id */
+    OTF2_CommRef ref;
+    uint32_t n;
+    int32_t *members;              /* world ranks in communicator rank order */
+} ms_otf2_comm;
+
+typedef struct ms_otf2_location {
+    uint64_t ref;
+    int32_t rank;
+    uint32_t thread;
+    uint64_t events;
+} ms_otf2_location;
+
+typedef struct ms_otf2 {
+    const ms_run *run;
+    OTF2_Archive *archive;
+    size_t nregions;
+    ms_otf2_region *regions;       /* as run->regions */
+    const ms_region **by_name;     /* run->regions sorted by name */
+    size_t ncomms, capcomms;
+    ms_otf2_comm *comms;           /* [0] world, [1] self, then in order of first record */
+    size_t nlocs, caplocs;
+    ms_otf2_location *locs;
+    uint64_t unmatched;            /* completions and requests left unmapped */
+    uint64_t last_ts;              /* latest timestamp written */
+} ms_otf2;
+
+/* Convert one rank's log into events. Returns 0, or -1 with err set. */
+int ms_otf2_rank(ms_otf2 *x, ms_reader *r, const ms_rank_info *in, char *err, size_t errlen);
+
+/* The OTF2 communicator of an mpiscope id; OTF2_UNDEFINED_COMM when the
+ * logs describe no such communicator. */
+OTF2_CommRef ms_otf2_comm_ref(const ms_otf2 *x, int64_t id);
+
+/* Record a communicator's members (first record per id wins). 0, or -1
+ * when out of memory. */
+int ms_otf2_comm_add(ms_otf2 *x, int64_t id, const int32_t *world_ranks, uint32_t n);
+
+/* Add a location with its event count. 0, or -1 when out of memory. */
+int ms_otf2_location_add(ms_otf2 *x, int32_t rank, uint32_t thread, uint64_t events);
+
+#endif

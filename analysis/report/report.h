@@ -1,0 +1,62 @@
+/*
+ * Reports of a reduced run (reduce.h). Each writes to fp and returns 0, or
+ * -1 when writing failed.
+ *   csv        one row per region over all ranks (DESIGN section 6 header)
+ *   ranks_csv  one row per (region, rank)
+ *   callsites_csv  one row per (region, rank, call site)
+ *   json       everything: run, ranks, regions with their per-rank rows,
+ *              sources and call sites, the traffic matrix, call-site rows,
+ *              warnings
+ *   text       the human report: run header, ranks, top regions, top call
+ *              sites, MPI operations, message sizes, warnings; fits 100
+ *              columns
+ *   html       one self-contained page with the charts (report_html.h);
+ *              reads the logs a second time for its timeline
+ *   matrix_csv  point-to-point messages and bytes by world rank (matrix.h)
+ *   events_csv  one row per call; reads the logs a second time
+ *   trace      Chrome trace-event JSON with message flows; reads the logs
+ *              a second time (report_trace.c)
+ */
+#ifndef MPISCOPE_REPORT_H
+#define MPISCOPE_REPORT_H
+
+#include <stdio.h>
+
+#include "../reduce/reduce.h"
+
+#define MS_REGIONS_CSV_HEADER                                                                  \
+    "name,operation,kind,bytes,peer,root,tag,comm,request,ranks,calls,total_s,mean_s,std_s,"   \
+    "min_s,max_s,p50_s,p95_s,p99_s,first_s,last_s,imbalance_pct"
+#define MS_RANKS_CSV_HEADER "name,rank,calls,total_s,mean_s,std_s,min_s,max_s,p50_s,p95_s,p99_s"
+#define MS_CALLSITES_CSV_HEADER "region,rank,function,file,line,calls,total_s"
+#define MS_EVENTS_CSV_HEADER "name,rank,thread,call_index,start_s,end_s,duration_s"
+
+int ms_report_csv(FILE *fp, const ms_run *run);
+int ms_report_ranks_csv(FILE *fp, const ms_run *run);
+int ms_report_callsites_csv(FILE *fp, const ms_run *run);
+int ms_report_json(FILE *fp, const ms_run *run, const char *tool_version);
+int ms_report_text(FILE *fp, const ms_run *run);
+int ms_report_html(FILE *fp, const ms_run *run);
+int ms_report_matrix_csv(FILE *fp, const ms_run *run);
+int ms_report_events_csv(FILE *fp, const ms_run *run);
+int ms_report_trace(FILE *fp, const ms_run *run);
+/* Hardware counters and the roofline (report_counters.c): the text
+ * sections (nothing without counters) and the JSON value of "counters". */
+int ms_report_counters_text(FILE *fp, const ms_run *run);
+int ms_report_counters_json(FILE *fp, const ms_run *run);
+/* GPU activity (report_gpu.c): the text section (nothing without GPU
+ * records) and the JSON value of "gpu". */
+int ms_report_gpu_text(FILE *fp, const ms_run *run);
+int ms_report_gpu_json(FILE *fp, const ms_run *run);
+
+/* Reports that are directories, reading the logs a second time. Each
+ * returns 0, or -1 with a message in err (no program name, no newline).
+ *   otf2  an OTF2 archive DIR/traces.otf2 (report_otf2.c); 1: written, with
+ *         a warning in err. Without libotf2 at build time it only fails.
+ *   spt   scope-profiler native traces DIR/mpiscope_rank<NNNNN>.spt
+ *         (report_spt.c) */
+int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen);
+int ms_report_otf2_built(void);  /* 1 when built with libotf2 */
+int ms_report_spt(const char *dir, const ms_run *run, char *err, size_t errlen);
+
+#endif

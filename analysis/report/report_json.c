@@ -1,0 +1,306 @@
+/* JSON report: see report.h. Strings are escaped, and bytes that are not
+ * valid UTF-8 become U+FFFD, so the output is valid JSON for any input. */
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "json_str.h"
+#include "report.h"
+#include "../reduce/tool_stalls.h"
+
+static void put_str(FILE *fp, const char *str)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    fputc('"', fp);
+    while (*s) {
+        unsigned c = *s;
+        if (c == '"' || c == '\\') {
+            fputc('\\', fp);
+            fputc((int)c, fp);
+            s++;
+        } else if (c == '\n') {
+            fputs("\\n", fp);
+            s++;
+        } else if (c == '\t') {
+            fputs("\\t", fp);
+            s++;
+        } else if (c == '\r') {
+            fputs("\\r", fp);
+            s++;
+        } else if (c < 0x20 || c == 0x7f) {
+            fprintf(fp, "\\u%04x", c);
+            s++;
+        } else {
+            size_t n = ms_utf8_len(s, 4);
+            if (n == 0) {
+                fputs("\\ufffd", fp);
+                s++;
+            } else {
+                fwrite(s, 1, n, fp);
+                s += n;
+            }
+        }
+    }
+    fputc('"', fp);
+}
+
+static void put_key(FILE *fp, const char *key)
+{
+    put_str(fp, key);
+    fputc(':', fp);
+}
+
+static void put_num(FILE *fp, const char *key, double v)
+{
+    put_key(fp, key);
+    if (isfinite(v))
+        fprintf(fp, "%.9g", v);
+    else
+        fputs("null", fp);
+}
+
+static void put_summary(FILE *fp, const ms_summary *s)
+{
+    const struct {
+        const char *key;
+        double v;
+    } fields[] = {
+        {"total_s", s->total_s}, {"mean_s", s->mean_s}, {"std_s", s->std_s},   {"min_s", s->min_s},
+        {"max_s", s->max_s},     {"p50_s", s->p50_s},   {"p95_s", s->p95_s},   {"p99_s", s->p99_s},
+        {"first_s", s->first_s}, {"last_s", s->last_s},
+    };
+    fprintf(fp, "\"calls\":%" PRIu64, s->calls);
+    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+        fputc(',', fp);
+        put_num(fp, fields[i].key, fields[i].v);
+    }
+}
+
+static double rel_s(const ms_run *run, int64_t t)
+{
+    return ((double)t - (double)run->origin) / 1e9;
+}
+
+static void put_run(FILE *fp, const ms_run *run)
+{
+    fputs("\"run\":{", fp);
+    put_key(fp, "dir");
+    put_str(fp, run->dir);
+    fprintf(fp, ",\"ranks\":%zu,\"world_size\":%" PRId32 ",\"hosts\":[", run->nranks, run->world_size);
+    for (size_t i = 0; i < run->nhosts; i++) {
+        if (i)
+            fputc(',', fp);
+        put_str(fp, run->hosts[i]);
+    }
+    fputs("],", fp);
+    put_num(fp, "wall_s", (double)run->wall_ns / 1e9);
+    fputc(',', fp);
+    put_num(fp, "app_s", (double)run->app_ns / 1e9);
+    fputc(',', fp);
+    put_num(fp, "mpi_s", (double)run->mpi_ns / 1e9);
+    fputc(',', fp);
+    put_num(fp, "mpi_pct", run->mpi_pct);
+    fputc(',', fp);
+    double stall_pct;
+    put_num(fp, "tool_stall_s", (double)ms_stall_total_ns(run, &stall_pct) / 1e9);
+    fputc(',', fp);
+    put_num(fp, "tool_stall_pct", stall_pct);
+    fputc(',', fp);
+    put_num(fp, "mpi_pct_min", run->mpi_pct_min);
+    fputc(',', fp);
+    put_num(fp, "mpi_pct_mean", run->mpi_pct_mean);
+    fputc(',', fp);
+    put_num(fp, "mpi_pct_max", run->mpi_pct_max);
+    fprintf(fp, ",\"events\":%" PRIu64 ",\"start_realtime_ns\":", run->events);
+    if (run->has_events)
+        fprintf(fp, "%" PRId64, run->origin);
+    else
+        fputs("null", fp);
+    fputc('}', fp);
+}
+
+static void put_rank(FILE *fp, const ms_run *run, const ms_rank_info *in)
+{
+    fprintf(fp, "{\"rank\":%" PRId32 ",\"size\":%" PRId32 ",\"pid\":%" PRId64 ",", in->rank, in->size, in->pid);
+    static const struct { const char *key; size_t off; } strs[] = {
+        {"file", offsetof(ms_rank_info, file)},
+        {"host", offsetof(ms_rank_info, host)},
+        {"mpi_library", offsetof(ms_rank_info, mpi_library)},
+        {"argv0", offsetof(ms_rank_info, argv0)},
+        {"run_dir", offsetof(ms_rank_info, run_dir)},
+        {"clock", offsetof(ms_rank_info, clock)},
+    };
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++) {
+        put_key(fp, strs[i].key);
+        put_str(fp, *(char *const *)((const char *)in + strs[i].off));
+        fputc(',', fp);
+    }
+    fprintf(fp, "\"mode\":\"%s\",\"status\":\"%s\",\"finalized\":%s,\"threads\":%" PRIu32
+                ",\"events\":%" PRIu64 ",\"dropped\":%" PRIu64 ",",
+            in->mode == MS_MODE_SUMMARY ? "summary" : "trace", ms_read_status_str(in->status),
+            in->finalized ? "true" : "false", in->threads, in->events, in->dropped);
+    put_num(fp, "app_s", (double)in->app_ns / 1e9);
+    fputc(',', fp);
+    put_num(fp, "mpi_s", (double)in->mpi_ns / 1e9);
+    fputc(',', fp);
+    put_num(fp, "mpi_pct", in->mpi_pct);
+    fputc(',', fp);
+    put_num(fp, "wall_s", (double)in->wall_ns / 1e9);
+    fputc(',', fp);
+    put_num(fp, "tool_stall_s", (double)ms_stall_rank_ns(run, (size_t)(in - run->ranks), NULL) / 1e9);
+    static const char *const models[] = {"none", "offset", "offset+drift"};
+    fprintf(fp, ",\"clock_sync\":\"%s\",\"clock_offset_ns\":%" PRId64 ",", models[in->align.model],
+            ms_clock_ahead_ns(&in->align));
+    put_num(fp, "clock_drift_ppm", ms_clock_drift_ppm(&in->align));
+    fprintf(fp, ",\"clock_error_ns\":%" PRId64, ms_clock_error_ns(&in->align));
+    if (in->has_events) {
+        fputc(',', fp);
+        put_num(fp, "start_s", rel_s(run, in->first_start));
+        fputc(',', fp);
+        put_num(fp, "end_s", rel_s(run, in->last_end));
+    }
+    fputc('}', fp);
+}
+
+static void put_site(FILE *fp, const ms_callsite *c)
+{
+    fputs("\"function\":", fp);
+    put_str(fp, c->function);
+    fputs(",\"file\":", fp);
+    put_str(fp, c->file);
+    fprintf(fp, ",\"line\":%d,\"text\":", c->line);
+    put_str(fp, c->text);
+    fputs(",\"location\":", fp);
+    put_str(fp, c->location);
+    fputs(",\"object\":", fp);
+    put_str(fp, c->object);
+    fprintf(fp, ",\"object_changed\":%s,\"object_missing\":%s", c->object_changed ? "true" : "false",
+            c->object_missing ? "true" : "false");
+}
+
+/* The region's source (its dominant call site, as scope-profiler's fields)
+ * and its call sites over ranks. */
+static void put_sources(FILE *fp, const ms_run *run, const char *region)
+{
+    size_t first, n = ms_site_places_of(run->places, run->nplaces, region, &first);
+    const ms_callsite *d = n ? run->places[first].row : NULL;
+    fprintf(fp, ",\"has_source\":%s,\"source_file\":", d && d->line > 0 ? "true" : "false");
+    if (d && d->line > 0) {
+        put_str(fp, d->file);
+        fprintf(fp, ",\"source_lineno\":%d,\"source_text\":", d->line);
+        put_str(fp, d->text);
+    } else {
+        fputs("null,\"source_lineno\":null,\"source_text\":null", fp);
+    }
+    fputs(",\"callsites\":[", fp);
+    for (size_t i = 0; i < n; i++) {
+        const ms_site_place *p = &run->places[first + i];
+        fputs(i ? ",{" : "{", fp);
+        put_site(fp, p->row);
+        fprintf(fp, ",\"ranks\":%" PRIu32 ",\"calls\":%" PRIu64 ",", p->ranks, p->calls);
+        put_num(fp, "total_s", (double)p->total_ns / 1e9);
+        fputc('}', fp);
+    }
+    fputc(']', fp);
+}
+
+static void put_region(FILE *fp, const ms_run *run, const ms_region *g)
+{
+    const ms_region_info *f = &g->info;
+    fputc('{', fp);
+    put_key(fp, "name");
+    put_str(fp, g->name);
+    if (f->is_mpi) {
+        fputs(",\"operation\":", fp);
+        put_str(fp, f->op);
+        fputs(",\"kind\":", fp);
+        put_str(fp, f->kind);
+        fprintf(fp, ",\"bytes\":%" PRId64 ",\"peer\":%" PRId64 ",\"root\":%" PRId64 ",\"tag\":%" PRId64
+                    ",\"comm\":%" PRId64 ",\"request\":",
+                f->bytes, f->peer, f->root, f->tag, f->comm);
+        if (f->request[0])
+            put_str(fp, f->request);
+        else
+            fputs("null", fp);
+    } else {
+        fputs(",\"operation\":null,\"kind\":null,\"bytes\":null,\"peer\":null,\"root\":null,"
+              "\"tag\":null,\"comm\":null,\"request\":null",
+              fp);
+    }
+    fprintf(fp, ",\"mpi\":%s,\"ranks\":%" PRIu32 ",", g->is_mpi ? "true" : "false", g->summary.ranks);
+    put_summary(fp, &g->summary);
+    fputc(',', fp);
+    put_num(fp, "imbalance_pct", g->summary.imbalance_pct);
+    fputc(',', fp);
+    put_num(fp, "mpi_window_s", (double)g->window_ns / 1e9);
+    fputc(',', fp);
+    put_num(fp, "excl_total_s", (double)g->excl_ns / 1e9);
+    fprintf(fp, ",\"total_ns\":%" PRIu64 ",\"excl_total_ns\":%" PRIu64, g->total_ns, g->excl_ns);
+    put_sources(fp, run, g->name);
+    fputs(",\"per_rank\":[", fp);
+    for (size_t k = 0; k < g->nranks; k++) {
+        const ms_region_rank *p = &g->ranks[k];
+        ms_summary s;
+        ms_stats_summarize(&p->stats, &s);
+        fprintf(fp, "%s{\"rank\":%" PRId32 ",", k ? "," : "", run->ranks[p->rank_index].rank);
+        put_summary(fp, &s);
+        fputc(',', fp);
+        put_num(fp, "first_start_s", rel_s(run, p->stats.first_start));
+        fputc(',', fp);
+        put_num(fp, "last_end_s", rel_s(run, p->stats.last_end));
+        fputc(',', fp);
+        put_num(fp, "excl_total_s", (double)p->excl_ns / 1e9);
+        fprintf(fp, ",\"total_ns\":%" PRIu64 ",\"excl_total_ns\":%" PRIu64, p->stats.total_ns, p->excl_ns);
+        fputc('}', fp);
+    }
+    fputs("]}", fp);
+}
+
+int ms_report_json(FILE *fp, const ms_run *run, const char *tool_version)
+{
+    fputs("{\"tool\":\"mpiscope-merge\",\"version\":", fp);
+    put_str(fp, tool_version);
+    fprintf(fp, ",\"format_version\":%u,\n", MS_FORMAT_VERSION);
+    put_run(fp, run);
+    fputs(",\n\"ranks\":[", fp);
+    for (size_t i = 0; i < run->nranks; i++) {
+        fputs(i ? ",\n" : "\n", fp);
+        put_rank(fp, run, &run->ranks[i]);
+    }
+    fputs("],\n\"regions\":[", fp);
+    for (size_t i = 0; i < run->nregions; i++) {
+        fputs(i ? ",\n" : "\n", fp);
+        put_region(fp, run, &run->regions[i]);
+    }
+    fputs("],\n\"matrix\":[", fp);
+    for (size_t i = 0; i < run->nmatrix; i++) {
+        const ms_matrix_cell *m = &run->matrix[i];
+        fprintf(fp, "%s{\"src\":%" PRId32 ",\"dst\":%" PRId32 ",\"messages\":%" PRIu64 ",\"bytes\":%" PRIu64 "}",
+                i ? ",\n" : "\n", m->src, m->dst, m->messages, m->bytes);
+    }
+    fputs("],\n\"callsites\":[", fp);
+    for (size_t i = 0; i < run->ncallsites; i++) {
+        const ms_callsite *c = &run->callsites[i];
+        fputs(i ? ",\n{" : "\n{", fp);
+        put_key(fp, "region");
+        put_str(fp, c->region);
+        fprintf(fp, ",\"rank\":%" PRId32 ",", c->rank);
+        put_site(fp, c);
+        fprintf(fp, ",\"calls\":%" PRIu64 ",", c->calls);
+        put_num(fp, "total_s", (double)c->total_ns / 1e9);
+        fputc('}', fp);
+    }
+    fputs("],\n\"counters\":", fp);
+    if (ms_report_counters_json(fp, run) != 0)
+        return -1;
+    fputs(",\n\"gpu\":", fp);
+    if (ms_report_gpu_json(fp, run) != 0)
+        return -1;
+    fputs(",\n\"warnings\":[", fp);
+    for (size_t i = 0; i < run->nwarnings; i++) {
+        fputs(i ? ",\n" : "\n", fp);
+        put_str(fp, run->warnings[i]);
+    }
+    fputs("]}\n", fp);
+    return ferror(fp) ? -1 : 0;
+}

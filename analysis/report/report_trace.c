@@ -1,0 +1,337 @@
+/*
+ * --trace: Chrome trace-event JSON (the "JSON Object Format" that Perfetto
+ * and chrome://tracing load):
+ *
+ *   {"traceEvents":[ ... ],"displayTimeUnit":"ns","otherData":{...}}
+ *
+ *   - each rank is a process: pid = world rank, named "rank N (host)" by a
+ *     process_name metadata event ("ph":"M") and sorted by rank;
+ *   - the tool's own stalls (tool_stalls.h) of thread T are a track of
+ *     their own, "tool stalls (thread T)", sorted after the host threads;
+ *   - each thread of a rank is a track: tid = the thread index in the log,
+ *     named "thread T"; a GPU stream's track is named "GPU D stream S
+ *     (context C)" and CUPTI's own records "CUPTI overhead", sorted after
+ *     the host threads;
+ *   - each call is a complete event ("ph":"X") named by its region, with
+ *     "ts" and "dur" in microseconds (nanosecond digits) relative to the
+ *     run's earliest event start (run->origin); "cat" is "mpi" for MPI
+ *     calls, else "region"; MPI calls have args bytes, peer, tag, comm
+ *     (and root, and request when the name has one) as in the name;
+ *   - each matched point-to-point message is a flow: "ph":"s" at the start
+ *     of the send call and "ph":"f" ("bp":"e", bound to the enclosing
+ *     slice) at the start of the call that received it, with the same
+ *     "id", "cat":"message" and "name":"message". flows.h says which
+ *     messages are matched; every flow start has its finish.
+ *
+ * Streamed: each rank's log is read again after the reduction and events
+ * are written as the reader delivers them. Memory holds, per log, one
+ * prepared JSON fragment per region name and the threads seen, and for the
+ * whole run the flow keys (flows.h): nothing grows with events.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../reduce/flows.h"
+#include "json_str.h"
+#include "../reduce/p2p.h"
+#include "report.h"
+#include "../reduce/tool_stalls.h"
+#include "u32set.h"
+
+/* What a region of the log being read contributes to each of its events. */
+/* Track ids of the tool's stalls: TOOL_TRACK + the thread index. */
+#define TOOL_TRACK 0x40000000u
+
+typedef struct trace_region {
+    char *json;                /* "name":...,"cat":...[,"args":{...}] */
+    ms_flow_key *key;          /* its flow key, or NULL */
+    int dir;                   /* MS_P2P_SEND or MS_P2P_RECV with a key */
+    int tool;                  /* the tool's own stalls: a track of their own */
+} trace_region;
+
+typedef struct trace_ctx {
+    FILE *fp;
+    ms_reader *rd;
+    const ms_run *run;
+    const ms_rank_info *in;
+    ms_flows *flows;
+    trace_region *regions;
+    size_t nregions, cap;
+    ms_u32set threads;         /* threads named so far in this log */
+    int first;                 /* no event written yet */
+    int nomem;
+} trace_ctx;
+
+static void sep(trace_ctx *c)
+{
+    fputs(c->first ? "\n" : ",\n", c->fp);
+    c->first = 0;
+}
+
+/* ns as microseconds with 3 decimals, exactly. */
+static void put_us(FILE *fp, int64_t ns)
+{
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    fprintf(fp, "%s%" PRIu64 ".%03" PRIu64, ns < 0 ? "-" : "", a / 1000u, a % 1000u);
+}
+
+static int appendf(char **buf, size_t *n, size_t *cap, const char *fmt, int64_t v)
+{
+    char tmp[64];
+    int len = snprintf(tmp, sizeof tmp, fmt, v);
+    return ms_json_append(buf, n, cap, tmp, (size_t)len);
+}
+
+/* The JSON fragment of a region and its flow key; name is NUL-terminated. */
+static int prepare_region(trace_ctx *c, trace_region *tr, const char *name, size_t len)
+{
+    char *b = NULL;
+    size_t n = 0, cap = 0;
+    ms_region_info ri;
+    int mpi = strlen(name) == len && ms_region_parse(name, &ri);
+    int rc = ms_json_append(&b, &n, &cap, "\"name\":", 7);
+    rc |= ms_json_append_str(&b, &n, &cap, name, len);
+    if (!mpi) {
+        rc |= ms_json_append(&b, &n, &cap, ",\"cat\":\"region\"", 15);
+    } else {
+        rc |= ms_json_append(&b, &n, &cap, ",\"cat\":\"mpi\",\"args\":{", 21);
+        rc |= appendf(&b, &n, &cap, "\"bytes\":%" PRId64, ri.bytes);
+        rc |= appendf(&b, &n, &cap, ",\"peer\":%" PRId64, ri.peer);
+        rc |= appendf(&b, &n, &cap, ",\"tag\":%" PRId64, ri.tag);
+        rc |= appendf(&b, &n, &cap, ",\"comm\":%" PRId64, ri.comm);
+        rc |= appendf(&b, &n, &cap, ",\"root\":%" PRId64, ri.root);
+        if (ri.request[0]) {
+            rc |= ms_json_append(&b, &n, &cap, ",\"request\":", 11);
+            rc |= ms_json_append_str(&b, &n, &cap, ri.request, strlen(ri.request));
+        }
+        rc |= ms_json_append(&b, &n, &cap, "}", 1);
+    }
+    if (rc != 0) {
+        free(b);
+        return -1;
+    }
+    tr->json = b;
+    tr->key = NULL;
+    tr->dir = MS_P2P_NONE;
+    tr->tool = ms_stall_name(name, len);
+    if (!mpi || !c->flows->nkeys)
+        return 0;
+    int64_t peer, tag, comm;
+    ms_p2p_dir dir = ms_p2p_classify(&ri, &peer, &tag, &comm);
+    if (dir != MS_P2P_SEND && dir != MS_P2P_RECV)
+        return 0;
+    const ms_p2p_chan *ch = ms_p2p_chan_find(c->run->chans, c->run->nchans, c->in->rank, dir, comm, peer, tag);
+    if (!ch || ch->world_peer < 0)
+        return 0;
+    int32_t me = c->in->rank, other = ch->world_peer;
+    tr->key = dir == MS_P2P_SEND ? ms_flows_find(c->flows, me, other, tag, comm)
+                                 : ms_flows_find(c->flows, other, me, tag, comm);
+    tr->dir = dir;
+    return 0;
+}
+
+static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
+{
+    trace_ctx *c = ctx;
+    if (region >= c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 64;
+        while (cap <= region)
+            cap *= 2;
+        trace_region *r = realloc(c->regions, cap * sizeof *r);
+        if (!r) {
+            c->nomem = 1;
+            return -1;
+        }
+        c->regions = r;
+        c->cap = cap;
+    }
+    /* The reader numbers new names densely. */
+    while (c->nregions <= region)
+        c->regions[c->nregions++] = (trace_region){.dir = MS_P2P_NONE};
+    /* The callback's name is not NUL-terminated; the reader's copy is. */
+    (void)name;
+    const char *z = ms_reader_region_name(c->rd, region, NULL);
+    if (!z || prepare_region(c, &c->regions[region], z, len) != 0) {
+        c->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* Name a thread's track the first time it is seen: "thread T", or the
+ * label given (GPU streams, sorted after the host threads). */
+static int name_thread_as(trace_ctx *c, uint32_t t, const char *label, uint64_t sort)
+{
+    int added = ms_u32set_add(&c->threads, t);
+    if (added <= 0)
+        return added;
+    sep(c);
+    fprintf(c->fp, "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":%" PRId32 ",\"tid\":%" PRIu32
+                   ",\"args\":{\"name\":\"",
+            c->in->rank, t);
+    if (label)
+        fputs(label, c->fp);
+    else
+        fprintf(c->fp, "thread %" PRIu32, t);
+    fputs("\"}}", c->fp);
+    sep(c);
+    fprintf(c->fp,
+            "{\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":%" PRId32 ",\"tid\":%" PRIu32
+            ",\"args\":{\"sort_index\":%" PRIu64 "}}",
+            c->in->rank, t, label ? sort : t);
+    return 0;
+}
+
+static int name_thread(trace_ctx *c, uint32_t t)
+{
+    return name_thread_as(c, t, NULL, 0);
+}
+
+/* GPU streams and CUPTI's overhead records are tracks of their own. */
+static int on_gpu(void *ctx, const ms_gpu_record *g)
+{
+    trace_ctx *c = ctx;
+    char label[96];
+    if (g->kind == MS_GPU_STREAM)
+        snprintf(label, sizeof label, "GPU %" PRIu32 " stream %" PRIu32 " (context %" PRIu32 ")", g->device,
+                 g->stream, g->context);
+    else if (g->kind == MS_GPU_TOOL)
+        snprintf(label, sizeof label, "CUPTI overhead");
+    else
+        return 0;
+    if (name_thread_as(c, g->thread, label, (1ull << 32) + g->thread) < 0) {
+        c->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static void put_flow(trace_ctx *c, const char *ph, uint64_t id, uint32_t thread, int64_t ts)
+{
+    sep(c);
+    fprintf(c->fp, "{\"ph\":\"%s\",%s\"name\":\"message\",\"cat\":\"message\",\"id\":%" PRIu64 ",\"pid\":%" PRId32
+                   ",\"tid\":%" PRIu32 ",\"ts\":",
+            ph, ph[0] == 'f' ? "\"bp\":\"e\"," : "", id, c->in->rank, thread);
+    put_us(c->fp, ts);
+    fputc('}', c->fp);
+}
+
+static int on_event(void *ctx, const ms_event *ev)
+{
+    trace_ctx *c = ctx;
+    trace_region *tr = &c->regions[ev->region];
+    /* The tool's stalls of thread T go on a track of their own, after the
+     * thread's, named for it. */
+    uint32_t tid = tr->tool ? TOOL_TRACK + ev->thread : ev->thread;
+    char label[64];
+    if (tr->tool)
+        snprintf(label, sizeof label, "tool stalls (thread %" PRIu32 ")", ev->thread);
+    if ((tr->tool ? name_thread_as(c, tid, label, (1ull << 31) + ev->thread) : name_thread(c, ev->thread)) < 0) {
+        c->nomem = 1;
+        return -1;
+    }
+    int64_t ts = ms_rank_time(c->in, ev->start_ns) - c->run->origin;
+    sep(c);
+    fprintf(c->fp, "{\"ph\":\"X\",%s,\"pid\":%" PRId32 ",\"tid\":%" PRIu32 ",\"ts\":", tr->json, c->in->rank,
+            tid);
+    put_us(c->fp, ts);
+    fputs(",\"dur\":", c->fp);
+    put_us(c->fp, (int64_t)(ev->end_ns - ev->start_ns));
+    fputc('}', c->fp);
+    uint64_t id;
+    if (tr->key && tr->dir == MS_P2P_SEND && ms_flows_send(tr->key, &id))
+        put_flow(c, "s", id, ev->thread, ts);
+    else if (tr->key && tr->dir == MS_P2P_RECV && ms_flows_recv(tr->key, &id))
+        put_flow(c, "f", id, ev->thread, ts);
+    return 0;
+}
+
+static const ms_read_callbacks trace_callbacks = {.region = on_region, .event = on_event, .gpu = on_gpu};
+
+static void free_regions(trace_ctx *c)
+{
+    for (size_t i = 0; i < c->nregions; i++)
+        free(c->regions[i].json);
+    c->nregions = 0;
+}
+
+static int put_process(trace_ctx *c)
+{
+    char label[64];
+    snprintf(label, sizeof label, "rank %" PRId32 " (", c->in->rank);
+    char *b = NULL;
+    size_t n = 0, cap = 0;
+    int rc = ms_json_append(&b, &n, &cap, label, strlen(label));
+    rc |= ms_json_append(&b, &n, &cap, c->in->host, strlen(c->in->host));
+    rc |= ms_json_append(&b, &n, &cap, ")", 1);
+    sep(c);
+    fprintf(c->fp, "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":%" PRId32 ",\"args\":{\"name\":", c->in->rank);
+    if (rc == 0)
+        rc = ms_json_put_str(c->fp, b, n);
+    free(b);
+    fputs("}}", c->fp);
+    sep(c);
+    fprintf(c->fp,
+            "{\"ph\":\"M\",\"name\":\"process_sort_index\",\"pid\":%" PRId32 ",\"args\":{\"sort_index\":%" PRId32
+            "}}",
+            c->in->rank, c->in->rank);
+    return rc;
+}
+
+static int trace_rank(trace_ctx *c, ms_reader *rd)
+{
+    if (put_process(c) != 0) {
+        errno = ENOMEM;
+        return -1;
+    }
+    if (!c->in->has_events)
+        return 0;
+    c->threads.n = 0;
+    ms_read_result res;
+    ms_read_status st = ms_reader_read(rd, c->in->file, &trace_callbacks, c, &res);
+    free_regions(c);
+    if (c->nomem || st == MS_READ_NOMEM) {
+        errno = ENOMEM;
+        return -1;
+    }
+    if (st != MS_READ_OK && st != MS_READ_TRUNCATED) {
+        fprintf(stderr, "mpiscope-merge: reading again for the trace: %s\n", res.message);
+        errno = EIO;
+        return -1;
+    }
+    return ferror(c->fp) ? -1 : 0;
+}
+
+int ms_report_trace(FILE *fp, const ms_run *run)
+{
+    ms_flows flows;
+    if (ms_flows_build(run, &flows) != 0) {
+        errno = ENOMEM;
+        return -1;
+    }
+    ms_reader *rd = ms_reader_create();
+    if (!rd) {
+        ms_flows_free(&flows);
+        errno = ENOMEM;
+        return -1;
+    }
+    trace_ctx c = {.fp = fp, .rd = rd, .run = run, .flows = &flows, .first = 1};
+    fputs("{\"traceEvents\":[", fp);
+    int rc = 0;
+    for (size_t r = 0; rc == 0 && r < run->nranks; r++) {
+        c.in = &run->ranks[r];
+        rc = trace_rank(&c, rd);
+    }
+    fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"ranks\":", fp);
+    fprintf(fp, "%zu,\"messages_with_flows\":%" PRIu64 ",\"dir\":", run->nranks, flows.nflows);
+    if (rc == 0)
+        rc = ms_json_put_str(fp, run->dir, strlen(run->dir));
+    fputs("}}\n", fp);
+    free(c.regions);
+    free(c.threads.v);
+    ms_reader_destroy(rd);
+    ms_flows_free(&flows);
+    return rc != 0 || ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,289 @@
+/*
+ * mpiscope per-rank log format: the one header shared by the runtime
+ * (preload/, pmpi/) and the reader (analysis/).  docs/FORMAT.md describes it
+ * in prose; this file is normative.  Everything on disk is little endian.
+ *
+ * A log is a sequence of independent zstd frames (content checksum on).
+ * Each frame decompresses to exactly one block: a ms_block_header followed by
+ * `length` payload bytes.
+ *   - block 1 (kind MS_BLOCK_HEADER): ms_file_header, ms_clock_info (from
+ *     version 2 on), metadata strings
+ *   - blocks of kind MS_BLOCK_DATA: one thread's record stream, in order
+ *   - blocks of kind MS_BLOCK_CLOCK (version 2): a clock sample, written
+ *     before the data blocks of each flush
+ *   - blocks of kind MS_BLOCK_SYNC (version 4): the rank's clock measured
+ *     against rank 0's at MPI_Init and at MPI_Finalize
+ *   - last block (kind MS_BLOCK_END): ms_end_record
+ * A log without its end block was cut short (crash, kill): readers use its
+ * readable prefix and say "truncated".
+ * A summary-mode log (header mode MS_MODE_SUMMARY, version 4) has the same
+ * blocks; its data blocks hold control records and one MS_CTL_SUMMARY
+ * aggregate per region id instead of events (docs/FORMAT.md, "Summary
+ * mode").
+ */
+#ifndef MPISCOPE_LOG_FORMAT_H
+#define MPISCOPE_LOG_FORMAT_H
+
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define MS_FORMAT_VERSION 4u
+#define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
+#define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
+#define MS_ENDIAN_MARK 0x01020304u
+
+/* Largest block payload a writer produces and a reader accepts. */
+#define MS_MAX_BLOCK_PAYLOAD (64u * 1024u * 1024u)
+/* Longest region name (bytes, without terminator). */
+#define MS_MAX_NAME 1024u
+
+enum ms_block_kind {
+    MS_BLOCK_HEADER = 1,
+    MS_BLOCK_DATA = 2,
+    MS_BLOCK_END = 3,
+    MS_BLOCK_CLOCK = 4,
+    MS_BLOCK_SYNC = 5,
+};
+
+typedef struct ms_block_header {
+    uint32_t magic;   /* MS_BLOCK_MAGIC */
+    uint16_t kind;    /* enum ms_block_kind */
+    uint16_t flags;   /* 0 */
+    uint32_t thread;  /* data: thread index within the rank; else 0 */
+    uint32_t length;  /* payload bytes that follow */
+} ms_block_header;
+_Static_assert(sizeof(ms_block_header) == 16, "ms_block_header is 16 bytes on disk");
+
+enum ms_mode { MS_MODE_TRACE = 0, MS_MODE_SUMMARY = 1 };
+
+/* Payload of the header block; followed by ms_clock_info (version 2 on),
+ * then `nstrings` metadata strings, each a u32 length and that many bytes of
+ * "key=value" (no terminator). Keys: host, mpi_library, argv0, run_dir,
+ * clock.
+ * Times marked "log clock" are in the unit ms_clock_info names: nanoseconds
+ * of CLOCK_MONOTONIC, or time-stamp-counter ticks. */
+typedef struct ms_file_header {
+    char magic[8];              /* MS_FILE_MAGIC */
+    uint32_t version;           /* MS_FORMAT_VERSION */
+    uint32_t endian;            /* MS_ENDIAN_MARK */
+    int32_t rank;               /* world rank */
+    int32_t size;               /* world size */
+    int64_t pid;
+    uint64_t clock_ref_ns;      /* CLOCK_MONOTONIC ns ... */
+    int64_t realtime_ref_ns;    /* ... and CLOCK_REALTIME ns, read together */
+    uint64_t init_start_ns;     /* log clock when MPI_Init was entered */
+    uint64_t init_end_ns;       /* log clock when MPI_Init returned */
+    uint32_t mode;              /* enum ms_mode */
+    uint32_t nstrings;
+} ms_file_header;
+_Static_assert(sizeof(ms_file_header) == 72, "ms_file_header is 72 bytes on disk");
+
+enum ms_clock_kind { MS_CLOCK_NS = 0, MS_CLOCK_TSC = 1 };
+
+/* After the file header (version 2 on): the unit of the log clock. */
+typedef struct ms_clock_info {
+    uint32_t kind;              /* enum ms_clock_kind */
+    uint32_t reserved;          /* 0 */
+    uint64_t ticks_ref;         /* log clock, read together with clock_ref_ns */
+    double ticks_per_ns;        /* estimate made at start; 1 for MS_CLOCK_NS */
+} ms_clock_info;
+_Static_assert(sizeof(ms_clock_info) == 24, "ms_clock_info is 24 bytes on disk");
+
+/* Payload of a clock block: the three clocks read together. Readers map the
+ * log clock to CLOCK_MONOTONIC through these samples (and the end record's). */
+typedef struct ms_clock_sample {
+    uint64_t ticks;             /* log clock */
+    uint64_t mono_ns;           /* CLOCK_MONOTONIC */
+    int64_t realtime_ns;        /* CLOCK_REALTIME */
+} ms_clock_sample;
+_Static_assert(sizeof(ms_clock_sample) == 24, "ms_clock_sample is 24 bytes on disk");
+
+/* Payload of a sync block (version 4): one measurement of this rank's clock
+ * against rank 0's, by ping-pong over a communicator of the tool's own: of
+ * `exchanges` round trips, the one with the shortest round trip. Rank 0
+ * read its CLOCK_MONOTONIC (peer_mono_ns) when the ping arrived, so
+ * (Cristian) rank 0's clock read peer_mono_ns at this rank's log-clock time
+ * (t_send + t_recv) / 2, within (t_recv - t_send) / 2. At most one block of
+ * each phase; rank 0 and one-rank runs write none. */
+enum ms_sync_phase { MS_SYNC_INIT = 0, MS_SYNC_FINALIZE = 1 };
+typedef struct ms_sync_sample {
+    uint32_t phase;             /* enum ms_sync_phase */
+    uint32_t exchanges;         /* round trips completed, >= 1 */
+    uint64_t t_send;            /* log clock: the ping left this rank ... */
+    uint64_t t_recv;            /* ... and rank 0's reply arrived (>= t_send) */
+    uint64_t peer_mono_ns;      /* rank 0's CLOCK_MONOTONIC when the ping arrived */
+} ms_sync_sample;
+_Static_assert(sizeof(ms_sync_sample) == 32, "ms_sync_sample is 32 bytes on disk");
+/* Most round trips one measurement makes. */
+#define MS_SYNC_MAX_EXCHANGES 64u
+
+/* Payload of the end block. Version 1 wrote the first 40 bytes. */
+typedef struct ms_end_record {
+    uint64_t finalize_start_ns; /* log clock when MPI_Finalize was entered (0: never) */
+    uint64_t end_ns;            /* CLOCK_MONOTONIC ns when the log was closed ... */
+    uint64_t events;            /* events written, all threads */
+    uint64_t dropped;           /* events that could not be recorded (0 unless noted) */
+    uint32_t nthreads;          /* threads that recorded */
+    uint32_t flags;             /* MS_END_* */
+    uint64_t end_ticks;         /* ... and the log clock, read together (version 2) */
+} ms_end_record;
+_Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk");
+#define MS_END_RECORD_V1_SIZE 40u
+
+#define MS_END_FINALIZED 1u     /* closed by MPI_Finalize (else at exit) */
+
+/*
+ * Data block payload: one thread's records. Each record starts with an
+ * unsigned LEB128 varint h; its low two bits give the record type.
+ *
+ *   h & 3 == MS_REC_EVENT: an event of region (h >> 2), the thread-local
+ *       region id, then varint gap (start - previous end) and varint
+ *       duration, both in log clock units. The stream's time cursor is then start+duration.
+ *   h & 3 == MS_REC_CONTROL: (h >> 2) is one of enum ms_control:
+ *       MS_CTL_REGION: varint id, varint len, len bytes of name
+ *       MS_CTL_TIME:   varint t; the time cursor becomes t (absolute, log clock)
+ *       MS_CTL_COMM:   varint comm id, varint n, n varints (world ranks)
+ *       MS_CTL_SITE:   varint region id, varint n (1..MS_MAX_SITE_FRAMES),
+ *                      n varints: the call site of the region id defined
+ *                      just before, as return addresses, innermost first
+ *                      (version 3)
+ *       MS_CTL_OBJECT: varint base, varint lo, varint hi, varint path len,
+ *                      path bytes, varint build-id len, build-id bytes: an
+ *                      ELF object loaded in the process at base, spanning
+ *                      addresses [lo, hi) (version 3)
+ *       MS_CTL_COUNTER_SET: varint set id (thread-local, < MS_MAX_COUNTER_SETS),
+ *                      varint nevents, varint n (nevents <= n <=
+ *                      MS_MAX_COUNTER_VALUES), varint group len, group
+ *                      bytes, then n names (varint len, bytes): a set of
+ *                      hardware-counter values, nevents raw events then
+ *                      n - nevents derived metrics (version 3)
+ *       MS_CTL_COUNTER_SAMPLE: varint set id, varint region (0: the whole
+ *                      run; else thread-local region id + 1), varint
+ *                      counter thread, varint cpu, varint count, varint
+ *                      flags (MS_SAMPLE_*), 8 bytes time (IEEE double, s),
+ *                      varint n (the set's n), n 8-byte IEEE doubles: the
+ *                      values of the region on that counter thread so far
+ *                      (version 3)
+ *       MS_CTL_GPU_STREAM: varint device, varint context, varint stream:
+ *                      this thread of the log is a GPU stream, not a host
+ *                      thread (version 4)
+ *       MS_CTL_GPU_LAUNCH: varint host thread (thread index + 1; 0: not
+ *                      known), varint t (log clock): the next event of this
+ *                      thread was launched by that host thread at t
+ *                      (version 4)
+ *       MS_CTL_GPU_DROPPED: varint n: n more GPU activity records were
+ *                      dropped by CUPTI (version 4)
+ *       MS_CTL_GPU_TOOL: this thread holds CUPTI's own overhead records,
+ *                      not a GPU stream (version 4)
+ *       MS_CTL_SUMMARY: the aggregate of every call of one region id of
+ *                      this thread (summary mode, version 4; see
+ *                      docs/FORMAT.md): varint id, varint calls (>= 1),
+ *                      varint total, varint min, varint max (ns), 8 bytes
+ *                      mean (ns), 8 bytes m2 (ns^2; IEEE doubles),
+ *                      varint first start (log clock), varint its
+ *                      duration (ns), varint last end (log clock),
+ *                      varint its duration (ns), varint window (ns),
+ *                      varint exclusive (ns), varint zero (calls shorter
+ *                      than 1 ns), varint lo, varint n, n varints: the
+ *                      counts of sketch buckets lo .. lo + n - 1
+ *                      (ms_sketch_bucket_of)
+ *   types 2 and 3 are reserved; a reader rejects them.
+ * A thread's stream continues across its data blocks: region ids and the
+ * time cursor carry over. A thread's stream has an MS_CTL_TIME before its
+ * first event.
+ */
+enum ms_record_type { MS_REC_EVENT = 0, MS_REC_CONTROL = 1 };
+enum ms_control {
+    MS_CTL_REGION = 0,
+    MS_CTL_TIME = 1,
+    MS_CTL_COMM = 2,
+    MS_CTL_SITE = 3,
+    MS_CTL_OBJECT = 4,
+    MS_CTL_COUNTER_SET = 5,
+    MS_CTL_COUNTER_SAMPLE = 6,
+    MS_CTL_GPU_STREAM = 9,
+    MS_CTL_GPU_LAUNCH = 10,
+    MS_CTL_GPU_DROPPED = 11,
+    MS_CTL_GPU_TOOL = 12,
+    MS_CTL_SUMMARY = 7,
+};
+
+/* Summary mode's duration sketch (DDSketch, relative accuracy 1 %): a
+ * duration v >= 1 ns counts in bucket ceil(ln(v) / ln(gamma)), gamma =
+ * 1.01 / 0.99, computed in IEEE double as below and capped at
+ * MS_SKETCH_MAX_BUCKET; durations below 1 ns count in the zero bucket.
+ * The merge's sketch (common/sketch.c) uses this same definition. */
+#define MS_SKETCH_MAX_BUCKET 2240
+/* 1 / ln(1.01 / 0.99), the double nearest to it as computed by libm. */
+#define MS_SKETCH_INV_LN_GAMMA 0x1.8ffc9629d237p+5
+static inline int32_t ms_sketch_bucket_of(uint64_t v)
+{
+    double i = ceil(log((double)v) * MS_SKETCH_INV_LN_GAMMA);
+    return i > (double)MS_SKETCH_MAX_BUCKET ? MS_SKETCH_MAX_BUCKET : (int32_t)i;
+}
+
+/* Hardware-counter sets (LIKWID groups): most sets one thread defines, most
+ * values in a set, longest group or value name. */
+#define MS_MAX_COUNTER_SETS 64u
+#define MS_MAX_COUNTER_VALUES 64u
+#define MS_MAX_COUNTER_NAME 256u
+/* A sample's flags: MS_SAMPLE_FINAL replaces every earlier sample of its
+ * set and region in the rank (the counting tool's own final evaluation). */
+#define MS_SAMPLE_FINAL 1u
+/* Counter values and times are stored as 8-byte IEEE doubles. */
+_Static_assert(sizeof(double) == 8, "counter values are 8-byte IEEE doubles on disk");
+
+/* Most frames of one call site (MPISCOPE_CALLSITE_DEPTH), longest object
+ * path and build-id an object record holds. */
+#define MS_MAX_SITE_FRAMES 16u
+#define MS_MAX_OBJECT_PATH 1024u
+#define MS_MAX_BUILD_ID 64u
+
+#define MS_VARINT_MAX 10u
+
+/* Append v as LEB128 at p (room for MS_VARINT_MAX bytes); returns the end. */
+static inline __attribute__((always_inline)) uint8_t *ms_put_varint(uint8_t *p, uint64_t v)
+{
+    if (v < 0x80) {
+        *p = (uint8_t)v;
+        return p + 1;
+    }
+    if (v < 0x4000) {
+        p[0] = (uint8_t)(v | 0x80);
+        p[1] = (uint8_t)(v >> 7);
+        return p + 2;
+    }
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    *p++ = (uint8_t)v;
+    return p;
+}
+
+/* Read a LEB128 varint from [*pp, end). Returns 0 and advances *pp on
+ * success, -1 on a varint that runs past end or is longer than 10 bytes. */
+static inline int ms_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
+{
+    const uint8_t *p = *pp;
+    uint64_t v = 0;
+    unsigned shift = 0;
+    for (unsigned i = 0; i < MS_VARINT_MAX; i++) {
+        if (p >= end)
+            return -1;
+        uint8_t b = *p++;
+        if (shift == 63 && b > 1)
+            return -1;
+        v |= (uint64_t)(b & 0x7f) << shift;
+        if (!(b & 0x80)) {
+            *pp = p;
+            *out = v;
+            return 0;
+        }
+        shift += 7;
+    }
+    return -1;
+}
+
+#endif
