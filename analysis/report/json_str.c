@@ -1,6 +1,7 @@
-/* JSON strings: see json_str.h. */
+/* JSON strings and numbers: see json_str.h. */
 #include "json_str.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,68 @@ size_t ms_utf8_len(const unsigned char *s, size_t left)
     return n;
 }
 
+/* The escaper's one step: how the next character of s[0..left) (left > 0)
+ * is written. Returns the bytes it takes; sets *esc_len to the length of
+ * its escape in esc, or to 0 when those bytes are written as they are. */
+static size_t escape_next(const unsigned char *s, size_t left, unsigned flags, char esc[8], size_t *esc_len)
+{
+    unsigned c = s[0];
+    if (c == '"' || c == '\\') {
+        esc[0] = '\\';
+        esc[1] = (char)c;
+        *esc_len = 2;
+        return 1;
+    }
+    if ((flags & MS_JSON_SHORT_CONTROLS) && (c == '\n' || c == '\t' || c == '\r')) {
+        esc[0] = '\\';
+        esc[1] = c == '\n' ? 'n' : c == '\t' ? 't' : 'r';
+        *esc_len = 2;
+        return 1;
+    }
+    if (c < 0x20 || c == 0x7f || ((flags & MS_JSON_IN_SCRIPT) && (c == '<' || c == '>' || c == '&'))) {
+        *esc_len = (size_t)snprintf(esc, 8, "\\u%04x", c);
+        return 1;
+    }
+    size_t n = ms_utf8_len(s, left);
+    if (n == 0) {
+        memcpy(esc, "\\ufffd", 6);
+        *esc_len = 6;
+        return 1;
+    }
+    if ((flags & MS_JSON_IN_SCRIPT) && n == 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9)) {
+        *esc_len = (size_t)snprintf(esc, 8, "\\u%04x", s[2] == 0xa8 ? 0x2028u : 0x2029u);
+        return n;
+    }
+    *esc_len = 0;
+    return n;
+}
+
+int ms_json_write_str(FILE *fp, const char *str, size_t len, unsigned flags)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t raw = 0;    /* start of the bytes not written yet that go out as they are */
+    fputc('"', fp);
+    for (size_t i = 0; i < len;) {
+        char esc[8];
+        size_t esc_len;
+        size_t k = escape_next(s + i, len - i, flags, esc, &esc_len);
+        if (esc_len) {
+            fwrite(s + raw, 1, i - raw, fp);
+            fwrite(esc, 1, esc_len, fp);
+            raw = i + k;
+        }
+        i += k;
+    }
+    fwrite(s + raw, 1, len - raw, fp);
+    fputc('"', fp);
+    return 0;
+}
+
+int ms_json_put_str(FILE *fp, const char *s, size_t len)
+{
+    return ms_json_write_str(fp, s, len, 0);
+}
+
 int ms_json_append(char **buf, size_t *n, size_t *cap, const char *s, size_t len)
 {
     if (*n + len + 1 > *cap) {
@@ -58,40 +121,26 @@ int ms_json_append_str(char **buf, size_t *n, size_t *cap, const char *str, size
 {
     const unsigned char *s = (const unsigned char *)str;
     int rc = ms_json_append(buf, n, cap, "\"", 1);
-    size_t i = 0;
-    while (rc == 0 && i < len) {
-        unsigned c = s[i];
+    for (size_t i = 0; rc == 0 && i < len;) {
         char esc[8];
-        if (c == '"' || c == '\\') {
-            esc[0] = '\\';
-            esc[1] = (char)c;
-            rc = ms_json_append(buf, n, cap, esc, 2);
-            i++;
-        } else if (c < 0x20 || c == 0x7f) {
-            snprintf(esc, sizeof esc, "\\u%04x", c);
-            rc = ms_json_append(buf, n, cap, esc, 6);
-            i++;
-        } else {
-            size_t k = ms_utf8_len(s + i, len - i);
-            if (k == 0) {
-                rc = ms_json_append(buf, n, cap, "\\ufffd", 6);
-                i++;
-            } else {
-                rc = ms_json_append(buf, n, cap, str + i, k);
-                i += k;
-            }
-        }
+        size_t esc_len;
+        size_t k = escape_next(s + i, len - i, 0, esc, &esc_len);
+        rc = esc_len ? ms_json_append(buf, n, cap, esc, esc_len) : ms_json_append(buf, n, cap, str + i, k);
+        i += k;
     }
     return rc ? rc : ms_json_append(buf, n, cap, "\"", 1);
 }
 
-int ms_json_put_str(FILE *fp, const char *s, size_t len)
+void ms_json_put_double(FILE *fp, double v)
 {
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    int rc = ms_json_append_str(&buf, &n, &cap, s, len);
-    if (rc == 0)
-        fwrite(buf, 1, n, fp);
-    free(buf);
-    return rc;
+    if (isfinite(v))
+        fprintf(fp, "%.9g", v);
+    else
+        fputs("null", fp);
+}
+
+void ms_json_put_num(FILE *fp, const char *key, double v)
+{
+    fprintf(fp, "\"%s\":", key);
+    ms_json_put_double(fp, v);
 }

@@ -120,14 +120,6 @@ static int put_s(FILE *fp, const char *s)
     return ms_json_put_str(fp, s, strlen(s));
 }
 
-static void put_d(FILE *fp, double v)
-{
-    if (isfinite(v))
-        fprintf(fp, "%.9g", v);
-    else
-        fputs("null", fp);
-}
-
 static int json_names(FILE *fp, const ms_counter_set *s, uint32_t from, uint32_t to)
 {
     fputc('[', fp);
@@ -144,9 +136,9 @@ static int json_names(FILE *fp, const ms_counter_set *s, uint32_t from, uint32_t
 static int json_roofline(FILE *fp, const ms_roofline *r)
 {
     fputs("{\"peak_gflops\":", fp);
-    put_d(fp, r->peak_gflops);
+    ms_json_put_double(fp, r->peak_gflops);
     fprintf(fp, ",\"peak_gflops_empirical\":%s,\"peak_gbs\":", r->gflops_empirical ? "true" : "false");
-    put_d(fp, r->peak_gbs);
+    ms_json_put_double(fp, r->peak_gbs);
     fprintf(fp, ",\"peak_gbs_empirical\":%s,\"rejected\":%zu,\"points\":[", r->gbs_empirical ? "true" : "false",
             r->nrejected);
     for (size_t i = 0; i < r->npoints; i++) {
@@ -155,13 +147,13 @@ static int json_roofline(FILE *fp, const ms_roofline *r)
         if (put_s(fp, p->region) != 0)
             return -1;
         fprintf(fp, ",\"rank\":%" PRId32 ",\"gflops\":", p->rank);
-        put_d(fp, p->gflops);
+        ms_json_put_double(fp, p->gflops);
         fputs(",\"gbs\":", fp);
-        put_d(fp, p->gbs);
+        ms_json_put_double(fp, p->gbs);
         fputs(",\"ai\":", fp);
-        put_d(fp, p->ai);
+        ms_json_put_double(fp, p->ai);
         fputs(",\"runtime_s\":", fp);
-        put_d(fp, p->runtime_s);
+        ms_json_put_double(fp, p->runtime_s);
         fputs(",\"flops_metric\":", fp);
         if (put_s(fp, p->flops_metric) != 0)
             return -1;
@@ -204,12 +196,12 @@ int ms_report_counters_json(FILE *fp, const ms_run *run)
         fprintf(fp, ",\"rank\":%" PRId32 ",\"thread\":%" PRIu32 ",\"cpu\":%" PRIu32 ",\"count\":%" PRIu64
                     ",\"time_s\":",
                 r->rank, r->cthread, r->cpu, r->count);
-        put_d(fp, r->time_s);
+        ms_json_put_double(fp, r->time_s);
         fputs(",\"values\":[", fp);
         for (uint32_t v = 0; v < c->sets[r->set].n; v++) {
             if (v)
                 fputc(',', fp);
-            put_d(fp, r->values[v]);
+            ms_json_put_double(fp, r->values[v]);
         }
         fputs("]}", fp);
     }

@@ -1,62 +1,22 @@
-/* JSON report: see report.h. Strings are escaped, and bytes that are not
- * valid UTF-8 become U+FFFD, so the output is valid JSON for any input. */
+/* JSON report: see report.h. Strings and numbers are written by json_str.h,
+ * so the output is valid JSON for any input. */
 #include <inttypes.h>
-#include <math.h>
 #include <string.h>
 
 #include "json_str.h"
 #include "report.h"
 #include "../reduce/tool_stalls.h"
 
-static void put_str(FILE *fp, const char *str)
+/* A string as the JSON report spells it: \n, \t and \r in short form. */
+static void put_str(FILE *fp, const char *s)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    fputc('"', fp);
-    while (*s) {
-        unsigned c = *s;
-        if (c == '"' || c == '\\') {
-            fputc('\\', fp);
-            fputc((int)c, fp);
-            s++;
-        } else if (c == '\n') {
-            fputs("\\n", fp);
-            s++;
-        } else if (c == '\t') {
-            fputs("\\t", fp);
-            s++;
-        } else if (c == '\r') {
-            fputs("\\r", fp);
-            s++;
-        } else if (c < 0x20 || c == 0x7f) {
-            fprintf(fp, "\\u%04x", c);
-            s++;
-        } else {
-            size_t n = ms_utf8_len(s, 4);
-            if (n == 0) {
-                fputs("\\ufffd", fp);
-                s++;
-            } else {
-                fwrite(s, 1, n, fp);
-                s += n;
-            }
-        }
-    }
-    fputc('"', fp);
+    ms_json_write_str(fp, s, strlen(s), MS_JSON_SHORT_CONTROLS);
 }
 
 static void put_key(FILE *fp, const char *key)
 {
     put_str(fp, key);
     fputc(':', fp);
-}
-
-static void put_num(FILE *fp, const char *key, double v)
-{
-    put_key(fp, key);
-    if (isfinite(v))
-        fprintf(fp, "%.9g", v);
-    else
-        fputs("null", fp);
 }
 
 static void put_summary(FILE *fp, const ms_summary *s)
@@ -72,7 +32,7 @@ static void put_summary(FILE *fp, const ms_summary *s)
     fprintf(fp, "\"calls\":%" PRIu64, s->calls);
     for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
         fputc(',', fp);
-        put_num(fp, fields[i].key, fields[i].v);
+        ms_json_put_num(fp, fields[i].key, fields[i].v);
     }
 }
 
@@ -93,24 +53,24 @@ static void put_run(FILE *fp, const ms_run *run)
         put_str(fp, run->hosts[i]);
     }
     fputs("],", fp);
-    put_num(fp, "wall_s", (double)run->wall_ns / 1e9);
+    ms_json_put_num(fp, "wall_s", (double)run->wall_ns / 1e9);
     fputc(',', fp);
-    put_num(fp, "app_s", (double)run->app_ns / 1e9);
+    ms_json_put_num(fp, "app_s", (double)run->app_ns / 1e9);
     fputc(',', fp);
-    put_num(fp, "mpi_s", (double)run->mpi_ns / 1e9);
+    ms_json_put_num(fp, "mpi_s", (double)run->mpi_ns / 1e9);
     fputc(',', fp);
-    put_num(fp, "mpi_pct", run->mpi_pct);
+    ms_json_put_num(fp, "mpi_pct", run->mpi_pct);
     fputc(',', fp);
     double stall_pct;
-    put_num(fp, "tool_stall_s", (double)ms_stall_total_ns(run, &stall_pct) / 1e9);
+    ms_json_put_num(fp, "tool_stall_s", (double)ms_stall_total_ns(run, &stall_pct) / 1e9);
     fputc(',', fp);
-    put_num(fp, "tool_stall_pct", stall_pct);
+    ms_json_put_num(fp, "tool_stall_pct", stall_pct);
     fputc(',', fp);
-    put_num(fp, "mpi_pct_min", run->mpi_pct_min);
+    ms_json_put_num(fp, "mpi_pct_min", run->mpi_pct_min);
     fputc(',', fp);
-    put_num(fp, "mpi_pct_mean", run->mpi_pct_mean);
+    ms_json_put_num(fp, "mpi_pct_mean", run->mpi_pct_mean);
     fputc(',', fp);
-    put_num(fp, "mpi_pct_max", run->mpi_pct_max);
+    ms_json_put_num(fp, "mpi_pct_max", run->mpi_pct_max);
     fprintf(fp, ",\"events\":%" PRIu64 ",\"start_realtime_ns\":", run->events);
     if (run->has_events)
         fprintf(fp, "%" PRId64, run->origin);
@@ -139,25 +99,25 @@ static void put_rank(FILE *fp, const ms_run *run, const ms_rank_info *in)
                 ",\"events\":%" PRIu64 ",\"dropped\":%" PRIu64 ",",
             in->mode == MS_MODE_SUMMARY ? "summary" : "trace", ms_read_status_str(in->status),
             in->finalized ? "true" : "false", in->threads, in->events, in->dropped);
-    put_num(fp, "app_s", (double)in->app_ns / 1e9);
+    ms_json_put_num(fp, "app_s", (double)in->app_ns / 1e9);
     fputc(',', fp);
-    put_num(fp, "mpi_s", (double)in->mpi_ns / 1e9);
+    ms_json_put_num(fp, "mpi_s", (double)in->mpi_ns / 1e9);
     fputc(',', fp);
-    put_num(fp, "mpi_pct", in->mpi_pct);
+    ms_json_put_num(fp, "mpi_pct", in->mpi_pct);
     fputc(',', fp);
-    put_num(fp, "wall_s", (double)in->wall_ns / 1e9);
+    ms_json_put_num(fp, "wall_s", (double)in->wall_ns / 1e9);
     fputc(',', fp);
-    put_num(fp, "tool_stall_s", (double)ms_stall_rank_ns(run, (size_t)(in - run->ranks), NULL) / 1e9);
+    ms_json_put_num(fp, "tool_stall_s", (double)ms_stall_rank_ns(run, (size_t)(in - run->ranks), NULL) / 1e9);
     static const char *const models[] = {"none", "offset", "offset+drift"};
     fprintf(fp, ",\"clock_sync\":\"%s\",\"clock_offset_ns\":%" PRId64 ",", models[in->align.model],
             ms_clock_ahead_ns(&in->align));
-    put_num(fp, "clock_drift_ppm", ms_clock_drift_ppm(&in->align));
+    ms_json_put_num(fp, "clock_drift_ppm", ms_clock_drift_ppm(&in->align));
     fprintf(fp, ",\"clock_error_ns\":%" PRId64, ms_clock_error_ns(&in->align));
     if (in->has_events) {
         fputc(',', fp);
-        put_num(fp, "start_s", rel_s(run, in->first_start));
+        ms_json_put_num(fp, "start_s", rel_s(run, in->first_start));
         fputc(',', fp);
-        put_num(fp, "end_s", rel_s(run, in->last_end));
+        ms_json_put_num(fp, "end_s", rel_s(run, in->last_end));
     }
     fputc('}', fp);
 }
@@ -198,7 +158,7 @@ static void put_sources(FILE *fp, const ms_run *run, const char *region)
         fputs(i ? ",{" : "{", fp);
         put_site(fp, p->row);
         fprintf(fp, ",\"ranks\":%" PRIu32 ",\"calls\":%" PRIu64 ",", p->ranks, p->calls);
-        put_num(fp, "total_s", (double)p->total_ns / 1e9);
+        ms_json_put_num(fp, "total_s", (double)p->total_ns / 1e9);
         fputc('}', fp);
     }
     fputc(']', fp);
@@ -230,11 +190,11 @@ static void put_region(FILE *fp, const ms_run *run, const ms_region *g)
     fprintf(fp, ",\"mpi\":%s,\"ranks\":%" PRIu32 ",", g->is_mpi ? "true" : "false", g->summary.ranks);
     put_summary(fp, &g->summary);
     fputc(',', fp);
-    put_num(fp, "imbalance_pct", g->summary.imbalance_pct);
+    ms_json_put_num(fp, "imbalance_pct", g->summary.imbalance_pct);
     fputc(',', fp);
-    put_num(fp, "mpi_window_s", (double)g->window_ns / 1e9);
+    ms_json_put_num(fp, "mpi_window_s", (double)g->window_ns / 1e9);
     fputc(',', fp);
-    put_num(fp, "excl_total_s", (double)g->excl_ns / 1e9);
+    ms_json_put_num(fp, "excl_total_s", (double)g->excl_ns / 1e9);
     fprintf(fp, ",\"total_ns\":%" PRIu64 ",\"excl_total_ns\":%" PRIu64, g->total_ns, g->excl_ns);
     put_sources(fp, run, g->name);
     fputs(",\"per_rank\":[", fp);
@@ -245,11 +205,11 @@ static void put_region(FILE *fp, const ms_run *run, const ms_region *g)
         fprintf(fp, "%s{\"rank\":%" PRId32 ",", k ? "," : "", run->ranks[p->rank_index].rank);
         put_summary(fp, &s);
         fputc(',', fp);
-        put_num(fp, "first_start_s", rel_s(run, p->stats.first_start));
+        ms_json_put_num(fp, "first_start_s", rel_s(run, p->stats.first_start));
         fputc(',', fp);
-        put_num(fp, "last_end_s", rel_s(run, p->stats.last_end));
+        ms_json_put_num(fp, "last_end_s", rel_s(run, p->stats.last_end));
         fputc(',', fp);
-        put_num(fp, "excl_total_s", (double)p->excl_ns / 1e9);
+        ms_json_put_num(fp, "excl_total_s", (double)p->excl_ns / 1e9);
         fprintf(fp, ",\"total_ns\":%" PRIu64 ",\"excl_total_ns\":%" PRIu64, p->stats.total_ns, p->excl_ns);
         fputc('}', fp);
     }
@@ -287,7 +247,7 @@ int ms_report_json(FILE *fp, const ms_run *run, const char *tool_version)
         fprintf(fp, ",\"rank\":%" PRId32 ",", c->rank);
         put_site(fp, c);
         fprintf(fp, ",\"calls\":%" PRIu64 ",", c->calls);
-        put_num(fp, "total_s", (double)c->total_ns / 1e9);
+        ms_json_put_num(fp, "total_s", (double)c->total_ns / 1e9);
         fputc('}', fp);
     }
     fputs("],\n\"counters\":", fp);

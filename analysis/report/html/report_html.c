@@ -1,42 +1,11 @@
 /* HTML report: see report.h and report_html.h. One self-contained page: the
  * style sheet, the script and the data are inline; nothing is loaded. */
-#include <math.h>
 #include <string.h>
 
 #include "../json_str.h"
 #include "../report.h"
 #include "report_html.h"
 #include "report_html_assets.h"
-
-void ms_html_json_str(FILE *fp, const char *str)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    fputc('"', fp);
-    while (*s) {
-        unsigned c = *s;
-        if (c == '"' || c == '\\') {
-            fputc('\\', fp);
-            fputc((int)c, fp);
-            s++;
-        } else if (c < 0x20 || c == 0x7f || c == '<' || c == '>' || c == '&') {
-            fprintf(fp, "\\u%04x", c);
-            s++;
-        } else {
-            size_t n = ms_utf8_len(s, 4);
-            if (n == 0) {
-                fputs("\\ufffd", fp);
-                s++;
-            } else if (n == 3 && s[0] == 0xe2 && s[1] == 0x80 && (s[2] == 0xa8 || s[2] == 0xa9)) {
-                fprintf(fp, "\\u%04x", s[2] == 0xa8 ? 0x2028u : 0x2029u);
-                s += n;
-            } else {
-                fwrite(s, 1, n, fp);
-                s += n;
-            }
-        }
-    }
-    fputc('"', fp);
-}
 
 void ms_html_text(FILE *fp, const char *str)
 {
@@ -72,15 +41,6 @@ void ms_html_text(FILE *fp, const char *str)
         }
         s++;
     }
-}
-
-void ms_html_json_num(FILE *fp, const char *key, double v)
-{
-    fprintf(fp, "\"%s\":", key);
-    if (isfinite(v))
-        fprintf(fp, "%.9g", v);
-    else
-        fputs("null", fp);
 }
 
 /* The sections, in page order; report_html.js fills them. The roofline

@@ -2,7 +2,10 @@
  * Parts of the HTML report (ms_report_html, report.h), shared by its files:
  *   report_html.c           the page: skeleton, style, script, data block
  *   report_html_charts.c    the data of the charts from the reduced run
+ *   report_html_roofline.c  the data of the roofline chart
  *   report_html_timeline.c  the timeline: a second pass over the logs
+ * report_html.c calls the parts; the parts call only json_str.h, never
+ * back into report_html.c.
  *
  * The page carries its data as one JSON object in a
  * <script type="application/json"> element; the script (report_html.js)
@@ -14,7 +17,9 @@
 #define MPISCOPE_REPORT_HTML_H
 
 #include <stdio.h>
+#include <string.h>
 
+#include "../json_str.h"
 #include "../../reduce/reduce.h"
 
 /* Events of one rank the timeline keeps at most (the longest ones), the
@@ -26,14 +31,16 @@
 
 /* A JSON string, safe inside an HTML <script> element: quotes, control
  * characters, '<', '>', '&', U+2028 and U+2029 escaped; bytes that are not
- * valid UTF-8 become U+FFFD. */
-void ms_html_json_str(FILE *fp, const char *s);
+ * valid UTF-8 become U+FFFD (json_str.h, MS_JSON_IN_SCRIPT). Numbers of
+ * the data object are written with ms_json_put_num. */
+static inline void ms_html_json_str(FILE *fp, const char *s)
+{
+    ms_json_write_str(fp, s, strlen(s), MS_JSON_IN_SCRIPT);
+}
 
-/* Text escaped for HTML element content and attribute values. */
+/* Text escaped for HTML element content and attribute values (the page's
+ * markup, report_html.c; the parts write no markup). */
 void ms_html_text(FILE *fp, const char *s);
-
-/* `"key":` followed by a number (%.9g, null when not finite). */
-void ms_html_json_num(FILE *fp, const char *key, double v);
 
 /* The members "run", "ranks", "regions", "ops", "sizes", "imbalance",
  * "matrix", "gpu" and "warnings" of the data object, each followed by a

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../json_str.h"
 #include "../../reduce/matrix.h"
 #include "../../reduce/ops.h"
 #include "report_html.h"
@@ -28,17 +29,17 @@ static void put_run(FILE *fp, const ms_run *run)
     ms_html_json_str(fp, run->nranks ? run->ranks[0].mpi_library : "");
     fprintf(fp, ",\"wall_ns\":%" PRIu64 ",\"app_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",", run->wall_ns,
             run->app_ns, run->mpi_ns);
-    ms_html_json_num(fp, "mpi_pct", run->mpi_pct);
+    ms_json_put_num(fp, "mpi_pct", run->mpi_pct);
     fputc(',', fp);
-    ms_html_json_num(fp, "mpi_pct_min", run->mpi_pct_min);
+    ms_json_put_num(fp, "mpi_pct_min", run->mpi_pct_min);
     fputc(',', fp);
-    ms_html_json_num(fp, "mpi_pct_mean", run->mpi_pct_mean);
+    ms_json_put_num(fp, "mpi_pct_mean", run->mpi_pct_mean);
     fputc(',', fp);
-    ms_html_json_num(fp, "mpi_pct_max", run->mpi_pct_max);
+    ms_json_put_num(fp, "mpi_pct_max", run->mpi_pct_max);
     double stall_pct;
     uint64_t stall = ms_stall_total_ns(run, &stall_pct);
     fprintf(fp, ",\"tool_stall_ns\":%" PRIu64 ",", stall);
-    ms_html_json_num(fp, "tool_stall_pct", stall_pct);
+    ms_json_put_num(fp, "tool_stall_pct", stall_pct);
     fprintf(fp, ",\"events\":%" PRIu64 "},\n", run->events);
 }
 
@@ -50,7 +51,7 @@ static void put_ranks(FILE *fp, const ms_run *run)
         fprintf(fp, "%s{\"rank\":%" PRId32 ",\"host\":", i ? ",\n" : "", in->rank);
         ms_html_json_str(fp, in->host);
         fprintf(fp, ",\"app_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",", in->app_ns, in->mpi_ns);
-        ms_html_json_num(fp, "mpi_pct", in->mpi_pct);
+        ms_json_put_num(fp, "mpi_pct", in->mpi_pct);
         fprintf(fp, ",\"tool_stall_ns\":%" PRIu64 ",\"truncated\":%s}", ms_stall_rank_ns(run, i, NULL),
                 in->status == MS_READ_OK ? "false" : "true");
     }
@@ -72,13 +73,13 @@ static void put_regions(FILE *fp, const ms_run *run)
         ms_html_json_str(fp, name);
         fprintf(fp, ",\"calls\":%" PRIu64 ",\"ranks\":%" PRIu32 ",\"total_ns\":%" PRIu64 ",", s->calls,
                 s->ranks, g->total_ns);
-        ms_html_json_num(fp, "mean_ns", s->mean_s * 1e9);
+        ms_json_put_num(fp, "mean_ns", s->mean_s * 1e9);
         fputc(',', fp);
-        ms_html_json_num(fp, "max_ns", s->max_s * 1e9);
+        ms_json_put_num(fp, "max_ns", s->max_s * 1e9);
         fputc(',', fp);
-        ms_html_json_num(fp, "p95_ns", s->p95_s * 1e9);
+        ms_json_put_num(fp, "p95_ns", s->p95_s * 1e9);
         fputc(',', fp);
-        ms_html_json_num(fp, "imbalance_pct", s->imbalance_pct);
+        ms_json_put_num(fp, "imbalance_pct", s->imbalance_pct);
         size_t first, np = ms_site_places_of(run->places, run->nplaces, g->name, &first);
         if (np) {
             const ms_callsite *c = run->places[first].row;
@@ -152,7 +153,7 @@ static void put_imbalance(FILE *fp, const ms_run *run)
         fputs(shown++ ? ",\n{\"name\":" : "{\"name\":", fp);
         ms_html_json_str(fp, name);
         fputc(',', fp);
-        ms_html_json_num(fp, "imbalance_pct", g->summary.imbalance_pct);
+        ms_json_put_num(fp, "imbalance_pct", g->summary.imbalance_pct);
         fputs(",\"totals_ns\":[", fp);
         size_t j = 0;
         for (size_t r = 0; r < run->nranks; r++) {
@@ -201,7 +202,7 @@ static void put_gpu(FILE *fp, const ms_run *run)
         ms_html_json_str(fp, g->name + 5);
         fprintf(fp, ",\"what\":\"%s\",\"calls\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"bytes\":%lld,", what,
                 g->summary.calls, g->total_ns, bytes);
-        ms_html_json_num(fp, "mean_ns", g->summary.mean_s * 1e9);
+        ms_json_put_num(fp, "mean_ns", g->summary.mean_s * 1e9);
         fputc('}', fp);
     }
     fputs("],\n", fp);

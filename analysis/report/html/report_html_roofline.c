@@ -1,6 +1,7 @@
 /* The roofline data of the HTML report (report_html.h, roofline.h). */
 #include <inttypes.h>
 
+#include "../json_str.h"
 #include "report_html.h"
 #include "../../reduce/roofline.h"
 
@@ -16,9 +17,9 @@ int ms_html_roofline(FILE *fp, const ms_run *run)
         return ferror(fp) ? -1 : 0;
     }
     fputc('{', fp);
-    ms_html_json_num(fp, "peak_gflops", r->peak_gflops);
+    ms_json_put_num(fp, "peak_gflops", r->peak_gflops);
     fprintf(fp, ",\"gflops_empirical\":%s,", r->gflops_empirical ? "true" : "false");
-    ms_html_json_num(fp, "peak_gbs", r->peak_gbs);
+    ms_json_put_num(fp, "peak_gbs", r->peak_gbs);
     fprintf(fp, ",\"gbs_empirical\":%s,\"rejected\":%zu,\"total\":%zu,\"points\":[", r->gbs_empirical ? "true" : "false",
             r->nrejected, r->npoints);
     for (size_t i = 0; i < r->npoints && i < HTML_ROOFLINE_POINTS; i++) {
@@ -26,13 +27,13 @@ int ms_html_roofline(FILE *fp, const ms_run *run)
         fputs(i ? ",{\"region\":" : "{\"region\":", fp);
         ms_html_json_str(fp, p->region);
         fprintf(fp, ",\"rank\":%" PRId32 ",", p->rank);
-        ms_html_json_num(fp, "gflops", p->gflops);
+        ms_json_put_num(fp, "gflops", p->gflops);
         fputc(',', fp);
-        ms_html_json_num(fp, "gbs", p->gbs);
+        ms_json_put_num(fp, "gbs", p->gbs);
         fputc(',', fp);
-        ms_html_json_num(fp, "ai", p->ai);
+        ms_json_put_num(fp, "ai", p->ai);
         fputc(',', fp);
-        ms_html_json_num(fp, "runtime_s", p->runtime_s);
+        ms_json_put_num(fp, "runtime_s", p->runtime_s);
         fputs(",\"flops_metric\":", fp);
         ms_html_json_str(fp, p->flops_metric);
         fputs(",\"bandwidth_metric\":", fp);

@@ -1,7 +1,8 @@
 /*
  * --otf2 DIR: the run as an OTF2 archive DIR/traces.otf2 (with DIR/traces/),
  * written through libotf2. This file opens the archive, has each rank's log
- * converted (report_otf2_events.c), then writes the global definitions:
+ * converted (report_otf2_events.c), then writes the global definitions from
+ * the registries (report_otf2_defs.h):
  *   system tree   "machine" -> one "node" per host
  *   location groups  one process per world rank ("MPI Rank N")
  *   locations     one CPU thread per (rank, thread), MS_OTF2_LOCATION
@@ -39,106 +40,12 @@ int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
 #include <string.h>
 #include <sys/stat.h>
 
-#include "report_otf2.h"
+#include "report_otf2_defs.h"
+#include "report_otf2_events.h"
 
 int ms_report_otf2_built(void)
 {
     return 1;
-}
-
-static const struct {
-    const char *op;
-    OTF2_CollectiveOp coll;
-} COLLECTIVES[] = {
-    {"barrier", OTF2_COLLECTIVE_OP_BARRIER},
-    {"bcast", OTF2_COLLECTIVE_OP_BCAST},
-    {"gather", OTF2_COLLECTIVE_OP_GATHER},
-    {"gatherv", OTF2_COLLECTIVE_OP_GATHERV},
-    {"scatter", OTF2_COLLECTIVE_OP_SCATTER},
-    {"scatterv", OTF2_COLLECTIVE_OP_SCATTERV},
-    {"allgather", OTF2_COLLECTIVE_OP_ALLGATHER},
-    {"allgatherv", OTF2_COLLECTIVE_OP_ALLGATHERV},
-    {"alltoall", OTF2_COLLECTIVE_OP_ALLTOALL},
-    {"alltoallv", OTF2_COLLECTIVE_OP_ALLTOALLV},
-    {"alltoallw", OTF2_COLLECTIVE_OP_ALLTOALLW},
-    {"allreduce", OTF2_COLLECTIVE_OP_ALLREDUCE},
-    {"reduce", OTF2_COLLECTIVE_OP_REDUCE},
-    {"reduce_scatter", OTF2_COLLECTIVE_OP_REDUCE_SCATTER},
-    {"reduce_scatter_block", OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK},
-    {"scan", OTF2_COLLECTIVE_OP_SCAN},
-    {"exscan", OTF2_COLLECTIVE_OP_EXSCAN},
-    {"comm_dup", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"comm_dup_with_info", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"comm_split", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"comm_split_type", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"comm_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"comm_create_group", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"cart_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"cart_sub", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"graph_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"dist_graph_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"dist_graph_create_adjacent", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"intercomm_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"intercomm_merge", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"comm_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE},
-    {"win_create", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"win_create_dynamic", OTF2_COLLECTIVE_OP_CREATE_HANDLE},
-    {"win_allocate", OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE},
-    {"win_allocate_shared", OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE},
-    {"win_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE},
-};
-
-static int is_one_of(const char *s, const char *const *list)
-{
-    for (; *list; list++)
-        if (strcmp(s, *list) == 0)
-            return 1;
-    return 0;
-}
-
-static const char *const SENDS[] = {"isend", "ibsend", "issend", "irsend", NULL};
-static const char *const RECVS[] = {"irecv", "imrecv", NULL};
-
-/* What the calls of a region become (ms_otf2_class). */
-static void classify(ms_otf2_region *x, const ms_region *reg)
-{
-    const ms_region_info *in = &reg->info;
-    x->region = reg;
-    x->comm = OTF2_UNDEFINED_COMM;
-    if (!in->is_mpi)
-        return;
-    static const char *const BSEND[] = {"send", "bsend", "ssend", "rsend", NULL};
-    static const char *const BRECV[] = {"recv", "mrecv", NULL};
-    static const char *const ONE[] = {"wait", "test", "waitany", "testany", NULL};
-    static const char *const ALL[] = {"waitall", "testall", NULL};
-    static const char *const SOME[] = {"waitsome", "testsome", NULL};
-    if (is_one_of(in->op, BSEND))
-        x->cls = MS_OTF2_SEND;
-    else if (is_one_of(in->op, BRECV))
-        x->cls = MS_OTF2_RECV;
-    else if (is_one_of(in->op, SENDS))
-        x->cls = MS_OTF2_ISEND;
-    else if (is_one_of(in->op, RECVS))
-        x->cls = MS_OTF2_IRECV;
-    else if (strcmp(in->kind, "wait") == 0 && in->request[0]) {
-        int mixed = strcmp(in->request, "mixed") == 0;
-        x->done_sends = mixed || is_one_of(in->request, SENDS);
-        x->done_recvs = mixed || is_one_of(in->request, RECVS);
-        if (!x->done_sends && !x->done_recvs)
-            return;
-        if (is_one_of(in->op, ONE) && !mixed)
-            x->cls = MS_OTF2_DONE_ONE;
-        else if (is_one_of(in->op, ALL))
-            x->cls = MS_OTF2_DONE_ALL;
-        else if (is_one_of(in->op, SOME))
-            x->cls = MS_OTF2_DONE_SOME;
-    } else if (strcmp(in->kind, "collective") == 0) {
-        for (size_t i = 0; i < sizeof COLLECTIVES / sizeof *COLLECTIVES; i++)
-            if (strcmp(in->op, COLLECTIVES[i].op) == 0) {
-                x->cls = MS_OTF2_COLLECTIVE;
-                x->coll = COLLECTIVES[i].coll;
-            }
-    }
 }
 
 static OTF2_RegionRole region_role(const ms_otf2_region *x)
@@ -190,51 +97,6 @@ static OTF2_Paradigm region_paradigm(const ms_region *reg)
     if (strncmp(reg->name, "cuda:", 5) == 0)
         return OTF2_PARADIGM_CUDA;
     return OTF2_PARADIGM_USER;
-}
-
-OTF2_CommRef ms_otf2_comm_ref(const ms_otf2 *x, int64_t id)
-{
-    for (size_t i = 0; i < x->ncomms; i++)
-        if (x->comms[i].id == id)
-            return x->comms[i].ref;
-    return OTF2_UNDEFINED_COMM;
-}
-
-int ms_otf2_comm_add(ms_otf2 *x, int64_t id, const int32_t *world_ranks, uint32_t n)
-{
-    if (ms_otf2_comm_ref(x, id) != OTF2_UNDEFINED_COMM)
-        return 0;
-    if (x->ncomms == x->capcomms) {
-        size_t cap = x->capcomms ? 2 * x->capcomms : 16;
-        ms_otf2_comm *c = realloc(x->comms, cap * sizeof *c);
-        if (!c)
-            return -1;
-        x->comms = c;
-        x->capcomms = cap;
-    }
-    int32_t *m = malloc((n ? n : 1) * sizeof *m);
-    if (!m)
-        return -1;
-    if (n)
-        memcpy(m, world_ranks, n * sizeof *m);
-    x->comms[x->ncomms] = (ms_otf2_comm){.id = id, .ref = (OTF2_CommRef)x->ncomms, .n = n, .members = m};
-    x->ncomms++;
-    return 0;
-}
-
-int ms_otf2_location_add(ms_otf2 *x, int32_t rank, uint32_t thread, uint64_t events)
-{
-    if (x->nlocs == x->caplocs) {
-        size_t cap = x->caplocs ? 2 * x->caplocs : 64;
-        ms_otf2_location *l = realloc(x->locs, cap * sizeof *l);
-        if (!l)
-            return -1;
-        x->locs = l;
-        x->caplocs = cap;
-    }
-    x->locs[x->nlocs++] = (ms_otf2_location){
-        .ref = MS_OTF2_LOCATION(rank, thread), .rank = rank, .thread = thread, .events = events};
-    return 0;
 }
 
 static OTF2_FlushType pre_flush(void *user, OTF2_FileType type, OTF2_LocationRef loc, void *caller, bool final)
@@ -406,50 +268,6 @@ static int write_definitions(ms_otf2 *x, char *err, size_t errlen)
     return 0;
 }
 
-static int by_name(const void *a, const void *b)
-{
-    const ms_region *const *x = a, *const *y = b;
-    return strcmp((*x)->name, (*y)->name);
-}
-
-static int setup(ms_otf2 *x, const ms_run *run)
-{
-    x->run = run;
-    x->nregions = run->nregions;
-    x->regions = calloc(run->nregions + 1, sizeof *x->regions);
-    x->by_name = calloc(run->nregions + 1, sizeof *x->by_name);
-    if (!x->regions || !x->by_name)
-        return -1;
-    for (size_t i = 0; i < run->nregions; i++) {
-        classify(&x->regions[i], &run->regions[i]);
-        x->by_name[i] = &run->regions[i];
-    }
-    qsort(x->by_name, run->nregions, sizeof *x->by_name, by_name);
-    int32_t self = 0;
-    if (ms_otf2_comm_add(x, 0, NULL, 0) != 0 || ms_otf2_comm_add(x, 1, &self, 1) != 0)
-        return -1;
-    /* The world: every world rank in order. */
-    int32_t *w = malloc(((size_t)run->world_size + 1) * sizeof *w);
-    if (!w)
-        return -1;
-    for (int32_t r = 0; r < run->world_size; r++)
-        w[r] = r;
-    free(x->comms[0].members);
-    x->comms[0].members = w;
-    x->comms[0].n = (uint32_t)run->world_size;
-    return 0;
-}
-
-static void teardown(ms_otf2 *x)
-{
-    for (size_t i = 0; i < x->ncomms; i++)
-        free(x->comms[i].members);
-    free(x->comms);
-    free(x->locs);
-    free(x->regions);
-    free(x->by_name);
-}
-
 /* Ranks without a log keep their place in the world: thread 0 with no events. */
 static int add_missing_ranks(ms_otf2 *x)
 {
@@ -487,10 +305,10 @@ int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
     }
     ms_otf2 x = {0};
     ms_reader *r = ms_reader_create();
-    if (!r || setup(&x, run) != 0) {
+    if (!r || ms_otf2_setup(&x, run) != 0) {
         snprintf(err, errlen, "out of memory");
         ms_reader_destroy(r);
-        teardown(&x);
+        ms_otf2_teardown(&x);
         return -1;
     }
     int rc = -1;
@@ -530,7 +348,7 @@ out:
         rc = -1;
     }
     ms_reader_destroy(r);
-    teardown(&x);
+    ms_otf2_teardown(&x);
     return rc == 0 && x.unmatched ? 1 : rc;
 }
 

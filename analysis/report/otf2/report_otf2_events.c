@@ -37,7 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_otf2.h"
+#include "report_otf2_events.h"
 
 enum act_type { ACT_SEND, ACT_RECV, ACT_ISEND, ACT_ISEND_DONE, ACT_IRECV_REQ, ACT_IRECV_DONE, ACT_COLL };
 

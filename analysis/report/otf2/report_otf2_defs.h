@@ -1,13 +1,22 @@
 /*
- * The OTF2 export (--otf2 DIR), between its two parts:
- *   report_otf2.c         archive, definitions (strings, system tree,
- *                         locations, regions, groups, communicators)
+ * The registries of the OTF2 export (--otf2 DIR): the regions with what
+ * their calls become, the communicators and the locations, which the event
+ * writer fills and reads and the archive's top level writes out as global
+ * definitions. The export's files call one way only:
+ *   report_otf2.c         the archive: opens it, has each rank's log
+ *                         converted, writes the global definitions (strings,
+ *                         system tree, locations, regions, groups,
+ *                         communicators) from the registries, closes it
  *   report_otf2_events.c  one rank's log -> its locations' events
+ *                         (report_otf2_events.h)
+ *   report_otf2_defs.c    the registries (this header)
+ * report_otf2.c calls the other two; report_otf2_events.c calls
+ * report_otf2_defs.c; report_otf2_defs.c calls neither.
  * Compiled only with libotf2 (MS_HAVE_OTF2); docs/DESIGN.md section 6
  * says what is mapped how.
  */
-#ifndef MPISCOPE_REPORT_OTF2_H
-#define MPISCOPE_REPORT_OTF2_H
+#ifndef MPISCOPE_REPORT_OTF2_DEFS_H
+#define MPISCOPE_REPORT_OTF2_DEFS_H
 
 #include <otf2/otf2.h>
 #include <stddef.h>
@@ -69,8 +78,14 @@ typedef struct ms_otf2 {
     uint64_t last_ts;              /* latest timestamp written */
 } ms_otf2;
 
-/* Convert one rank's log into events. Returns 0, or -1 with err set. */
-int ms_otf2_rank(ms_otf2 *x, ms_reader *r, const ms_rank_info *in, char *err, size_t errlen);
+/* Set up the registries of run: its regions classified (and sorted by
+ * name), the communicators MPI_COMM_WORLD (id 0, every world rank) and
+ * MPI_COMM_SELF (id 1); no locations yet. 0, or -1 when out of memory
+ * (ms_otf2_teardown frees what was set up). */
+int ms_otf2_setup(ms_otf2 *x, const ms_run *run);
+
+/* Free the registries (not the archive). */
+void ms_otf2_teardown(ms_otf2 *x);
 
 /* The OTF2 communicator of an mpiscope id; OTF2_UNDEFINED_COMM when the
  * logs describe no such communicator. */
