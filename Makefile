@@ -19,12 +19,12 @@ LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
 # The LIKWID collector (likwid/), when config.mk's probe builds it.
 ifeq ($(HAVE_LIKWID),1)
   LIB_SRCS    += $(wildcard likwid/*.c)
-  LIB_CFLAGS  += -DMS_HAVE_LIKWID $(LIKWID_INC)
+  LIB_CFLAGS  += $(LIKWID_INC)
 endif
 # The CUPTI collector (cupti/), when config.mk's probe builds it.
 ifeq ($(HAVE_CUPTI),1)
   LIB_SRCS    += $(wildcard cupti/*.c)
-  LIB_CFLAGS  += -DMS_HAVE_CUPTI -isystem $(CUDA_HOME)/include
+  LIB_CFLAGS  += -isystem $(CUDA_HOME)/include
 endif
 GEN_SRCS      := $(BUILD)/gen/pmpi_wrappers.c
 GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/report_html_assets.h

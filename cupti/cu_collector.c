@@ -1,5 +1,19 @@
 /*
- * The CUPTI collector's life cycle (cu_collector.h, docs/GPU.md).
+ * The CUPTI collector (collector.h, docs/GPU.md): GPU kernels, copies and
+ * memsets from CUPTI's activity API, each (device, context, stream)
+ * recorded as its own thread of the rank's log; the launching host thread
+ * and time of each, from driver-API callbacks; NVTX ranges as regions
+ * "nvtx:<message>".
+ *
+ *   cu_collector.c  the collector: loading, device check, subscription,
+ *                   callbacks, injection (CUDA_INJECTION64_PATH),
+ *                   single-process start
+ *   cu_decode.c     activity buffers: queue, decoding thread, clock
+ *   cu_launch.c     correlation ids -> launching thread and time
+ *   cu_nvtx.c       NVTX ranges
+ *   cu_lib.c        the dlopen table
+ *
+ * Its life cycle:
  *
  * CUPTI is set up once per process, by whichever comes first:
  *   - the CUDA driver calling InitializeInjection at cuInit: at load the
@@ -19,8 +33,6 @@
  * never called MPI_Init, at exit when it has GPU records): a process that
  * runs no GPU work writes nothing.
  */
-#include "cu_collector.h"
-
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -29,11 +41,15 @@
 #include <string.h>
 
 #include "../preload/clock.h"
+#include "../preload/collector.h"
 #include "../preload/config.h"
-#include "cu_lib.h"
 #include "../preload/diag.h"
 #include "../preload/run_ident.h"
 #include "../preload/runtime.h"
+#include "cu_decode.h"
+#include "cu_launch.h"
+#include "cu_lib.h"
+#include "cu_nvtx.h"
 
 static const cu_lib *L;
 static CUpti_SubscriberHandle sub;
@@ -44,46 +60,6 @@ static _Atomic int single_tried;
 static int launcher_env;          /* started by an MPI launcher */
 static uint8_t launch_cbid[CUPTI_DRIVER_TRACE_CBID_SIZE];
 static uint8_t launch_rt_cbid[CUPTI_RUNTIME_TRACE_CBID_SIZE];
-
-/* ---- correlation ids -> launching thread and time ---- */
-
-#define CORR_SLOTS (1u << 16)
-typedef struct corr_slot {
-    _Atomic uint32_t id;          /* correlation id + 1; 0 empty or being written */
-    _Atomic uint32_t thread;      /* host thread index + 1 */
-    _Atomic uint64_t t;           /* tool clock */
-} corr_slot;
-static corr_slot corr[CORR_SLOTS];
-
-static void note_launch(uint32_t id)
-{
-    corr_slot *s = &corr[id & (CORR_SLOTS - 1)];
-    /* A runtime call and the driver call inside it may share the id: the
-     * outer one's time stands. */
-    if (atomic_load_explicit(&s->id, memory_order_relaxed) == id + 1)
-        return;
-    ms_thread *t = ms_tls_thread;
-    if (!t && atomic_load_explicit(&ms_active, memory_order_relaxed))
-        t = ms_thread_attach();
-    /* A sequence lock: the id is cleared while the slot is rewritten. */
-    atomic_store_explicit(&s->id, 0, memory_order_relaxed);
-    atomic_thread_fence(memory_order_release);
-    atomic_store_explicit(&s->thread, t ? t->index + 1 : 0, memory_order_relaxed);
-    atomic_store_explicit(&s->t, ms_now(), memory_order_relaxed);
-    atomic_store_explicit(&s->id, id + 1, memory_order_release);
-}
-
-int cu_launch_lookup(uint32_t id, uint32_t *thread, uint64_t *t)
-{
-    corr_slot *s = &corr[id & (CORR_SLOTS - 1)];
-    if (atomic_load_explicit(&s->id, memory_order_acquire) != id + 1)
-        return 0;
-    *thread = atomic_load_explicit(&s->thread, memory_order_relaxed);
-    *t = atomic_load_explicit(&s->t, memory_order_relaxed);
-    /* A slot rewritten meanwhile is not trusted. */
-    atomic_thread_fence(memory_order_acquire);
-    return atomic_load_explicit(&s->id, memory_order_relaxed) == id + 1;
-}
 
 /* ---- single-process recording (DESIGN section 3) ---- */
 
@@ -118,7 +94,7 @@ static void CUPTIAPI on_callback(void *ud, CUpti_CallbackDomain dom, CUpti_Callb
             return;
         if (!atomic_load_explicit(&ms_active, memory_order_relaxed) && !launcher_env)
             start_single();
-        note_launch(cb->correlationId);
+        cu_launch_note(cb->correlationId);
     } else if (dom == CUPTI_CB_DOMAIN_NVTX) {
         cu_nvtx_callback(cbid, data);
     }
@@ -243,7 +219,7 @@ static int have_device(char *why, size_t cap)
     return 0;
 }
 
-void ms_cupti_load(void)
+static void cu_load(void)
 {
     if (ms_cfg.cupti == MS_CUPTI_OFF || !ms_runtime_allowed())
         return;
@@ -263,7 +239,7 @@ void ms_cupti_load(void)
         setenv("NVTX_INJECTION64_PATH", cupti, 0);
 }
 
-void ms_cupti_start(void)
+static void cu_start(void)
 {
     if (ms_cfg.cupti == MS_CUPTI_OFF)
         return;
@@ -284,8 +260,17 @@ void ms_cupti_start(void)
     cu_decode_attach();
 }
 
-void ms_cupti_stop(void)
+static void cu_stop(void)
 {
     if (setup_ok)
         cu_decode_final();
 }
+
+static const ms_collector cupti_collector = {
+    .name = "cupti",
+    .order = 20,
+    .load = cu_load,
+    .start = cu_start,
+    .stop = cu_stop,
+};
+MS_COLLECTOR_REGISTER(cupti_collector);

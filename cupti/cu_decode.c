@@ -16,7 +16,7 @@
  * samples of (cuptiGetTimestamp, tool clock): the first, at setup, and the
  * latest, taken before each decoding pass and at the end.
  */
-#include "cu_collector.h"
+#include "cu_decode.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -30,8 +30,9 @@
 
 #include "../preload/clock.h"
 #include "../preload/config.h"
-#include "cu_lib.h"
 #include "../preload/records.h"
+#include "cu_launch.h"
+#include "cu_lib.h"
 
 #define BUF_SIZE (1u << 20)
 #define PENDING_MAX 64u

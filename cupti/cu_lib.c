@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "../common/dl_table.h"
+
 static cu_lib lib;
 static const cu_lib *loaded;
 static char why_buf[1200];
@@ -34,6 +36,23 @@ const char *cu_lib_path_guess(void)
     return NULL;
 }
 
+static const ms_dl_sym syms[] = {
+    MS_DL_SYM(cu_lib, cuptiSubscribe),
+    MS_DL_SYM(cu_lib, cuptiUnsubscribe),
+    MS_DL_SYM(cu_lib, cuptiEnableCallback),
+    MS_DL_SYM(cu_lib, cuptiEnableDomain),
+    MS_DL_SYM(cu_lib, cuptiGetCallbackName),
+    MS_DL_SYM(cu_lib, cuptiActivityEnable),
+    MS_DL_SYM(cu_lib, cuptiActivityDisable),
+    MS_DL_SYM(cu_lib, cuptiActivityRegisterCallbacks),
+    MS_DL_SYM(cu_lib, cuptiActivityFlushAll),
+    MS_DL_SYM(cu_lib, cuptiActivityGetNextRecord),
+    MS_DL_SYM(cu_lib, cuptiActivityGetNumDroppedRecords),
+    MS_DL_SYM(cu_lib, cuptiGetTimestamp),
+    MS_DL_SYM(cu_lib, cuptiGetResultString),
+    MS_DL_SYM(cu_lib, cuptiGetVersion),
+};
+
 static void load(void)
 {
     char path[1024];
@@ -49,29 +68,8 @@ static void load(void)
         snprintf(why_buf, sizeof why_buf, "cannot load libcupti.so (%s)", e ? e : "not found");
         return;
     }
-#define LOAD(f)                                                                       \
-    do {                                                                              \
-        *(void **)&lib.f = dlsym(h, #f);                                              \
-        if (!lib.f) {                                                                 \
-            snprintf(why_buf, sizeof why_buf, "%s has no %s", name, #f);             \
-            return;                                                                   \
-        }                                                                             \
-    } while (0)
-    LOAD(cuptiSubscribe);
-    LOAD(cuptiUnsubscribe);
-    LOAD(cuptiEnableCallback);
-    LOAD(cuptiEnableDomain);
-    LOAD(cuptiGetCallbackName);
-    LOAD(cuptiActivityEnable);
-    LOAD(cuptiActivityDisable);
-    LOAD(cuptiActivityRegisterCallbacks);
-    LOAD(cuptiActivityFlushAll);
-    LOAD(cuptiActivityGetNextRecord);
-    LOAD(cuptiActivityGetNumDroppedRecords);
-    LOAD(cuptiGetTimestamp);
-    LOAD(cuptiGetResultString);
-    LOAD(cuptiGetVersion);
-#undef LOAD
+    if (ms_dl_resolve(h, name, &lib, syms, sizeof syms / sizeof syms[0], why_buf, sizeof why_buf) != 0)
+        return;
     loaded = &lib;
 }
 

@@ -8,7 +8,7 @@
  * C API and MPI_Pcontrol. Start/end ranges (not nested per thread) and wide
  * messages are not recorded.
  */
-#include "cu_collector.h"
+#include "cu_nvtx.h"
 
 #include <pthread.h>
 #include <stdio.h>

@@ -1,5 +1,5 @@
 /*
- * Hardware counters through LIKWID (see lk_collector.h), stored as counter
+ * Hardware counters through LIKWID (see lk_counters.h), stored as counter
  * sets and samples (preload/counter_records.h).
  *
  * Under likwid-perfctr -m the marker API measures: after each stop, the
@@ -26,11 +26,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../preload/collector.h"
 #include "../preload/config.h"
 #include "../preload/counter_records.h"
 #include "../preload/diag.h"
-#include "lk_collector.h"
+#include "lk_counters.h"
 #include "lk_lib.h"
+#include "lk_tags.h"
 
 enum { MODE_OFF, MODE_PERFCTR, MODE_PERFMON };
 
@@ -368,7 +370,7 @@ void lk_counters_region(ms_thread *t, const char *tag, int is_stop)
     pthread_mutex_unlock(&lock);
 }
 
-void ms_likwid_start(void)
+static void lk_start(void)
 {
     if (!ms_cfg.likwid[0])
         return;
@@ -432,7 +434,7 @@ out:
     pthread_mutex_unlock(&lock);
 }
 
-void ms_likwid_stop(void)
+static void lk_stop(void)
 {
     pthread_mutex_lock(&lock);
     if (mode == MODE_PERFMON) {
@@ -455,3 +457,11 @@ void ms_likwid_stop(void)
     mode = MODE_OFF;
     pthread_mutex_unlock(&lock);
 }
+
+static const ms_collector likwid_collector = {
+    .name = "likwid",
+    .order = 10,
+    .start = lk_start,
+    .stop = lk_stop,
+};
+MS_COLLECTOR_REGISTER(likwid_collector);

@@ -5,10 +5,47 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "../common/dl_table.h"
+
 static lk_lib lib;
 static const lk_lib *loaded;
 static char why_buf[256];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+
+static const ms_dl_sym syms[] = {
+    MS_DL_SYM(lk_lib, topology_init),
+    MS_DL_SYM(lk_lib, perfmon_init),
+    MS_DL_SYM(lk_lib, perfmon_addEventSet),
+    MS_DL_SYM(lk_lib, perfmon_setupCounters),
+    MS_DL_SYM(lk_lib, perfmon_startCounters),
+    MS_DL_SYM(lk_lib, perfmon_stopCounters),
+    MS_DL_SYM(lk_lib, perfmon_readCounters),
+    MS_DL_SYM(lk_lib, perfmon_finalize),
+    MS_DL_SYM(lk_lib, perfmon_getNumberOfEvents),
+    MS_DL_SYM(lk_lib, perfmon_getEventName),
+    MS_DL_SYM(lk_lib, perfmon_getNumberOfMetrics),
+    MS_DL_SYM(lk_lib, perfmon_getMetricName),
+    MS_DL_SYM(lk_lib, perfmon_getResult),
+    MS_DL_SYM(lk_lib, perfmon_getLastResult),
+    MS_DL_SYM(lk_lib, perfmon_getMetric),
+    MS_DL_SYM(lk_lib, perfmon_getLastMetric),
+    MS_DL_SYM(lk_lib, perfmon_getTimeOfGroup),
+    MS_DL_SYM(lk_lib, perfmon_getLastTimeOfGroup),
+    MS_DL_SYM(lk_lib, perfmon_getIdOfActiveGroup),
+    MS_DL_SYM(lk_lib, perfmon_getGroupName),
+    MS_DL_SYM(lk_lib, perfmon_getNumberOfRegions),
+    MS_DL_SYM(lk_lib, perfmon_getGroupOfRegion),
+    MS_DL_SYM(lk_lib, perfmon_getTagOfRegion),
+    MS_DL_SYM(lk_lib, perfmon_getThreadsOfRegion),
+    MS_DL_SYM(lk_lib, perfmon_getCpulistOfRegion),
+    MS_DL_SYM(lk_lib, perfmon_getTimeOfRegion),
+    MS_DL_SYM(lk_lib, perfmon_getCountOfRegion),
+    MS_DL_SYM(lk_lib, perfmon_getResultOfRegionThread),
+    MS_DL_SYM(lk_lib, perfmon_getMetricOfRegionThread),
+    MS_DL_SYM(lk_lib, perfmon_readMarkerFile),
+    MS_DL_SYM(lk_lib, perfmon_destroyMarkerResults),
+    MS_DL_SYM(lk_lib, likwid_markerGetRegion),
+};
 
 static void load(void)
 {
@@ -23,47 +60,8 @@ static void load(void)
         snprintf(why_buf, sizeof why_buf, "cannot load liblikwid.so");
         return;
     }
-#define LOAD(f)                                                                       \
-    do {                                                                              \
-        *(void **)&lib.f = dlsym(h, #f);                                              \
-        if (!lib.f) {                                                                 \
-            snprintf(why_buf, sizeof why_buf, "%s has no %s", name, #f);             \
-            return;                                                                   \
-        }                                                                             \
-    } while (0)
-    LOAD(topology_init);
-    LOAD(perfmon_init);
-    LOAD(perfmon_addEventSet);
-    LOAD(perfmon_setupCounters);
-    LOAD(perfmon_startCounters);
-    LOAD(perfmon_stopCounters);
-    LOAD(perfmon_readCounters);
-    LOAD(perfmon_finalize);
-    LOAD(perfmon_getNumberOfEvents);
-    LOAD(perfmon_getEventName);
-    LOAD(perfmon_getNumberOfMetrics);
-    LOAD(perfmon_getMetricName);
-    LOAD(perfmon_getResult);
-    LOAD(perfmon_getLastResult);
-    LOAD(perfmon_getMetric);
-    LOAD(perfmon_getLastMetric);
-    LOAD(perfmon_getTimeOfGroup);
-    LOAD(perfmon_getLastTimeOfGroup);
-    LOAD(perfmon_getIdOfActiveGroup);
-    LOAD(perfmon_getGroupName);
-    LOAD(perfmon_getNumberOfRegions);
-    LOAD(perfmon_getGroupOfRegion);
-    LOAD(perfmon_getTagOfRegion);
-    LOAD(perfmon_getThreadsOfRegion);
-    LOAD(perfmon_getCpulistOfRegion);
-    LOAD(perfmon_getTimeOfRegion);
-    LOAD(perfmon_getCountOfRegion);
-    LOAD(perfmon_getResultOfRegionThread);
-    LOAD(perfmon_getMetricOfRegionThread);
-    LOAD(perfmon_readMarkerFile);
-    LOAD(perfmon_destroyMarkerResults);
-    LOAD(likwid_markerGetRegion);
-#undef LOAD
+    if (ms_dl_resolve(h, name, &lib, syms, sizeof syms / sizeof syms[0], why_buf, sizeof why_buf) != 0)
+        return;
     loaded = &lib;
 }
 

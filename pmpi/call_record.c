@@ -56,7 +56,7 @@ static uint32_t define(ms_thread *t, const ms_call *c)
 
 void ms_call_record_new(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1)
 {
-    ms_call_cache *k = t->collector[MS_COLLECTOR_PMPI];
+    ms_call_cache *k = t->slot[ms_pmpi_slot_calls];
     if (MS_UNLIKELY(!k)) {
         void *p = mmap(NULL, sizeof *k, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) {
@@ -64,7 +64,7 @@ void ms_call_record_new(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1
             ms_event(t, define(t, c), t0, t1);
             return;
         }
-        k = t->collector[MS_COLLECTOR_PMPI] = p;
+        k = t->slot[ms_pmpi_slot_calls] = p;
     }
     if (k->count >= MS_CALL_CACHE_SLOTS / 4u * 3u) {
         /* Full: start over. Regions seen again are defined again under new

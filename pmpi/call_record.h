@@ -11,6 +11,7 @@
 
 #include "pmpi_ops.h"
 #include "../preload/tstate.h"
+#include "pmpi_collector.h"
 
 typedef struct ms_call {
     uint16_t op;       /* enum ms_op */
@@ -79,7 +80,7 @@ MS_HOT uint32_t ms_call_slot(const ms_call_cache *k, const ms_call *c)
  * words and a probe. */
 MS_HOT void ms_call_record(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1)
 {
-    ms_call_cache *k = t->collector[MS_COLLECTOR_PMPI];
+    ms_call_cache *k = t->slot[ms_pmpi_slot_calls];
     if (MS_LIKELY(k != NULL)) {
         ms_call_entry *last = &k->last[c->op < MS_OP_TABLE_SIZE ? c->op : 0];
         if (MS_LIKELY(last->used && ms_call_same(&last->key, c))) {

@@ -5,6 +5,7 @@
 
 #include "../preload/diag.h"
 #include "../preload/scratch.h"
+#include "pmpi_collector.h"
 
 typedef struct fortran_scratch {
     void *arr[MS_F_SLOTS];
@@ -13,9 +14,9 @@ typedef struct fortran_scratch {
 
 void *ms_f_scratch(ms_thread *t, unsigned slot, size_t size)
 {
-    fortran_scratch *s = t->collector[MS_COLLECTOR_PMPI_FORTRAN];
+    fortran_scratch *s = t->slot[ms_pmpi_slot_fortran];
     if (!s)
-        s = t->collector[MS_COLLECTOR_PMPI_FORTRAN] = ms_scratch_new(sizeof *s);
+        s = t->slot[ms_pmpi_slot_fortran] = ms_scratch_new(sizeof *s);
     if (!s || slot >= MS_F_SLOTS)
         goto no_memory;
     if (ms_scratch_reserve(&s->arr[slot], &s->cap[slot], size < 1024 ? 1024 : size, 1) != 0)

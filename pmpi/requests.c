@@ -9,6 +9,7 @@
 
 #include "../preload/diag.h"
 #include "../preload/scratch.h"
+#include "pmpi_collector.h"
 #include "semantics.h"
 
 #define REQUEST_BITS 16u  /* live requests tracked at once; more report request=unknown */
@@ -210,9 +211,9 @@ void ms_req_done(ms_call *c, const ms_pending *p, const MPI_Status *st, int rc)
  * requests than any before it on this thread. */
 static scratch *get_scratch(ms_thread *t)
 {
-    scratch *s = t->collector[MS_COLLECTOR_PMPI_SCRATCH];
+    scratch *s = t->slot[ms_pmpi_slot_requests];
     if (!s)
-        s = t->collector[MS_COLLECTOR_PMPI_SCRATCH] = ms_scratch_new(sizeof *s);
+        s = t->slot[ms_pmpi_slot_requests] = ms_scratch_new(sizeof *s);
     return s;
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collector_list.h"
 #include "diag.h"
 #include "../common/log_format.h"
 
@@ -133,15 +134,11 @@ void ms_config_report(int print_effective)
                      vars[i].name, bad_value[i], allowed, vars[i].def);
     }
     /* Settings this build cannot honour: say so once, carry on. */
-#ifndef MS_HAVE_CUPTI
-    if (ms_cfg.cupti == MS_CUPTI_ON)
+    if (ms_cfg.cupti == MS_CUPTI_ON && !ms_collector_linked("cupti"))
         ms_warn_once(MS_WARN_CUPTI, "MPISCOPE_CUPTI=1: CUPTI support is not built in; no GPU activity is recorded");
-#endif
-#ifndef MS_HAVE_LIKWID
-    if (ms_cfg.likwid[0])
+    if (ms_cfg.likwid[0] && !ms_collector_linked("likwid"))
         ms_warn_once(MS_WARN_LIKWID, "MPISCOPE_LIKWID=%s: LIKWID support is not built in; no counters are recorded",
                      ms_cfg.likwid);
-#endif
     if (print_effective) {
         char buf[4096];
         size_t n = ms_config_describe(buf, sizeof buf);

@@ -23,6 +23,7 @@
 
 #include "clock.h"
 #include "clock_skew.h"
+#include "collector_list.h"
 #include "config.h"
 #include "diag.h"
 #include "fallback.h"
@@ -31,12 +32,6 @@
 #include "slow_writer.h"
 #include "summary.h"
 #include "summary_log.h"
-#ifdef MS_HAVE_LIKWID
-#include "../likwid/lk_collector.h"
-#endif
-#ifdef MS_HAVE_CUPTI
-#include "../cupti/cu_collector.h"
-#endif
 
 /* zstd level of the log: 1 compresses these varint streams about 20 % faster
  * than 3 (the writer shares the cores with the ranks) for logs about 10 %
@@ -129,6 +124,7 @@ ms_thread *ms_thread_attach(void)
         return NULL;
     }
     ms_tls_thread = t;
+    ms_collectors_thread_attach(t);
     return t;
 }
 
@@ -660,12 +656,7 @@ int ms_runtime_start(const ms_start_info *info)
     started = 1;
     atomic_store(&log_pid, getpid());
     ms_signals_install();
-#ifdef MS_HAVE_LIKWID
-    ms_likwid_start();
-#endif
-#ifdef MS_HAVE_CUPTI
-    ms_cupti_start();
-#endif
+    ms_collectors_start();
     rc = 0;
     goto out;
 fail:
@@ -690,14 +681,9 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
     if (!started || stopped || forked_child)
         goto out;
     uint64_t t0 = ms_now();
-#ifdef MS_HAVE_LIKWID
-    /* The counters' last samples, while recording is on. */
-    ms_likwid_stop();
-#endif
-#ifdef MS_HAVE_CUPTI
-    /* GPU activity still in CUPTI's buffers, while recording is on. */
-    ms_cupti_stop();
-#endif
+    /* What the collectors still hold (counters' last samples, GPU activity
+     * in CUPTI's buffers), while recording is on. */
+    ms_collectors_stop();
     stopped = 1;
     atomic_store(&writer_stop, 1);
     sem_post(&writer_wake);
@@ -779,9 +765,7 @@ __attribute__((constructor)) static void ms_ctor(void)
     load_mono = ms_mono_ns();
     load_ticks = ms_now();
     ms_config_load();
-#ifdef MS_HAVE_CUPTI
-    ms_cupti_load();
-#endif
+    ms_collectors_load();
     pthread_atfork(NULL, NULL, at_fork_child);
 }
 

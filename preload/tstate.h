@@ -2,8 +2,8 @@
  * Per-thread recording state and the interface collectors (pmpi/, cupti/,
  * likwid/) use to record. The hot path (ms_enter, ms_event, ms_leave) never
  * allocates, never takes a lock and never does I/O: it appends encoded
- * records to the thread's ring buffer, which the writer thread (runtime.c)
- * drains into the log.
+ * records to the thread's ring buffer (tstate.c), which the writer thread
+ * (writer.c) drains into the log.
  */
 #ifndef MPISCOPE_TSTATE_H
 #define MPISCOPE_TSTATE_H
@@ -25,12 +25,8 @@
  * dropped in the end record. */
 #define MS_MAX_THREADS 1024u
 
-enum ms_collector {
-    MS_COLLECTOR_PMPI = 0,
-    MS_COLLECTOR_PMPI_SCRATCH = 1,
-    MS_COLLECTOR_PMPI_FORTRAN = 2,
-    MS_COLLECTOR_COUNT = 4
-};
+/* Per-thread slots collectors ask for (ms_thread_slot, collector.h). */
+#define MS_THREAD_SLOTS 8
 
 typedef struct ms_thread {
     /* Written by the owning thread only. */
@@ -46,7 +42,7 @@ typedef struct ms_thread {
     int busy;                      /* re-entry guard */
     int stall_defined;             /* stall_region names MS_STALL_REGION */
     uint32_t stall_region;
-    void *collector[MS_COLLECTOR_COUNT];
+    void *slot[MS_THREAD_SLOTS];   /* the collectors' per-thread state */
     /* Shared with the writer thread. */
     _Alignas(64) _Atomic uint64_t head;   /* published: whole records before it */
     _Alignas(64) _Atomic uint64_t tail;   /* consumed by the writer */

@@ -9,26 +9,23 @@
  *     perfmon API on the CPUs of the rank's affinity mask, read at each
  *     marker start and stop and at the end.
  * Without counter access the regions are still timed, after one warning.
+ *
+ *   lk_counters.c  the collector (collector.h): the group measured from
+ *                  start to stop; counter sets and samples
+ *   lk_markers.c   the marker API, intercepted
+ *   lk_tags.c      each thread's tags and their regions
+ *   lk_lib.c       the dlopen table
  */
-#ifndef MPISCOPE_LK_COLLECTOR_H
-#define MPISCOPE_LK_COLLECTOR_H
+#ifndef MPISCOPE_LK_COUNTERS_H
+#define MPISCOPE_LK_COUNTERS_H
 
 #include <stdint.h>
 
 #include "../preload/tstate.h"
 
-/* The thread-local region id of "likwid:<tag>" in t, defined when new;
- * 0 and *id, or -1 (too many tags, out of memory). */
-MS_HIDDEN int lk_region_of(ms_thread *t, const char *tag, uint32_t *id);
-
 /* Counters (lk_counters.c). t: the calling thread, entered (ms_enter). */
 MS_HIDDEN void lk_counters_marker_init(void);
 MS_HIDDEN void lk_counters_region(ms_thread *t, const char *tag, int is_stop);
 MS_HIDDEN void lk_counters_marker_close(ms_thread *t);
-
-/* From the recording core (runtime.c): after recording started, and
- * before it stops. */
-MS_HIDDEN void ms_likwid_start(void);
-MS_HIDDEN void ms_likwid_stop(void);
 
 #endif

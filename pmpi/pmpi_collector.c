@@ -1,0 +1,21 @@
+/* The PMPI collector's registration: see pmpi_collector.h. */
+#include "pmpi_collector.h"
+
+#include "../preload/collector.h"
+
+/* Slot 0 until load: the core runs the load hooks before anything records. */
+MS_HIDDEN int ms_pmpi_slot_calls, ms_pmpi_slot_requests, ms_pmpi_slot_fortran;
+
+static void pmpi_load(void)
+{
+    ms_pmpi_slot_calls = ms_thread_slot("pmpi calls");
+    ms_pmpi_slot_requests = ms_thread_slot("pmpi requests");
+    ms_pmpi_slot_fortran = ms_thread_slot("pmpi fortran");
+}
+
+static const ms_collector pmpi_collector = {
+    .name = "pmpi",
+    .order = 0,
+    .load = pmpi_load,
+};
+MS_COLLECTOR_REGISTER(pmpi_collector);

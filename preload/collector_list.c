@@ -1,0 +1,99 @@
+/* The collectors linked into the library: see collector_list.h. */
+#include "collector_list.h"
+
+#include <pthread.h>
+#include <stddef.h>
+#include <string.h>
+
+#include "collector.h"
+#include "diag.h"
+
+/* Defined by the linker around the section (absent: no collector). */
+extern const ms_collector *const __start_ms_collectors[] __attribute__((weak, visibility("hidden")));
+extern const ms_collector *const __stop_ms_collectors[] __attribute__((weak, visibility("hidden")));
+
+#define MAX_COLLECTORS 16
+
+static const ms_collector *list[MAX_COLLECTORS];
+static size_t count;
+static char names[MAX_COLLECTORS * 24];
+static pthread_once_t once = PTHREAD_ONCE_INIT;
+static int next_slot;
+
+/* The section's entries by order (then name): the link order is no order. */
+static void gather(void)
+{
+    const ms_collector *const *p = __start_ms_collectors;
+    for (; p && p < __stop_ms_collectors && count < MAX_COLLECTORS; p++) {
+        size_t i = count++;
+        while (i > 0 && (list[i - 1]->order > (*p)->order ||
+                         (list[i - 1]->order == (*p)->order && strcmp(list[i - 1]->name, (*p)->name) > 0))) {
+            list[i] = list[i - 1];
+            i--;
+        }
+        list[i] = *p;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < count; i++) {
+        size_t len = strlen(list[i]->name);
+        if (n + len + 2 > sizeof names)
+            break;
+        if (n)
+            names[n++] = ' ';
+        memcpy(names + n, list[i]->name, len);
+        n += len;
+    }
+    names[n] = 0;
+}
+
+#define EACH(hook, ...)                                                                            \
+    do {                                                                                           \
+        pthread_once(&once, gather);                                                               \
+        for (size_t i = 0; i < count; i++)                                                         \
+            if (list[i]->hook)                                                                     \
+                list[i]->hook(__VA_ARGS__);                                                        \
+    } while (0)
+
+void ms_collectors_load(void)
+{
+    EACH(load);
+}
+
+void ms_collectors_start(void)
+{
+    EACH(start);
+}
+
+void ms_collectors_stop(void)
+{
+    EACH(stop);
+}
+
+void ms_collectors_thread_attach(ms_thread *t)
+{
+    EACH(thread_attach, t);
+}
+
+int ms_collector_linked(const char *name)
+{
+    pthread_once(&once, gather);
+    for (size_t i = 0; i < count; i++)
+        if (strcmp(list[i]->name, name) == 0)
+            return 1;
+    return 0;
+}
+
+const char *ms_collectors_names(void)
+{
+    pthread_once(&once, gather);
+    return names;
+}
+
+int ms_thread_slot(const char *owner)
+{
+    if (next_slot >= MS_THREAD_SLOTS) {
+        ms_warn_once(MS_WARN_MEMORY, "no per-thread slot left for %s (%d in all)", owner, MS_THREAD_SLOTS);
+        return -1;
+    }
+    return next_slot++;
+}
