@@ -120,7 +120,7 @@ has DW && { grep -q 'libdw yes' <("$b/bin/mpiscope-merge" --version) && ok "the 
 grep -q '^preload/runtime.c$' "$log/compiled-full.txt" && ok "the preload library's objects were rebuilt" ||
     fail "preload/runtime.c was not rebuilt for the new configuration"
 # The merge's own objects do not depend on the optional parts.
-stale=$(grep -E '^analysis/(reduce/reduce|report/report_text|read/log_reader)\.c$' "$log/compiled-full.txt" | tr '\n' ' ')
+stale=$(grep -E '^analysis/(reduce/reduce|report/report_text|read/log_dispatch)\.c$' "$log/compiled-full.txt" | tr '\n' ' ')
 [ -z "$stale" ] && ok "objects the parts do not affect were kept" || fail "rebuilt needlessly: $stale"
 
 echo "== 3. no change, then other flags"

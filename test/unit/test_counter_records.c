@@ -1,5 +1,5 @@
 /* Counter-set and counter-sample records through the real writer and the
- * reader (analysis/read/log_reader.c, counters.c): a round trip, final samples
+ * reader (analysis/read/decode_counters.c, counters.c): a round trip, final samples
  * replacing the others, and hostile records giving a clean error. */
 #include <criterion/criterion.h>
 #include <math.h>
