@@ -1,11 +1,8 @@
 /*
- * Parts of the HTML report (ms_report_html, report.h), shared by its files:
- *   report_html.c           the page: skeleton, style, script, data block
- *   report_html_charts.c    the data of the charts from the reduced run
- *   report_html_roofline.c  the data of the roofline chart
- *   report_html_timeline.c  the timeline: a second pass over the logs
- * report_html.c calls the parts; the parts call only json_str.h, never
- * back into report_html.c.
+ * The HTML report's page (ms_report_html, report.h; report_html.c): the
+ * skeleton, style, script and data block, whose members the parts write
+ * (html_parts.h). report_html.c calls the parts; the parts call only
+ * json_str.h, never back into report_html.c.
  *
  * The page carries its data as one JSON object in a
  * <script type="application/json"> element; the script (report_html.js)
@@ -19,41 +16,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../json_str.h"
-#include "../../reduce/reduce.h"
-
-/* Events of one rank the timeline keeps at most (the longest ones), the
- * events of all ranks together (fewer per rank when many ranks are shown),
- * and the ranks it shows at most (the first ones). */
-#define MS_HTML_TIMELINE_EVENTS 4000
-#define MS_HTML_TIMELINE_TOTAL 131072
-#define MS_HTML_TIMELINE_RANKS 128
-
-/* A JSON string, safe inside an HTML <script> element: quotes, control
- * characters, '<', '>', '&', U+2028 and U+2029 escaped; bytes that are not
- * valid UTF-8 become U+FFFD (json_str.h, MS_JSON_IN_SCRIPT). Numbers of
- * the data object are written with ms_json_put_num. */
-static inline void ms_html_json_str(FILE *fp, const char *s)
-{
-    ms_json_write_str(fp, s, strlen(s), MS_JSON_IN_SCRIPT);
-}
+#include "html_parts.h"
 
 /* Text escaped for HTML element content and attribute values (the page's
  * markup, report_html.c; the parts write no markup). */
 void ms_html_text(FILE *fp, const char *s);
-
-/* The members "run", "ranks", "regions", "ops", "sizes", "imbalance",
- * "matrix", "gpu" and "warnings" of the data object, each followed by a
- * comma. 0, or -1 when out of memory. */
-int ms_html_charts(FILE *fp, const ms_run *run);
-
-/* The member "roofline" of the data object (report_html_roofline.c): null
- * without points, followed by a comma. 0, or -1 when writing failed. */
-int ms_html_roofline(FILE *fp, const ms_run *run);
-
-/* The member "timeline" of the data object: per rank, the longest events
- * (at most MS_HTML_TIMELINE_EVENTS, and MS_HTML_TIMELINE_TOTAL over all
- * ranks), read again from the logs. 0, or -1 when out of memory. */
-int ms_html_timeline(FILE *fp, const ms_run *run);
 
 #endif

@@ -7,7 +7,7 @@
 #include "../json_str.h"
 #include "../../reduce/matrix.h"
 #include "../../reduce/ops.h"
-#include "report_html.h"
+#include "html_parts.h"
 #include "../../reduce/tool_stalls.h"
 
 #define TOP_REGIONS 100      /* rows of the region table */

@@ -2,7 +2,7 @@
 #include <inttypes.h>
 
 #include "../json_str.h"
-#include "report_html.h"
+#include "html_parts.h"
 #include "../../reduce/roofline.h"
 
 /* Points the page draws at most. */

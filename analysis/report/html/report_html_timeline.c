@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report_html.h"
+#include "html_parts.h"
 
 #define NO_REGION UINT32_MAX
 

@@ -1,0 +1,48 @@
+/*
+ * What the HTML report's parts write (report_html.h): each part writes
+ * members of the page's data object. The page (report_html.c) calls the
+ * parts; the parts include this header and json_str.h, never the page's.
+ *   report_html_charts.c    the data of the charts from the reduced run
+ *   report_html_roofline.c  the data of the roofline chart
+ *   report_html_timeline.c  the timeline: a second pass over the logs
+ */
+#ifndef MPISCOPE_HTML_PARTS_H
+#define MPISCOPE_HTML_PARTS_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../json_str.h"
+#include "../../reduce/reduce.h"
+
+/* Events of one rank the timeline keeps at most (the longest ones), the
+ * events of all ranks together (fewer per rank when many ranks are shown),
+ * and the ranks it shows at most (the first ones). */
+#define MS_HTML_TIMELINE_EVENTS 4000
+#define MS_HTML_TIMELINE_TOTAL 131072
+#define MS_HTML_TIMELINE_RANKS 128
+
+/* A JSON string, safe inside an HTML <script> element: quotes, control
+ * characters, '<', '>', '&', U+2028 and U+2029 escaped; bytes that are not
+ * valid UTF-8 become U+FFFD (json_str.h, MS_JSON_IN_SCRIPT). Numbers of
+ * the data object are written with ms_json_put_num. */
+static inline void ms_html_json_str(FILE *fp, const char *s)
+{
+    ms_json_write_str(fp, s, strlen(s), MS_JSON_IN_SCRIPT);
+}
+
+/* The members "run", "ranks", "regions", "ops", "sizes", "imbalance",
+ * "matrix", "gpu" and "warnings" of the data object, each followed by a
+ * comma. 0, or -1 when out of memory. */
+int ms_html_charts(FILE *fp, const ms_run *run);
+
+/* The member "roofline" of the data object (report_html_roofline.c): null
+ * without points, followed by a comma. 0, or -1 when writing failed. */
+int ms_html_roofline(FILE *fp, const ms_run *run);
+
+/* The member "timeline" of the data object: per rank, the longest events
+ * (at most MS_HTML_TIMELINE_EVENTS, and MS_HTML_TIMELINE_TOTAL over all
+ * ranks), read again from the logs. 0, or -1 when out of memory. */
+int ms_html_timeline(FILE *fp, const ms_run *run);
+
+#endif
