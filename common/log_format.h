@@ -202,11 +202,13 @@ enum ms_control {
     MS_CTL_OBJECT = 4,
     MS_CTL_COUNTER_SET = 5,
     MS_CTL_COUNTER_SAMPLE = 6,
+    MS_CTL_SUMMARY = 7,
+    /* 8 was never given to a record; it stays unused, and a reader
+     * rejects it like any value not listed here. */
     MS_CTL_GPU_STREAM = 9,
     MS_CTL_GPU_LAUNCH = 10,
     MS_CTL_GPU_DROPPED = 11,
     MS_CTL_GPU_TOOL = 12,
-    MS_CTL_SUMMARY = 7,
 };
 
 /* Summary mode's duration sketch (DDSketch, relative accuracy 1 %): a

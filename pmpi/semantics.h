@@ -162,7 +162,7 @@ static inline int64_t ms_count_at(const void *cs, int wide, int i)
     return (int64_t)((const int *)cs)[i];
 }
 
-static inline int64_t ms_sum(const void *cs, int wide, int n, MPI_Datatype t)
+static inline int64_t ms_counts_sum(const void *cs, int wide, int n, MPI_Datatype t)
 {
     if (!cs || n < 0)
         return -1;
@@ -188,7 +188,7 @@ static inline int64_t ms_sumw(const void *cs, int wide, int n, const MPI_Datatyp
 
 static inline int64_t ms_bytes_sum(const void *cs, int wide, MPI_Datatype t, MPI_Comm comm)
 {
-    return ms_sum(cs, wide, ms_comm_peers(comm), t);
+    return ms_counts_sum(cs, wide, ms_comm_peers(comm), t);
 }
 
 static inline int64_t ms_bytes_sumw(const void *cs, int wide, const MPI_Datatype *ts, MPI_Comm comm)
@@ -198,7 +198,7 @@ static inline int64_t ms_bytes_sumw(const void *cs, int wide, const MPI_Datatype
 
 static inline int64_t ms_bytes_nbrsum(const void *cs, int wide, MPI_Datatype t, MPI_Comm comm)
 {
-    return ms_sum(cs, wide, ms_topo_outdegree(comm), t);
+    return ms_counts_sum(cs, wide, ms_topo_outdegree(comm), t);
 }
 
 static inline int64_t ms_bytes_nbrsumw(const void *cs, int wide, const MPI_Datatype *ts, MPI_Comm comm)
