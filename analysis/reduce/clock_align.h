@@ -1,5 +1,7 @@
 /*
- * Aligning the ranks' clocks in the merge (DESIGN section 6).
+ * The clock model that aligns a rank's clock to rank 0's in the merge
+ * (DESIGN section 6): measurements, the fit, and the mapping through it.
+ * It knows nothing of runs: run_clock.h applies it to a run's ranks.
  *
  * Each rank's times first go to the "header clock": its tool clock (as the
  * reader delivers it, CLOCK_MONOTONIC ns) shifted by realtime_ref_ns -
@@ -13,9 +15,9 @@
  *   t0 = t + a + b (t - x_init)        b = (a_fin - a_init) / (x_fin - x_init)
  *
  * (offset a = a_init and linear drift b), and puts every time of the rank
- * on the common clock through it: ms_rank_time is the one function that
- * maps a rank's time to the common clock. Rank 0 keeps its header clock.
- * Without a finalize measurement, or when the two are less than
+ * on the common clock through it: ms_rank_time (run_clock.h) is the one
+ * function that maps a rank's time to the common clock. Rank 0 keeps its
+ * header clock. Without a finalize measurement, or when the two are less than
  * MS_ALIGN_MIN_SPAN_NS apart (the drift would be mostly measurement
  * error), or when |b| exceeds MS_ALIGN_MAX_DRIFT (not a clock), only the
  * offset is corrected; without any measurement (logs of versions 1 to 3,
@@ -27,7 +29,6 @@
 #include <stdint.h>
 
 #include "../../common/log_format.h"
-#include "../../common/stats.h"
 
 #define MS_ALIGN_MIN_SPAN_NS 100000000  /* 100 ms between the measurements */
 #define MS_ALIGN_MAX_DRIFT 1e-2         /* 10,000 ppm */
@@ -52,9 +53,6 @@ typedef struct ms_clock_align {
     double drift;                  /* b */
 } ms_clock_align;
 
-struct ms_rank_info;
-struct ms_run;
-
 /* Record a sync sample as the reader delivers it (log_reader.h), for a rank
  * whose header clock is its tool clock + clock_offset_ns. */
 void ms_clock_obs_set(ms_clock_align *a, const ms_sync_sample *s, int64_t clock_offset_ns);
@@ -65,19 +63,6 @@ void ms_clock_fit(ms_clock_align *a, int64_t peer_offset_ns);
 
 /* A time on the rank's header clock -> the common clock (saturating). */
 int64_t ms_clock_apply(const ms_clock_align *a, int64_t t);
-
-/* A rank's tool-clock time (CLOCK_MONOTONIC ns from the reader) on the
- * run's common clock, once ms_clock_align_run has run. */
-int64_t ms_rank_time(const struct ms_rank_info *in, uint64_t tool_ns);
-
-/* Fit every rank of the run against rank 0 and move what the reduction
- * placed on the header clocks (each rank's first and last event) to the
- * common clock. */
-void ms_clock_align_run(struct ms_run *run);
-
-/* Move a rank's region statistics (first start, last end) from its header
- * clock to the common clock. */
-void ms_clock_align_stats(const struct ms_rank_info *in, ms_stats *s);
 
 /* The rank's clock against rank 0's, as reported: how far ahead it was at
  * its first measurement (ns), and how much faster it ran (ppm); 0 without
@@ -92,13 +77,5 @@ int64_t ms_clock_error_ns(const ms_clock_align *a);
 /* The largest shift the model makes between the rank's measurements (ns,
  * absolute). */
 int64_t ms_clock_max_shift(const ms_clock_align *a);
-
-/* Corrections of at least this much somewhere in the run are named in the
- * text report. */
-#define MS_ALIGN_REPORT_NS 1000000
-
-/* When some rank's correction reaches MS_ALIGN_REPORT_NS: a line for the
- * text report in buf ("aligned to rank 0: ..."), and 1; else 0. */
-int ms_clock_align_describe(const struct ms_run *run, char *buf, size_t cap);
 
 #endif

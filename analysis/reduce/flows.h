@@ -28,7 +28,7 @@
  * record is missing. Then min(sends, receives) messages of the key get
  * flow ids base..base+n-1, in order, on both sides.
  *
- * Everything comes from the run's channels (reduce.h: run->chans), so
+ * Everything comes from the run's channels (run.h: run->chans), so
  * sends and receives are numbered while each rank's log is read on its
  * own, in any order of ranks: memory is O(keys), the distinct (src, dst,
  * tag, comm) of the run's point-to-point region names, and never grows
@@ -40,7 +40,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reduce.h"
+#include "run.h"
 
 typedef struct ms_flow_key {
     int32_t src, dst;          /* world ranks */

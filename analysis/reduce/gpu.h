@@ -5,7 +5,7 @@
  *   - kernels, copies and memsets (events of "cuda:kernel ...",
  *     "cuda:memcpy ...", "cuda:memset ..." on stream threads);
  *   - GPU busy time: the union of those events' intervals, clipped to the
- *     rank's wall time (reduce.h);
+ *     rank's wall time (run.h);
  *   - GPU time per enclosing host region: each event is charged to the
  *     innermost host event (MPI call or region, of any name but cuda:) on
  *     its launching thread whose interval holds the launch time, found by

@@ -14,7 +14,7 @@
  * communicator whose record is missing from the sender's log. Bytes of a
  * datatype whose size is unknown (bytes=-1) count 0.
  *
- * The run holds the matrix as a sparse list (reduce.h):
+ * The run holds the matrix as a sparse list (run.h):
  *   run->matrix, run->nmatrix   cells with at least one message, sorted by
  *                               src, then dst
  */

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reduce.h"
+#include "run.h"
 
 typedef struct ms_op_row {
     char op[MS_FIELD_MAX];

@@ -13,6 +13,10 @@
  *             order, ranks, regions, call sites, channels, counters, run-wide
  *             facts): ms_partial_assemble
  *
+ * The stages live in read_logs.c (list, read), rank_reduce.c (one file's
+ * log -> its result), assemble.c (assemble) and partial.c (the partial's
+ * files and tables); the run they fill is made with ms_run_new (run.h).
+ *
  * ms_reduce_dir is list + read (every file) + assemble in one process. The
  * per-file results of a subset travel between processes as bytes
  * (partial_pack.h) and are added to the partial of the process that
@@ -30,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reduce.h"
+#include "run.h"
 #include "../read/strtab.h"
 
 typedef struct ms_strlist {
@@ -85,9 +89,6 @@ typedef struct ms_partial {
 
 void ms_partial_init(ms_partial *p);
 void ms_partial_free(ms_partial *p);
-
-/* A run with its directory and nothing else; NULL when out of memory. */
-ms_run *ms_run_new(const char *dir);
 
 /* List dir's logs into p (which is empty). USAGE and NOMEM as
  * ms_reduce_dir, with the reason as run's only error for USAGE. */

@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "reduce.h"
+#include "run.h"
 
 #define MS_STALL_PREFIX "mpiscope:"
 #define MS_STALL_WARN_PCT 1.0
