@@ -7,7 +7,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../report/csv.h"
 
 /* Case-insensitive strstr; the position in hay, or NULL. */
 static const char *find_ci(const char *hay, const char *needle)
@@ -161,19 +160,4 @@ void ms_roofline_free(ms_roofline *r)
         return;
     free(r->points);
     free(r);
-}
-
-int ms_roofline_csv(FILE *fp, const ms_roofline *r)
-{
-    fputs(MS_ROOFLINE_CSV_HEADER "\n", fp);
-    for (size_t i = 0; r && i < r->npoints; i++) {
-        const ms_roofline_point *p = &r->points[i];
-        ms_csv_field(fp, p->region);
-        fprintf(fp, ",%d,%.9g,%.9g,%.9g,%.9g,", p->rank, p->gflops, p->gbs, p->ai, p->runtime_s);
-        ms_csv_field(fp, p->flops_metric);
-        fputc(',', fp);
-        ms_csv_field(fp, p->bandwidth_metric);
-        fputc('\n', fp);
-    }
-    return ferror(fp) ? -1 : 0;
 }

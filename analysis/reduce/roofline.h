@@ -64,8 +64,4 @@ int ms_roofline_pick(const ms_counter_set *s, const char *want, enum ms_rate_kin
 ms_roofline *ms_roofline_build(const ms_counters *c, const ms_roofline_opts *o);
 void ms_roofline_free(ms_roofline *r);
 
-/* The --roofline-csv table (header MS_ROOFLINE_CSV_HEADER); 0, or -1 when
- * writing failed. */
-int ms_roofline_csv(FILE *fp, const ms_roofline *r);
-
 #endif

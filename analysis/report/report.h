@@ -23,6 +23,7 @@
 #include <stdio.h>
 
 #include "../reduce/reduce.h"
+#include "../reduce/roofline.h"
 
 #define MS_REGIONS_CSV_HEADER                                                                  \
     "name,operation,kind,bytes,peer,root,tag,comm,request,ranks,calls,total_s,mean_s,std_s,"   \
@@ -44,6 +45,9 @@ int ms_report_trace(FILE *fp, const ms_run *run);
  * sections (nothing without counters) and the JSON value of "counters". */
 int ms_report_counters_text(FILE *fp, const ms_run *run);
 int ms_report_counters_json(FILE *fp, const ms_run *run);
+/* The --roofline-csv table (header MS_ROOFLINE_CSV_HEADER, roofline.h); 0,
+ * or -1 when writing failed. */
+int ms_roofline_csv(FILE *fp, const ms_roofline *r);
 /* GPU activity (report_gpu.c): the text section (nothing without GPU
  * records) and the JSON value of "gpu". */
 int ms_report_gpu_text(FILE *fp, const ms_run *run);

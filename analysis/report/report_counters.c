@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "csv.h"
 #include "json_str.h"
 #include "report.h"
-#include "../reduce/roofline.h"
 
 /* (region, rank) blocks the text shows per set. */
 #define TEXT_COUNTER_BLOCKS 24
@@ -213,5 +213,20 @@ int ms_report_counters_json(FILE *fp, const ms_run *run)
         fputs("null", fp);
     }
     fputc('}', fp);
+    return ferror(fp) ? -1 : 0;
+}
+
+int ms_roofline_csv(FILE *fp, const ms_roofline *r)
+{
+    fputs(MS_ROOFLINE_CSV_HEADER "\n", fp);
+    for (size_t i = 0; r && i < r->npoints; i++) {
+        const ms_roofline_point *p = &r->points[i];
+        ms_csv_field(fp, p->region);
+        fprintf(fp, ",%d,%.9g,%.9g,%.9g,%.9g,", p->rank, p->gflops, p->gbs, p->ai, p->runtime_s);
+        ms_csv_field(fp, p->flops_metric);
+        fputc(',', fp);
+        ms_csv_field(fp, p->bandwidth_metric);
+        fputc('\n', fp);
+    }
     return ferror(fp) ? -1 : 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../../analysis/reduce/roofline.h"
+#include "../../analysis/report/report.h"
 
 static char *names_a[] = {"EV0", "EV1", "Runtime (RDTSC) [s]", "DP [MFLOP/s]", "Memory bandwidth [MBytes/s]"};
 
