@@ -2,11 +2,14 @@
  * The command line and the outputs of mpiscope-merge, shared by the serial
  * merge (merge_main.c) and the MPI merge (merge_mpi_main.c): the options,
  * and what is printed and written once a run is reduced (DESIGN section 6).
+ * The reports come from the table of merge_reports.c; the other options
+ * are here.
  */
 #include "merge_cli.h"
 
 #include <errno.h>
 #include <getopt.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,29 +26,38 @@ enum { EXIT_OK = 0, EXIT_USAGE = 1, EXIT_INPUT = 2 };
 /* Print nothing (the MPI merge's processes other than the first). */
 static int quiet;
 
+/* The column of the help texts in the usage text. */
+#define HELP_COLUMN 20
+
+/* A report's lines of the usage text: "  --OPTION ARG", padded to the help
+ * column (else two spaces), then the help, its further lines indented to
+ * the column. */
+static void usage_report(FILE *fp, const ms_merge_report *r)
+{
+    const char *arg = ms_merge_report_arg(r);
+    size_t n = strlen("  --") + strlen(r->option) + 1 + strlen(arg);
+    fprintf(fp, "  --%s %s%*s", r->option, arg, n < HELP_COLUMN ? (int)(HELP_COLUMN - n) : 2, "");
+    for (const char *h = r->help;;) {
+        const char *nl = strchr(h, '\n');
+        if (!nl) {
+            fprintf(fp, "%s\n", h);
+            return;
+        }
+        fprintf(fp, "%.*s\n%*s", (int)(nl - h), h, HELP_COLUMN, "");
+        h = nl + 1;
+    }
+}
+
 static void usage(FILE *fp)
 {
     fprintf(fp, "usage: %s [options] DIR\n", ms_merge_prog);
-    fputs(
-          "Reads every rank-*.zst log in DIR and reports on the run; with no output option,\n"
+    fputs("Reads every rank-*.zst log in DIR and reports on the run; with no output option,\n"
           "a text report goes to stdout.\n"
-          "\n"
-          "  --text FILE       the text report (what goes to stdout without an output option)\n"
-          "  --csv FILE        region table, one row per region over all ranks\n"
-          "  --ranks-csv FILE  one row per (region, rank)\n"
-          "  --callsites-csv FILE  region,rank,function,file,line,calls,total_s: which\n"
-          "                    source line made which calls\n"
-          "  --json FILE       everything, machine-readable\n"
-          "  --html FILE       one self-contained page with the charts\n"
-          "  --matrix-csv FILE src,dst,messages,bytes: point-to-point traffic by world rank\n"
-          "  --events-csv FILE one row per call: name,rank,thread,call_index,start_s,end_s,\n"
-          "                    duration_s (trace mode)\n"
-          "  --trace FILE      Chrome trace-event JSON (Perfetto, chrome://tracing)\n"
-          "  --otf2 DIR        OTF2 archive DIR/traces.otf2 (Vampir, Scalasca, otf2-print)\n"
-          "  --spt DIR         scope-profiler native traces, one DIR/mpiscope_rank<N>.spt per\n"
-          "                    rank (scope-profiler import-native DIR)\n"
-          "  --roofline-csv FILE  region,rank,gflops,gbs,ai,runtime_s,flops_metric,\n"
-          "                    bandwidth_metric: roofline points from LIKWID metrics\n"
+          "\n",
+          fp);
+    for (size_t i = 0; i < ms_merge_nreports; i++)
+        usage_report(fp, &ms_merge_reports[i]);
+    fputs(
           "  --peak-gflops X   the compute ceiling of the roofline, GFLOP/s (default: the\n"
           "                    largest observation, marked empirical)\n"
           "  --peak-gbs Y      the memory ceiling, GB/s (default: empirical, likewise)\n"
@@ -73,13 +85,6 @@ static int usage_error(const char *fmt, const char *arg)
     return EXIT_USAGE;
 }
 
-typedef int (*writer_fn)(FILE *fp, const ms_run *run);
-
-static int roofline_writer(FILE *fp, const ms_run *run)
-{
-    return ms_roofline_csv(fp, run->roofline);
-}
-
 /* A peak: a finite number > 0; else -1. */
 static double parse_peak(const char *s)
 {
@@ -91,119 +96,37 @@ static double parse_peak(const char *s)
     return v;
 }
 
-static int json_writer(FILE *fp, const ms_run *run)
-{
-    return ms_report_json(fp, run, VERSION);
-}
+/* getopt_long's value for report i of ms_merge_reports: OPT_REPORT + i. */
+enum { OPT_REPORT = 256 };
 
-/* Write one report to path ("-": stdout). Returns 0, or -1 after a message. */
-static int write_report(const char *path, writer_fn fn, const ms_run *run)
-{
-    int to_stdout = strcmp(path, "-") == 0;
-    FILE *fp = to_stdout ? stdout : fopen(path, "w");
-    if (!fp) {
-        fprintf(stderr, "%s: cannot write %s: %s\n", ms_merge_prog, path, strerror(errno));
-        return -1;
-    }
-    int rc = fn(fp, run);
-    int e = errno;
-    if (to_stdout) {
-        if (fflush(fp) != 0) {
-            rc = -1;
-            e = errno;
-        }
-    } else if (fclose(fp) != 0) {
-        rc = -1;
-        e = errno;
-    }
-    if (rc != 0) {
-        fprintf(stderr, "%s: cannot write %s: %s\n", ms_merge_prog, to_stdout ? "to stdout" : path, strerror(e));
-        return -1;
-    }
-    return 0;
-}
-
-typedef int (*dir_writer_fn)(const char *dir, const ms_run *run, char *err, size_t errlen);
-
-/* Write one report that is a directory. Returns 0 (also after a warning),
- * or -1 after a message. */
-static int write_dir_report(const char *option, const char *dir, dir_writer_fn fn, const ms_run *run)
-{
-    char err[1024] = "";
-    int rc = fn(dir, run, err, sizeof err);
-    if (rc > 0)
-        fprintf(stderr, "%s: warning: %s: %s\n", ms_merge_prog, option, err);
-    else if (rc < 0)
-        fprintf(stderr, "%s: %s: %s\n", ms_merge_prog, option, err);
-    return rc < 0 ? -1 : 0;
-}
+/* The options that are not reports. */
+static const struct option other_opts[] = {
+    {"peak-gflops", required_argument, NULL, 'F'},
+    {"peak-gbs", required_argument, NULL, 'B'},
+    {"flops-metric", required_argument, NULL, 'f'},
+    {"bandwidth-metric", required_argument, NULL, 'b'},
+    {"jobs", required_argument, NULL, 'j'},
+    {"help", no_argument, NULL, 'h'},
+    {"version", no_argument, NULL, 'V'},
+    {NULL, 0, NULL, 0},
+};
 
 int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
 {
     quiet = be_quiet;
-    static const struct option longopts[] = {
-        {"csv", required_argument, NULL, 'c'},
-        {"text", required_argument, NULL, 'T'},
-        {"ranks-csv", required_argument, NULL, 'r'},
-        {"callsites-csv", required_argument, NULL, 'S'},
-        {"json", required_argument, NULL, 'J'},
-        {"html", required_argument, NULL, 'H'},
-        {"matrix-csv", required_argument, NULL, 'M'},
-        {"events-csv", required_argument, NULL, 'E'},
-        {"trace", required_argument, NULL, 'X'},
-        {"otf2", required_argument, NULL, 'O'},
-        {"spt", required_argument, NULL, 'P'},
-        {"roofline-csv", required_argument, NULL, 'R'},
-        {"peak-gflops", required_argument, NULL, 'F'},
-        {"peak-gbs", required_argument, NULL, 'B'},
-        {"flops-metric", required_argument, NULL, 'f'},
-        {"bandwidth-metric", required_argument, NULL, 'b'},
-        {"jobs", required_argument, NULL, 'j'},
-        {"help", no_argument, NULL, 'h'},
-        {"version", no_argument, NULL, 'V'},
-        {NULL, 0, NULL, 0},
-    };
+    struct option longopts[MS_MERGE_REPORTS_MAX + sizeof other_opts / sizeof other_opts[0]];
+    for (size_t i = 0; i < ms_merge_nreports; i++)
+        longopts[i] = (struct option){ms_merge_reports[i].option, required_argument, NULL, OPT_REPORT + (int)i};
+    memcpy(longopts + ms_merge_nreports, other_opts, sizeof other_opts);
     memset(o, 0, sizeof *o);
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":j:hV", longopts, NULL)) != -1) {
+        if (c >= OPT_REPORT && (size_t)(c - OPT_REPORT) < ms_merge_nreports) {
+            o->report[c - OPT_REPORT] = optarg;
+            continue;
+        }
         switch (c) {
-        case 'c':
-            o->csv = optarg;
-            break;
-        case 'T':
-            o->text = optarg;
-            break;
-        case 'M':
-            o->matrix_csv = optarg;
-            break;
-        case 'E':
-            o->events_csv = optarg;
-            break;
-        case 'O':
-            o->otf2 = optarg;
-            break;
-        case 'P':
-            o->spt = optarg;
-            break;
-        case 'X':
-            o->trace = optarg;
-            break;
-        case 'r':
-            o->ranks_csv = optarg;
-            break;
-        case 'S':
-            o->sites_csv = optarg;
-            break;
-        case 'J':
-            o->json = optarg;
-            break;
-        case 'H':
-            o->html = optarg;
-            break;
-        case 'R':
-            o->roofline_csv = optarg;
-            break;
         case 'F':
             if ((o->roof.peak_gflops = parse_peak(optarg)) <= 0.0)
                 return usage_error("--peak-gflops wants a positive number of GFLOP/s, not \"%s\"", optarg);
@@ -246,10 +169,13 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
             return usage_error("unknown option %s", argv[optind - 1]);
         }
     }
-    if (o->otf2 && !ms_report_otf2_built()) {
-        if (!quiet)
-            fprintf(stderr, "%s: --otf2: not built (libotf2 not found at build time)\n", ms_merge_prog);
-        return EXIT_USAGE;
+    for (size_t i = 0; i < ms_merge_nreports; i++) {
+        const ms_merge_report *r = &ms_merge_reports[i];
+        if (o->report[i] && r->built && !r->built()) {
+            if (!quiet)
+                fprintf(stderr, "%s: --%s: not built (%s)\n", ms_merge_prog, r->option, r->not_built);
+            return EXIT_USAGE;
+        }
     }
     if (optind >= argc)
         return usage_error("%s", "no log directory given");
@@ -257,7 +183,54 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
         return usage_error("one log directory only; extra argument \"%s\"", argv[optind + 1]);
     o->dir = argv[optind];
     return -1;
+}
 
+/* Write one report that is a file to path ("-": stdout). Returns 0, or -1
+ * after a message. */
+static int write_file_report(const char *path, ms_merge_file_fn fn, const ms_run *run)
+{
+    int to_stdout = strcmp(path, "-") == 0;
+    FILE *fp = to_stdout ? stdout : fopen(path, "w");
+    if (!fp) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", ms_merge_prog, path, strerror(errno));
+        return -1;
+    }
+    int rc = fn(fp, run);
+    int e = errno;
+    if (to_stdout) {
+        if (fflush(fp) != 0) {
+            rc = -1;
+            e = errno;
+        }
+    } else if (fclose(fp) != 0) {
+        rc = -1;
+        e = errno;
+    }
+    if (rc != 0) {
+        fprintf(stderr, "%s: cannot write %s: %s\n", ms_merge_prog, to_stdout ? "to stdout" : path, strerror(e));
+        return -1;
+    }
+    return 0;
+}
+
+/* Write one report that is a directory. Returns 0 (also after a warning),
+ * or -1 after a message. */
+static int write_dir_report(const char *option, const char *dir, ms_merge_dir_fn fn, const ms_run *run)
+{
+    char err[1024] = "";
+    int rc = fn(dir, run, err, sizeof err);
+    if (rc > 0)
+        fprintf(stderr, "%s: warning: --%s: %s\n", ms_merge_prog, option, err);
+    else if (rc < 0)
+        fprintf(stderr, "%s: --%s: %s\n", ms_merge_prog, option, err);
+    return rc < 0 ? -1 : 0;
+}
+
+/* Write report r to path, a file or a directory after r's writer. Returns
+ * 0, or -1 after a message. */
+static int write_report(const ms_merge_report *r, const char *path, const ms_run *run)
+{
+    return r->file ? write_file_report(path, r->file, run) : write_dir_report(r->option, path, r->dir, run);
 }
 
 int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
@@ -282,48 +255,37 @@ int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
         return EXIT_INPUT;
     }
 
+    bool any = false, timeline = false, roofline = false;
+    for (size_t i = 0; i < ms_merge_nreports; i++) {
+        if (o->report[i]) {
+            any = true;
+            timeline |= ms_merge_reports[i].timeline;
+            roofline |= ms_merge_reports[i].roofline;
+        }
+    }
     int rc = EXIT_OK;
-    /* Outputs made of single calls need a trace: summary logs have none. */
-    int no_timeline = run->summary_ranks > 0 && (o->events_csv || o->trace || o->otf2 || o->spt);
+    /* Reports made of single calls need a trace: summary logs have none. */
+    bool no_timeline = run->summary_ranks > 0 && timeline;
     if (no_timeline) {
-        fprintf(stderr, "%s: the run was recorded in summary mode (MPISCOPE_MODE=summary) and has no timeline: "
-                "%s%s%s%snot written\n", ms_merge_prog, o->events_csv ? "--events-csv " : "",
-                o->trace ? "--trace " : "", o->otf2 ? "--otf2 " : "", o->spt ? "--spt " : "");
+        fprintf(stderr, "%s: the run was recorded in summary mode (MPISCOPE_MODE=summary) and has no timeline: ",
+                ms_merge_prog);
+        for (size_t i = 0; i < ms_merge_nreports; i++)
+            if (o->report[i] && ms_merge_reports[i].timeline)
+                fprintf(stderr, "--%s ", ms_merge_reports[i].option);
+        fputs("not written\n", stderr);
         rc = EXIT_USAGE;
     }
-    if ((run->counters.nrows || o->roofline_csv) && !(run->roofline = ms_roofline_build(&run->counters, &o->roof))) {
+    if ((run->counters.nrows || roofline) && !(run->roofline = ms_roofline_build(&run->counters, &o->roof))) {
         fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
         ms_run_free(run);
         return EXIT_INPUT;
     }
-    if (o->text && write_report(o->text, ms_report_text, run) != 0)
-        rc = EXIT_USAGE;
-    if (o->csv && write_report(o->csv, ms_report_csv, run) != 0)
-        rc = EXIT_USAGE;
-    if (o->ranks_csv && write_report(o->ranks_csv, ms_report_ranks_csv, run) != 0)
-        rc = EXIT_USAGE;
-    if (o->sites_csv && write_report(o->sites_csv, ms_report_callsites_csv, run) != 0)
-        rc = EXIT_USAGE;
-    if (o->json && write_report(o->json, json_writer, run) != 0)
-        rc = EXIT_USAGE;
-    if (o->html && write_report(o->html, ms_report_html, run) != 0)
-        rc = EXIT_USAGE;
-    if (o->matrix_csv && write_report(o->matrix_csv, ms_report_matrix_csv, run) != 0)
-        rc = EXIT_USAGE;
-    if (!no_timeline && o->events_csv && write_report(o->events_csv, ms_report_events_csv, run) != 0)
-        rc = EXIT_USAGE;
-    if (!no_timeline && o->trace && write_report(o->trace, ms_report_trace, run) != 0)
-        rc = EXIT_USAGE;
-    if (!no_timeline && o->otf2 && write_dir_report("--otf2", o->otf2, ms_report_otf2, run) != 0)
-        rc = EXIT_USAGE;
-    if (!no_timeline && o->spt && write_dir_report("--spt", o->spt, ms_report_spt, run) != 0)
-        rc = EXIT_USAGE;
-    if (o->roofline_csv && write_report(o->roofline_csv, roofline_writer, run) != 0)
-        rc = EXIT_USAGE;
-    if (!o->text && !o->csv && !o->ranks_csv && !o->sites_csv && !o->json && !o->html && !o->matrix_csv && !o->events_csv && !o->trace &&
-        !o->otf2 && !o->spt && !o->roofline_csv &&
-        write_report("-", ms_report_text, run) != 0)
-        rc = EXIT_USAGE;
+    for (size_t i = 0; i < ms_merge_nreports; i++) {
+        const ms_merge_report *r = &ms_merge_reports[i];
+        const char *path = o->report[i] ? o->report[i] : !any && r->is_default ? "-" : NULL;
+        if (path && !(no_timeline && r->timeline) && write_report(r, path, run) != 0)
+            rc = EXIT_USAGE;
+    }
     ms_run_free(run);
     return rc;
 }

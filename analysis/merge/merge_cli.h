@@ -1,6 +1,7 @@
 /*
  * The command line and the outputs of mpiscope-merge, shared by the serial
- * merge (merge_main.c) and the MPI merge (merge_mpi_main.c).
+ * merge (merge_main.c) and the MPI merge (merge_mpi_main.c); the reports
+ * and their options are the rows of merge_reports.c.
  *
  * Exit status: 0 success (a truncated log is a warning, its readable part is
  * used); 1 bad usage (also: no such directory, no logs in it, an output that
@@ -13,13 +14,14 @@
 
 #include "../reduce/reduce.h"
 #include "../reduce/roofline.h"
+#include "merge_reports.h"
 
 /* The program name in messages, usage and --version. */
 extern const char *ms_merge_prog;
 
 typedef struct ms_merge_opts {
-    const char *text, *html, *matrix_csv, *events_csv, *trace, *otf2, *spt;
-    const char *csv, *ranks_csv, *sites_csv, *json, *roofline_csv;
+    /* By row of ms_merge_reports: the FILE or DIR asked for, or NULL. */
+    const char *report[MS_MERGE_REPORTS_MAX];
     ms_roofline_opts roof;
     unsigned jobs;                 /* -j; 0: not given */
     const char *dir;

@@ -1,6 +1,7 @@
 /*
  * mpiscope-merge: reduce the per-rank logs of a run into reports
- * (DESIGN section 6). The options and outputs are in merge_cli.c.
+ * (DESIGN section 6). The command line and the writing of the outputs
+ * are in merge_cli.c, the reports (one row each) in merge_reports.c.
  *
  * Exit status: 0 success (a truncated log is a warning, its readable part is
  * used); 1 bad usage (also: no such directory, no logs in it, an output that
