@@ -1,0 +1,205 @@
+#!/usr/bin/env python3
+"""The house rules of the source tree (docs/DESIGN.md section 7), checked.
+
+  house.py [--root DIR] [--objects DIR]...   exit 0 when every rule holds, 1 otherwise
+
+1. Folder order: a file includes only headers of its own folder and of the
+   folders below it (FLOORS). common/ is below everything; preload/ is the
+   recording core, below the collectors; no collector includes another;
+   analysis/ never includes preload/ or a collector; the merge's wings
+   stand read < symbolize < reduce < report < merge.
+2. No circle between rooms. A room is a source file with its header
+   (x.c and x.h of one folder). Room A uses room B when a file of A
+   includes a header of B or, given --objects, when an object of A refers
+   to a symbol an object of B defines (nm). Rooms that use each other in a
+   loop are a circle.
+3. No hand-written C file over MAX_LINES lines.
+
+Tests, benchmarks, probes and generated code are outside the house: they
+may include what they test, and are not counted.
+"""
+import argparse
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MAX_LINES = 800
+
+# Each folder of the house and the folders it may include from (besides
+# its own). include/ is the public API header, open to all.
+FLOORS = {
+    "common": [],
+    "preload": ["common"],
+    "pmpi": ["preload", "common"],
+    "cupti": ["preload", "common"],
+    "likwid": ["preload", "common"],
+    "api": [],
+    "analysis/read": ["common"],
+    "analysis/symbolize": ["analysis/read", "common"],
+    "analysis/reduce": ["analysis/symbolize", "analysis/read", "common"],
+    "analysis/report": ["analysis/reduce", "analysis/symbolize", "analysis/read", "common"],
+    "analysis/report/html": ["analysis/report", "analysis/reduce", "analysis/read", "common"],
+    "analysis/report/otf2": ["analysis/report", "analysis/reduce", "analysis/read", "common"],
+    "analysis/merge": ["analysis/report", "analysis/report/html", "analysis/report/otf2", "analysis/reduce",
+                       "analysis/symbolize", "analysis/read", "common"],
+}
+OPEN_TO_ALL = ["include"]
+# Generated headers (in the build's gen/ folder), by the folder they belong to.
+GENERATED = {"pmpi_ops.h": "pmpi", "report_html_assets.h": "analysis/report/html"}
+
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def house_files():
+    out = []
+    for folder in FLOORS:
+        d = os.path.join(ROOT, folder)
+        if not os.path.isdir(d):
+            continue
+        for name in sorted(os.listdir(d)):
+            if name.endswith((".c", ".h")) and os.path.isfile(os.path.join(d, name)):
+                out.append(folder + "/" + name)
+    return out
+
+
+def room(path):
+    return os.path.splitext(path)[0]
+
+
+def check_includes(files, problems, uses):
+    for f in files:
+        folder = os.path.dirname(f)
+        text = open(os.path.join(ROOT, f), encoding="utf-8").read()
+        for m in INCLUDE.finditer(text):
+            name = m.group(1)
+            line = text.count("\n", 0, m.start()) + 1
+            target = os.path.normpath(os.path.join(folder, name))
+            if not os.path.exists(os.path.join(ROOT, target)):
+                if name in GENERATED:
+                    target = GENERATED[name] + "/" + name
+                elif os.path.exists(os.path.join(ROOT, "include", name)):
+                    target = "include/" + name
+                else:
+                    problems.append("%s:%d: \"%s\" is not a file beside it, nor a generated or public header"
+                                    % (f, line, name))
+                    continue
+            tfolder = os.path.dirname(target)
+            if tfolder != folder and tfolder not in FLOORS.get(folder, []) and tfolder not in OPEN_TO_ALL:
+                problems.append("%s:%d: includes %s: %s/ may include only %s" % (
+                    f, line, target, folder, ", ".join(x + "/" for x in [folder] + FLOORS[folder] + OPEN_TO_ALL)))
+            if room(target) != room(f) and target.split("/")[0] not in OPEN_TO_ALL and name not in GENERATED:
+                uses.setdefault(room(f), {})[room(target)] = "includes " + target
+
+
+def object_rooms(objdir):
+    """{room: object path} for the house's objects under objdir."""
+    found = {}
+    for base, _, names in os.walk(objdir):
+        for n in names:
+            if not n.endswith(".o"):
+                continue
+            rel = os.path.relpath(os.path.join(base, n), objdir)
+            src = rel[:-2]
+            if src.split("/")[0] in ("gen", "test", "merge") or not os.path.exists(os.path.join(ROOT, src + ".c")):
+                continue
+            found[src] = os.path.join(base, n)
+    return found
+
+
+def nm(path, defined):
+    flags = ["--defined-only"] if defined else ["--undefined-only"]
+    out = subprocess.run(["nm", "-P"] + flags + [path], capture_output=True, text=True).stdout
+    syms = set()
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and (not defined or parts[1] in "TDBRVWtdbr" and not parts[0].startswith(".")):
+            if defined and parts[1].islower():
+                continue
+            syms.add(parts[0])
+    return syms
+
+
+def check_symbols(objdirs, uses):
+    for objdir in objdirs:
+        rooms = object_rooms(objdir)
+        defined = {}
+        for r, o in rooms.items():
+            for s in nm(o, True):
+                defined.setdefault(s, r)
+        for r, o in rooms.items():
+            for s in nm(o, False):
+                d = defined.get(s)
+                if d and d != r:
+                    uses.setdefault(r, {}).setdefault(d, "calls " + s)
+
+
+def circles(uses):
+    """Strongly connected components of more than one room (Tarjan)."""
+    index, low, stack, on, out = {}, {}, [], set(), []
+    counter = [0]
+    sys.setrecursionlimit(10000)
+
+    def visit(v):
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on.add(v)
+        for w in uses.get(v, {}):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(uses):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--objects", action="append", default=[],
+                    help="a build's object folder (e.g. build/obj/core): also check calls between rooms")
+    ap.add_argument("--root", help="the tree to check (default: this repository)")
+    args = ap.parse_args()
+    global ROOT
+    if args.root:
+        ROOT = os.path.abspath(args.root)
+    problems, uses = [], {}
+    files = house_files()
+    check_includes(files, problems, uses)
+    check_symbols(args.objects, uses)
+    for comp in circles(uses):
+        how = []
+        for a in comp:
+            for b, why in sorted(uses.get(a, {}).items()):
+                if b in comp:
+                    how.append("%s %s" % (a, why))
+        problems.append("circle: %s (%s)" % (" <-> ".join(comp), "; ".join(how)))
+    for f in files:
+        if f.endswith(".c"):
+            n = sum(1 for _ in open(os.path.join(ROOT, f), encoding="utf-8"))
+            if n > MAX_LINES:
+                problems.append("%s: %d lines (at most %d)" % (f, n, MAX_LINES))
+    for p in problems:
+        print("house: " + p)
+    rooms = {room(f) for f in files}
+    print("house: %d files in %d rooms on %d floors, %d problems" % (len(files), len(rooms), len(FLOORS), len(problems)))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

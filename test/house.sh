@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# scripts/house.py on small trees that break each rule once (each must be
+# found), then on this repository with its built objects.
+#   house.sh BUILD   (run by `make house-tests`)
+set -uo pipefail
+build=${1:-build}
+PYTHON=${PYTHON:-python3}
+t=$(mktemp -d)
+trap 'rm -rf "$t"' EXIT
+failed=0
+# expect NAME PATTERN: house.py on $t/NAME fails and says PATTERN.
+expect() {
+    local out
+    out=$($PYTHON scripts/house.py --root "$t/$1" 2>&1)
+    if [ $? = 1 ] && grep -q -- "$2" <<<"$out"; then
+        echo "ok: house finds $1"
+    else
+        echo "FAIL: house does not find $1: $out"
+        failed=1
+    fi
+}
+mk() { mkdir -p "$(dirname "$t/$1")" && printf '%b' "$2" >"$t/$1"; }
+
+mk upward/common/a.c '#include "../preload/b.h"\n'
+mk upward/preload/b.h '\n'
+expect upward 'common/a.c:1: includes preload/b.h'
+
+mk sideways/pmpi/a.c '#include "../cupti/b.h"\n'
+mk sideways/cupti/b.h '\n'
+expect sideways 'pmpi/a.c:1: includes cupti/b.h'
+
+mk circle/preload/a.h '#include "b.h"\n'
+mk circle/preload/b.c '#include "a.h"\n'
+mk circle/preload/b.h '\n'
+mk circle/preload/a.c '#include "b.h"\n'
+mk circle/preload/b2.h '\n'
+printf '#include "a.h"\n' >>"$t/circle/preload/b.h"
+expect circle 'circle: preload/a <-> preload/b'
+
+mk long/common/big.c "$(printf 'int x%d;\\n' $(seq 801))"
+expect long 'common/big.c: 801 lines'
+
+mk missing/preload/a.c '#include "nowhere.h"\n'
+expect missing '"nowhere.h" is not a file beside it'
+
+objs=(--objects "$build/obj/core")
+for f in mpich openmpi; do [ -d "$build/obj/$f" ] && objs+=(--objects "$build/obj/$f"); done
+$PYTHON scripts/house.py "${objs[@]}" || failed=1
+exit $failed
