@@ -186,8 +186,8 @@ static ms_read_status parse_data(ms_reader *r, uint32_t thread, const uint8_t *p
         return r->nthreads >= MS_READER_MAX_THREADS ? ms_rd_corrupt_at(r, "more threads than a log may have")
                                                     : ms_rd_nomem(r);
     const uint8_t *end = p + len;
-    int (*on_event)(void *, const ms_event *) = r->cb ? r->cb->event : NULL;
-    ms_event ev = {.thread = thread};
+    int (*on_event)(void *, const ms_read_event *) = r->cb ? r->cb->event : NULL;
+    ms_read_event ev = {.thread = thread};
     uint64_t nev = 0;
     ms_read_status st = MS_READ_OK;
 

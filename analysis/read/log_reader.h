@@ -78,13 +78,13 @@ typedef struct ms_log_meta {
     ms_end_record end_hint;
 } ms_log_meta;
 
-typedef struct ms_event {
+typedef struct ms_read_event {
     uint32_t thread;      /* thread index within the rank (block header) */
     uint32_t region;      /* per-file region index */
     uint64_t start_ns;    /* tool clock */
     uint64_t end_ns;      /* >= start_ns */
     uint32_t site;        /* per-file call-site index, or MS_SITE_NONE */
-} ms_event;
+} ms_read_event;
 
 /* GPU records (version 4; docs/FORMAT.md "GPU activity"). */
 typedef enum ms_gpu_kind {
@@ -117,7 +117,7 @@ typedef struct ms_summary_rec {
 typedef struct ms_read_callbacks {
     int (*header)(void *ctx, const ms_log_meta *meta);
     int (*region)(void *ctx, uint32_t region, const char *name, size_t len);
-    int (*event)(void *ctx, const ms_event *ev);
+    int (*event)(void *ctx, const ms_read_event *ev);
     int (*comm)(void *ctx, uint32_t thread, uint64_t comm_id, const int32_t *world_ranks,
                 uint32_t n);
     int (*end)(void *ctx, const ms_end_record *end);

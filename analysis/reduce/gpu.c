@@ -119,7 +119,7 @@ int ms_gpu_acc_record(ms_gpu_acc *a, const ms_gpu_record *g)
     return 0;
 }
 
-int ms_gpu_acc_event(ms_gpu_acc *a, const ms_event *ev)
+int ms_gpu_acc_event(ms_gpu_acc *a, const ms_read_event *ev)
 {
     if (ev->thread >= a->nthreads || a->threads[ev->thread].gpu != 1)
         return 0;
@@ -168,7 +168,7 @@ static int best_cmp(const void *x, const void *y)
 
 /* Pass 2: each host event claims the launches of its thread inside it
  * when it is more inner than what they have. */
-static int on_host_event(void *ctx, const ms_event *ev)
+static int on_host_event(void *ctx, const ms_read_event *ev)
 {
     ms_gpu_acc *a = ctx;
     if (ev->thread < a->nthreads && a->threads[ev->thread].gpu)

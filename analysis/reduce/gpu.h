@@ -56,7 +56,7 @@ typedef struct ms_gpu_acc ms_gpu_acc;
 ms_gpu_acc *ms_gpu_acc_new(void);
 int ms_gpu_acc_region(ms_gpu_acc *a, uint32_t region, const char *name, size_t len);
 int ms_gpu_acc_record(ms_gpu_acc *a, const ms_gpu_record *g);
-int ms_gpu_acc_event(ms_gpu_acc *a, const ms_event *ev);
+int ms_gpu_acc_event(ms_gpu_acc *a, const ms_read_event *ev);
 /* After the read: reads `path` again with rd (when there are launches to
  * charge) and fills *out; wall_lo..wall_hi is the rank's wall time (tool
  * clock ns). Frees a. Returns 0, or -1 when out of memory. */

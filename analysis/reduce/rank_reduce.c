@@ -108,7 +108,7 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
     return 0;
 }
 
-static int on_event(void *ctx, const ms_event *ev)
+static int on_event(void *ctx, const ms_read_event *ev)
 {
     file_ctx *f = ctx;
     file_slot *s = &f->slots[ev->region];

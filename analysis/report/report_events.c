@@ -41,7 +41,7 @@ static void put_seconds(FILE *fp, int64_t ns)
     fprintf(fp, "%s%" PRIu64 ".%09" PRIu64, ns < 0 ? "-" : "", a / 1000000000u, a % 1000000000u);
 }
 
-static int on_event(void *ctx, const ms_event *ev)
+static int on_event(void *ctx, const ms_read_event *ev)
 {
     events_ctx *c = ctx;
     if (c->collect && (c->threads.n == 0 || c->threads.v[c->threads.n - 1] != ev->thread) &&

@@ -81,7 +81,7 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
     return 0;
 }
 
-static int on_event(void *ctx, const ms_event *ev)
+static int on_event(void *ctx, const ms_read_event *ev)
 {
     spt_ctx *c = ctx;
     if (grow_regions(c, ev->region) != 0) {

@@ -218,7 +218,7 @@ static void put_flow(trace_ctx *c, const char *ph, uint64_t id, uint32_t thread,
     fputc('}', c->fp);
 }
 
-static int on_event(void *ctx, const ms_event *ev)
+static int on_event(void *ctx, const ms_read_event *ev)
 {
     trace_ctx *c = ctx;
     trace_region *tr = &c->regions[ev->region];

@@ -66,7 +66,7 @@ static int fuzz_on_region(void *ctx, uint32_t region, const char *name, size_t l
     return 0;
 }
 
-static int fuzz_on_event(void *ctx, const ms_event *ev)
+static int fuzz_on_event(void *ctx, const ms_read_event *ev)
 {
     fuzz_state *s = ctx;
     fuzz_check(s->headers == 1 && s->ends == 0, "event inside the log", NULL);

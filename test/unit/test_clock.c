@@ -14,7 +14,7 @@
 
 typedef struct got {
     ms_log_meta meta;
-    ms_event ev[16];
+    ms_read_event ev[16];
     size_t n;
     ms_end_record end;
     int has_end;
@@ -26,7 +26,7 @@ static int on_header(void *ctx, const ms_log_meta *m)
     return 0;
 }
 
-static int on_event(void *ctx, const ms_event *e)
+static int on_event(void *ctx, const ms_read_event *e)
 {
     got *g = ctx;
     if (g->n < 16)

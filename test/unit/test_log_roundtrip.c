@@ -60,7 +60,7 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
     return 0;
 }
 
-static int on_event(void *ctx, const ms_event *ev)
+static int on_event(void *ctx, const ms_read_event *ev)
 {
     seen *s = ctx;
     if (s->nevents >= MAX_SEEN)
@@ -718,7 +718,7 @@ typedef struct stream_check {
     uint64_t last_end;
 } stream_check;
 
-static int check_stream(void *ctx, const ms_event *ev)
+static int check_stream(void *ctx, const ms_read_event *ev)
 {
     stream_check *c = ctx;
     if (c->n++ > 0 && ev->start_ns < c->last_end)
@@ -776,7 +776,7 @@ Test(log_reader, not_a_regular_file)
     free(p);
 }
 
-static int stop_at_second(void *ctx, const ms_event *ev)
+static int stop_at_second(void *ctx, const ms_read_event *ev)
 {
     (void)ev;
     return ++*(int *)ctx == 2;

@@ -59,7 +59,7 @@ typedef struct seen {
     uint32_t obj_idlen[2];
 } seen;
 
-static int on_event(void *ctx, const ms_event *ev)
+static int on_event(void *ctx, const ms_read_event *ev)
 {
     seen *s = ctx;
     if (s->nev < 8)

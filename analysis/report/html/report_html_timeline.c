@@ -90,7 +90,7 @@ static void sift_down(tl_event *h, size_t n, size_t i)
     }
 }
 
-static int on_event(void *ctx, const ms_event *ev)
+static int on_event(void *ctx, const ms_read_event *ev)
 {
     tl_ctx *c = ctx;
     if (ev->region >= c->nmap || c->map[ev->region] == NO_REGION)

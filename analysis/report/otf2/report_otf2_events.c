@@ -131,7 +131,7 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
     return 0;
 }
 
-static int on_event(void *ctx, const ms_event *ev)
+static int on_event(void *ctx, const ms_read_event *ev)
 {
     rank_ctx *c = ctx;
     if (GROW(c->calls, c->ncalls, c->capcalls, 1024) != 0) {
