@@ -3,7 +3,8 @@
  * reaches a collector (pmpi/, cupti/, likwid/), and the only way it does.
  * Each collector defines one ms_collector and registers it with
  * MS_COLLECTOR_REGISTER; the Makefile alone decides which collectors are
- * linked into the library, and the core (runtime.c) runs the hooks of those
+ * linked into the library, and the core (runtime.c; registry.c for
+ * thread_attach) runs the hooks of those
  * it finds, in increasing order:
  *
  *   load           at library load, after the configuration is read

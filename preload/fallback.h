@@ -18,7 +18,7 @@
  *   in the log directory; none when less than twice that is free) is
  *   given back to make room for them.
  *
- * Used by the owner of the log only (runtime.c's log_take), never from a
+ * Used by the owner of the log only (writer.c's ms_writer_log_take), never from a
  * signal handler except ms_fb_write with quiet set, which never allocates.
  */
 #ifndef MPISCOPE_FALLBACK_H

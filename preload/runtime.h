@@ -25,12 +25,8 @@ MS_HIDDEN int ms_runtime_start(const ms_start_info *info);
  * close the log. finalize_start_ns is 0 when MPI_Finalize was not called. */
 MS_HIDDEN void ms_runtime_stop(uint64_t finalize_start_ns);
 
-/* From a signal handler (async-signal-safe): write what every thread has
- * buffered, then, when close_log, the end record, and close the log.
- * Nothing is written afterwards. Waits a bounded time for a block another
- * thread is writing; does nothing in a forked child or in a handler that
- * interrupted the log's own writing. */
-MS_HIDDEN void ms_runtime_flush_from_signal(int close_log);
+/* The flush from a signal handler, ms_runtime_flush_from_signal, is the
+ * writer's (writer.h). */
 
 /* Write a clock-sync block (log_format.h) now. Returns 0, or -1 when
  * not recording or the write failed. */

@@ -7,7 +7,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "runtime.h"
+#include "writer.h"
 
 static const int term_signals[] = {SIGTERM, SIGINT, SIGXCPU, SIGUSR1, SIGUSR2};
 static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGABRT};

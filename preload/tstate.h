@@ -2,7 +2,7 @@
  * Per-thread recording state and the interface collectors (pmpi/, cupti/,
  * likwid/) use to record. The hot path (ms_enter, ms_event, ms_leave) never
  * allocates, never takes a lock and never does I/O: it appends encoded
- * records to the thread's ring buffer (tstate.c), which the writer thread
+ * records to the thread's ring buffer (registry.c), which the writer thread
  * (writer.c) drains into the log.
  */
 #ifndef MPISCOPE_TSTATE_H

@@ -3,7 +3,8 @@
 
 usage: gen_wrappers.py TABLE OUTDIR
 
-Writes OUTDIR/pmpi_ops.h (op ids, names, kinds) and OUTDIR/pmpi_wrappers.c
+Writes OUTDIR/pmpi_ops.h (op ids, names, kinds), OUTDIR/pmpi_op_table.c
+(the names and kinds) and OUTDIR/pmpi_wrappers.c
 (one C wrapper per row that is not `custom`, and one more for the `_c`
 variant of each `largecount` row). Fails, naming the row, on a malformed
 row, an id used twice or taken from a `retired` row, a name used twice, an
@@ -546,9 +547,11 @@ def gen_ops_h(rows):
     return "".join(out)
 
 
-def gen_wrappers_c(rows):
+def gen_op_table_c(rows):
+    """The names and kinds of the ops, in a file of their own: the wrappers
+    and the call recorder (call_record.c) both read them."""
     top = max(r.id for r in rows)
-    out = [HEADER, "#include \"semantics.h\"\n\n"]
+    out = [HEADER, "#include \"pmpi_ops.h\"\n\n"]
     names = ['""'] * (top + 1)
     kinds = ["MS_KIND_OTHER"] * (top + 1)
     for r in rows:
@@ -559,6 +562,11 @@ def gen_wrappers_c(rows):
     out.append("};\n\nconst unsigned char ms_op_kinds[MS_OP_TABLE_SIZE] = {\n")
     out.extend(f"    {k},\n" for k in kinds)
     out.append("};\n")
+    return "".join(out)
+
+
+def gen_wrappers_c(rows):
+    out = [HEADER, "#include \"semantics.h\"\n"]
     for r in sorted(rows, key=lambda r: r.id):
         if is_custom(r):
             continue
@@ -591,6 +599,7 @@ def main(argv):
         print(f"gen_wrappers: {e}", file=sys.stderr)
         return 1
     write_if_changed(f"{argv[2]}/pmpi_ops.h", gen_ops_h(rows))
+    write_if_changed(f"{argv[2]}/pmpi_op_table.c", gen_op_table_c(rows))
     write_if_changed(f"{argv[2]}/pmpi_wrappers.c", gen_wrappers_c(rows))
     return 0
 
