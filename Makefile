@@ -63,6 +63,7 @@ STAMP_MPICH   := $(call config_stamp,lib-mpich,$(MPICC_MPICH) $(LIB_CFLAGS) | $(
 STAMP_OPENMPI := $(call config_stamp,lib-openmpi,$(MPICC_OPENMPI) $(LIB_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
 
 CORE_OBJS     := $(CORE_SRCS:%.c=$(BUILD)/obj/core/%.o)
+COMMON_OBJS   := $(COMMON_SRCS:%.c=$(BUILD)/obj/core/%.o)
 ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/obj/core/%.o)
 SYM_OBJS      := $(SYM_SRCS:%.c=$(BUILD)/obj/core/%.o)
 OTF2_OBJS     := $(OTF2_SRCS:%.c=$(BUILD)/obj/core/%.o)
@@ -181,7 +182,8 @@ $(LIB_API): api/mpiscope_api.c include/mpiscope.h $(STAMP_CORE)
 # ---- merge ----
 $(OTF2_OBJS): BASE_CFLAGS += $(OTF2_BUILD_CFLAGS)
 $(SYM_OBJS): BASE_CFLAGS += $(DW_CFLAGS)
-MERGE_OBJS := $(BUILD)/obj/core/analysis/merge/merge_reports.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(CORE_OBJS)
+# The merge links common/ and analysis/ only: nothing of the recording core.
+MERGE_OBJS := $(BUILD)/obj/core/analysis/merge/merge_reports.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(COMMON_OBJS)
 $(MERGE): $(BUILD)/obj/core/analysis/merge/merge_main.o $(BUILD)/obj/core/analysis/merge/merge_cli.o $(MERGE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter %.o,$^) $(MERGE_LIBS)
