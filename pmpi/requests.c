@@ -127,7 +127,20 @@ static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, 
         peer = m.peer;
         tag = m.tag;
         bytes = m.bytes;
-        if (m.recv && st) {
+        int cancelled = 0;
+        if (m.cancelled && st && completing) {
+            PMPI_Test_cancelled(st, &cancelled);
+            if (m.persistent) {
+                /* A restart is a new operation, cancelled only if asked again. */
+                m.cancelled = 0;
+                memcpy(p->slot->value, &m, sizeof m);
+            }
+        }
+        if (cancelled) {
+            /* Nothing moved, and the status's other fields are undefined
+             * (MPI 4.0, 3.8.4): the posted peer and tag stand. */
+            bytes = 0;
+        } else if (m.recv && st) {
             ms_call r = *c;
             ms_from_status(&r, st);
             bytes = r.bytes;
@@ -173,6 +186,26 @@ void ms_req_started_at(ms_call *c, MPI_Request req, const void *at)
     int n = 0;
     if (p.key)
         fold(c, &n, &p, NULL, 0);
+}
+
+void ms_req_cancel(ms_call *c, const MPI_Request *req)
+{
+    ms_req_cancel_at(c, *req, req);
+}
+
+void ms_req_cancel_at(ms_call *c, MPI_Request req, const void *at)
+{
+    ms_pending p = find(req, at, 0);
+    int n = 0;
+    if (!p.key)
+        return;
+    fold(c, &n, &p, NULL, 0);
+    if (p.slot) {
+        ms_req_meta m;
+        memcpy(&m, p.slot->value, sizeof m);
+        m.cancelled = 1;
+        memcpy(p.slot->value, &m, sizeof m);
+    }
 }
 
 void ms_req_started_n(ms_call *c, int count, const MPI_Request *reqs)

@@ -253,7 +253,8 @@ typedef struct ms_req_meta {
     uint8_t persistent;   /* survives completion */
     int32_t peer;
     int32_t tag;
-    int32_t unused;
+    int32_t cancelled;    /* MPI_Cancel was called on it: its completion asks
+                           * MPI_Test_cancelled */
     int64_t bytes;
     int64_t comm;
     uint64_t where;       /* address the handle was returned to */
@@ -273,6 +274,8 @@ MS_HIDDEN void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int pers
 MS_HIDDEN ms_pending ms_req_pending(const MPI_Request *req);
 MS_HIDDEN void ms_req_started(ms_call *c, const MPI_Request *req);
 MS_HIDDEN void ms_req_started_n(ms_call *c, int n, const MPI_Request *reqs);
+/* MPI_Cancel: reports the request as a start does, and marks it cancelled. */
+MS_HIDDEN void ms_req_cancel(ms_call *c, const MPI_Request *req);
 MS_HIDDEN void ms_req_forget(ms_call *c, const ms_pending *p);
 MS_HIDDEN void ms_req_done(ms_call *c, const ms_pending *p, const MPI_Status *st, int rc);
 MS_HIDDEN ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs);
@@ -286,6 +289,7 @@ MS_HIDDEN void ms_req_done_some(ms_call *c, const ms_pending *p, int n, int outc
 MS_HIDDEN void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent);
 MS_HIDDEN ms_pending ms_req_pending_at(MPI_Request req, const void *at);
 MS_HIDDEN void ms_req_started_at(ms_call *c, MPI_Request req, const void *at);
+MS_HIDDEN void ms_req_cancel_at(ms_call *c, MPI_Request req, const void *at);
 MS_HIDDEN void ms_req_started_n_at(ms_call *c, int n, const MPI_Request *reqs, const void *at, size_t stride);
 MS_HIDDEN ms_pending *ms_req_pending_n_at(ms_thread *t, int n, const MPI_Request *reqs, const void *at,
                                           size_t stride);

@@ -66,7 +66,7 @@ ITEM_ROLES = {
     "peer": ("val",), "tag": ("val",), "root": ("val",), "comm": ("val",), "wincomm": ("val",),
     "status": ("status",), "when": ("flag",),
     "newreq": ("hout",), "newrecv": ("hout",), "persist": ("hout",), "persistrecv": ("hout",),
-    "start": ("hin",), "startall": ("val", "harr"), "freereq": ("hin",),
+    "start": ("hin",), "startall": ("val", "harr"), "freereq": ("hin",), "cancelreq": ("hin",),
     "complete": ("hin", "status"), "completeall": ("val", "harr", "statuses"),
     "completeany": ("val", "harr", "index", "status"),
     "completesome": ("val", "harr", "out", "indices", "statuses"),

@@ -32,7 +32,7 @@ ITEMS = {
     "peer": "p", "tag": "p", "root": "p", "comm": "p", "wincomm": "p",
     "status": "p", "when": "p",
     "newreq": "p", "newrecv": "p", "persist": "p", "persistrecv": "p",
-    "start": "p", "startall": "pp", "freereq": "p",
+    "start": "p", "startall": "pp", "freereq": "p", "cancelreq": "p",
     "complete": "pp", "completeall": "ppp", "completeany": "pppp", "completesome": "ppppp",
     "newmsg": "p", "usemsg": "p",
     "newcomm": "pp", "newcommdup": "pp", "newcommgroup": "pp", "newintercomm": "pp", "freecomm": "p",
@@ -396,6 +396,13 @@ def emit_start(e, a):
         e.pre.append(f"ms_req_started(&c, {a[0]});")
 
 
+def emit_cancelreq(e, a):
+    if e.fortran:
+        e.pre.append(f"ms_req_cancel_at(&c, *{a[0]}, {e.where(a[0])});")
+    else:
+        e.pre.append(f"ms_req_cancel(&c, {a[0]});")
+
+
 def emit_startall(e, a):
     n, reqs = a
     if e.fortran:
@@ -480,6 +487,9 @@ EMITTERS = {
     "newreq": emit_newreq(0, 0), "newrecv": emit_newreq(1, 0),
     "persist": emit_newreq(0, 1), "persistrecv": emit_newreq(1, 1),
     "start": emit_start, "startall": emit_startall, "freereq": emit_freereq,
+    # MPI_Cancel reports the request as MPI_Start does and marks it: it
+    # stays in the table, and its completion asks whether it was cancelled.
+    "cancelreq": emit_cancelreq,
     "complete": emit_complete, "completeall": emit_completeall,
     "completeany": emit_completeany, "completesome": emit_completesome,
     "newmsg": emit_newmsg,
