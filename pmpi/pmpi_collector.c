@@ -2,6 +2,7 @@
 #include "pmpi_collector.h"
 
 #include "../preload/collector.h"
+#include "stacking.h"
 
 /* Slot 0 until load: the core runs the load hooks before anything records. */
 MS_HIDDEN int ms_pmpi_slot_calls, ms_pmpi_slot_requests, ms_pmpi_slot_fortran;
@@ -11,6 +12,7 @@ static void pmpi_load(void)
     ms_pmpi_slot_calls = ms_thread_slot("pmpi calls");
     ms_pmpi_slot_requests = ms_thread_slot("pmpi requests");
     ms_pmpi_slot_fortran = ms_thread_slot("pmpi fortran");
+    ms_pmpi_check_stacking();
 }
 
 static const ms_collector pmpi_collector = {
