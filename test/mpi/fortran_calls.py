@@ -46,4 +46,7 @@ def expect(rank, size):
     elif subsize > 1 and subrank == 1:
         calls.append(m.recv(2 * INT, 0, 7, sub))
     calls += [m.barrier(sub), m.coll("comm_free", comm=sub), m.barrier()]
+    # 6. a cancelled receive: the cancel reports it, its wait bytes 0 and the posted peer and tag
+    calls += [m.irecv(left, 99), m.completion("cancel", [m.rreq(-1, left, 99)], m.OTHER),
+              m.wait(m.rreq(0, left, 99))]
     return calls

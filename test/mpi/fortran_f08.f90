@@ -10,7 +10,8 @@
 !   3. broadcasts from the first and the last rank;
 !   4. reductions and gathers, with and without MPI_IN_PLACE;
 !   5. MPI_Comm_split into even and odd ranks, a message and a barrier on
-!      the new communicator, MPI_Comm_free.
+!      the new communicator, MPI_Comm_free;
+!   6. a receive that no send matches, cancelled (MPI_Cancel), and its wait.
 program fortran_f08
   use, intrinsic :: iso_fortran_env, only: error_unit
   use mpi_f08
@@ -21,6 +22,7 @@ program fortran_f08
   type(MPI_Status) :: st, sts(2)
   type(MPI_Request) :: reqs(2), rreqs(2)
   integer, asynchronous :: sbuf(20), rbuf(20)
+  logical :: flag
 
   failures = 0
   call MPI_Init()
@@ -130,6 +132,13 @@ program fortran_f08
   call MPI_Comm_free(sub)
   call check(sub == MPI_COMM_NULL, 'comm_free')
   call MPI_Barrier(MPI_COMM_WORLD)
+
+  ! 6. a receive that no send matches, cancelled
+  call MPI_Irecv(rbuf, 2, MPI_INTEGER, left, 99, MPI_COMM_WORLD, reqs(1))
+  call MPI_Cancel(reqs(1))
+  call MPI_Wait(reqs(1), st)
+  call MPI_Test_cancelled(st, flag)
+  call check(flag, 'cancelled receive')
 
   if (rank == 0) print '(a, i0, a)', 'fortran_f08: ', nranks, ' ranks'
   call MPI_Finalize()

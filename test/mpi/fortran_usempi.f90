@@ -9,7 +9,8 @@
 !   3. broadcasts from the first and the last rank;
 !   4. reductions and gathers, with and without MPI_IN_PLACE;
 !   5. MPI_Comm_split into even and odd ranks, a message and a barrier on
-!      the new communicator, MPI_Comm_free.
+!      the new communicator, MPI_Comm_free;
+!   6. a receive that no send matches, cancelled (MPI_Cancel), and its wait.
 ! As in fortran_mpifh.f90, every buffer is passed as its first element: not
 ! every `use mpi` module declares choice buffers (MPICH's does not).
 program fortran_usempi
