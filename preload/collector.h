@@ -36,7 +36,8 @@ typedef struct ms_collector {
         __attribute__((used, section("ms_collectors"), aligned(sizeof(void *)))) = &c
 
 /* A per-thread slot (an index of ms_thread.slot) for the collector `owner`;
- * -1 when all MS_THREAD_SLOTS are taken (after one warning). At load. */
+ * -1 when all MS_THREAD_SLOTS are taken (after one warning): the collector
+ * must then never index a slot with it. At load. */
 MS_HIDDEN int ms_thread_slot(const char *owner);
 
 #endif

@@ -16,7 +16,6 @@ extern const ms_collector *const __stop_ms_collectors[] __attribute__((weak, vis
 
 static const ms_collector *list[MAX_COLLECTORS];
 static size_t count;
-static char names[MAX_COLLECTORS * 24];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 static int next_slot;
 
@@ -33,17 +32,9 @@ static void gather(void)
         }
         list[i] = *p;
     }
-    size_t n = 0;
-    for (size_t i = 0; i < count; i++) {
-        size_t len = strlen(list[i]->name);
-        if (n + len + 2 > sizeof names)
-            break;
-        if (n)
-            names[n++] = ' ';
-        memcpy(names + n, list[i]->name, len);
-        n += len;
-    }
-    names[n] = 0;
+    if (p && p < __stop_ms_collectors)
+        ms_warn_once(MS_WARN_UNSUPPORTED, "more than %d collectors are linked in; the others are not run",
+                     MAX_COLLECTORS);
 }
 
 #define EACH(hook, ...)                                                                            \
@@ -81,12 +72,6 @@ int ms_collector_linked(const char *name)
         if (strcmp(list[i]->name, name) == 0)
             return 1;
     return 0;
-}
-
-const char *ms_collectors_names(void)
-{
-    pthread_once(&once, gather);
-    return names;
 }
 
 int ms_thread_slot(const char *owner)

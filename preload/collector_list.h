@@ -16,8 +16,4 @@ MS_HIDDEN void ms_collectors_thread_attach(ms_thread *t);
 /* Whether the collector `name` is linked into the library. */
 MS_HIDDEN int ms_collector_linked(const char *name);
 
-/* The names of the collectors linked in, in order, separated by spaces
- * (for diagnostics). */
-MS_HIDDEN const char *ms_collectors_names(void);
-
 #endif

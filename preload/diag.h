@@ -17,6 +17,7 @@ enum ms_cause {
     MS_WARN_CUPTI,
     MS_WARN_LIKWID,
     MS_WARN_STACKED,
+    MS_WARN_COLLECTOR,
     MS_WARN_COUNT
 };
 

@@ -242,6 +242,11 @@ int ms_runtime_allowed(void)
     return !not_allowed && !forked_child && !ms_cfg.disable;
 }
 
+void ms_runtime_refuse(void)
+{
+    not_allowed = 1;
+}
+
 static void at_fork_child(void)
 {
     /* The child has no writer thread and must never write the parent's log. */

@@ -36,4 +36,8 @@ MS_HIDDEN int ms_runtime_write_sync(const ms_sync_sample *s);
  * forked child). */
 MS_HIDDEN int ms_runtime_allowed(void);
 
+/* At load: this process must not record (a collector could not be set up);
+ * the caller has said why. */
+MS_HIDDEN void ms_runtime_refuse(void);
+
 #endif
