@@ -47,7 +47,7 @@ endif
 MERGE_LIBS    = $(ZSTD_LIBS) $(DW_LINK) $(OTF2_LINK) -ldl -lpthread -lm $(LDSAN)
 # The options and outputs of both merge programs (merge_cli.c) need the OTF2 objects.
 MERGE_SRCS    := $(wildcard analysis/merge/*.c)
-ANALYSIS_SRCS := $(filter-out $(MERGE_SRCS) $(OTF2_SRCS),$(wildcard analysis/read/*.c analysis/reduce/*.c analysis/report/*.c analysis/report/html/*.c))
+ANALYSIS_SRCS := $(filter-out $(MERGE_SRCS) $(OTF2_SRCS),$(wildcard analysis/read/*.c analysis/waits/*.c analysis/reduce/*.c analysis/report/*.c analysis/report/html/*.c))
 
 # ---- the effective configuration, recorded: objects depend on it ----
 # $(call config_stamp,NAME,TEXT) rewrites $(BUILD)/config/NAME when TEXT
@@ -62,8 +62,10 @@ STAMP_MERGE   := $(call config_stamp,merge,HAVE_DW=$(HAVE_DW) $(DW_CFLAGS) $(DW_
 STAMP_MPICH   := $(call config_stamp,lib-mpich,$(MPICC_MPICH) $(LIB_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
 STAMP_OPENMPI := $(call config_stamp,lib-openmpi,$(MPICC_OPENMPI) $(LIB_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
 
-CORE_OBJS     := $(CORE_SRCS:%.c=$(BUILD)/obj/core/%.o)
-COMMON_OBJS   := $(COMMON_SRCS:%.c=$(BUILD)/obj/core/%.o)
+# The op names of pmpi/calls.tbl (common/op_names.h), generated.
+OP_NAMES_OBJ  := $(BUILD)/obj/core/gen/op_names.o
+CORE_OBJS     := $(CORE_SRCS:%.c=$(BUILD)/obj/core/%.o) $(OP_NAMES_OBJ)
+COMMON_OBJS   := $(COMMON_SRCS:%.c=$(BUILD)/obj/core/%.o) $(OP_NAMES_OBJ)
 ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/obj/core/%.o)
 SYM_OBJS      := $(SYM_SRCS:%.c=$(BUILD)/obj/core/%.o)
 OTF2_OBJS     := $(OTF2_SRCS:%.c=$(BUILD)/obj/core/%.o)
@@ -113,6 +115,13 @@ $(BUILD)/gen/stamp: pmpi/calls.tbl scripts/gen_wrappers.py
 	$(PYTHON) scripts/gen_wrappers.py pmpi/calls.tbl $(BUILD)/gen
 	@touch $@
 $(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_op_table.c $(BUILD)/gen/pmpi_ops.h: $(BUILD)/gen/stamp ;
+$(BUILD)/gen/op_names.c: pmpi/calls.tbl scripts/gen_op_names.py
+	@mkdir -p $(BUILD)/gen
+	$(PYTHON) scripts/gen_op_names.py pmpi/calls.tbl $@
+# Generated for common/: its header by name.
+$(OP_NAMES_OBJ): $(BUILD)/gen/op_names.c $(STAMP_CORE)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -Icommon -c $< -o $@
 
 # The HTML report's script and style sheet, as C strings (one source of truth).
 HTML_ASSETS := analysis/report/html/report_html.js analysis/report/html/report_html.css
@@ -217,6 +226,12 @@ $(SYNTH_LOGS): test/scale/synth_logs.c test/unit/synth.h $(SYNTH_OBJS)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) -lm $(LDSAN)
 
+# The reader's view of a log's message records, for test/mpi/messages.sh.
+MSG_DUMP := $(BUILD)/test/messages/msg_dump
+$(MSG_DUMP): test/mpi/messages/msg_dump.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(COMMON_OBJS) $(STAMP_MERGE)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
+
 unit-tests: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 1; done
 
@@ -230,10 +245,10 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 120
 FUZZ_FLAGS   := -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -Iinclude
-FUZZ_SRCS    := $(ANALYSIS_SRCS) $(SYM_SRCS) $(CORE_SRCS)
+FUZZ_SRCS    := $(ANALYSIS_SRCS) $(SYM_SRCS) $(CORE_SRCS) $(BUILD)/gen/op_names.c
 $(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_read.h $(FUZZ_SRCS) | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -o $@ $(filter %.c,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm
+	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -Icommon -o $@ $(filter %.c,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm
 $(BUILD)/test/fuzz/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuzz_read.h $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
@@ -289,7 +304,7 @@ merge-parallel-tests: all $(SYNTH_LOGS) $(if $(filter 1,$(HAVE_MPICH)),$(MERGE_M
 	  bash test/merge_parallel.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
 # MPI_TESTS (names, default all) and TEST_RANKS (rank counts) narrow it.
-mpi-tests: all
+mpi-tests: all $(MSG_DUMP)
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
 	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) $(if $(TEST_RANKS),TEST_RANKS="$(TEST_RANKS)") \

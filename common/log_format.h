@@ -20,6 +20,9 @@
  * blocks; its data blocks hold control records and one MS_CTL_SUMMARY
  * aggregate per region id instead of events (docs/FORMAT.md, "Summary
  * mode").
+ * A trace-mode log of version 5 describes the requests each completion or
+ * start call handled in MS_CTL_MESSAGE records before its event
+ * (docs/FORMAT.md, "Messages").
  */
 #ifndef MPISCOPE_LOG_FORMAT_H
 #define MPISCOPE_LOG_FORMAT_H
@@ -28,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_FORMAT_VERSION 4u
+#define MS_FORMAT_VERSION 5u
 #define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
 #define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
 #define MS_ENDIAN_MARK 0x01020304u
@@ -176,6 +179,15 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
  *                      dropped by CUPTI (version 4)
  *       MS_CTL_GPU_TOOL: this thread holds CUPTI's own overhead records,
  *                      not a GPU stream (version 4)
+ *       MS_CTL_MESSAGE: varint op (the calls.tbl op id of the call that
+ *                      created the request, <= MS_MESSAGE_MAX_OP; 0: not
+ *                      known), varint flags (MS_MESSAGE_*), varint comm + 1
+ *                      (0: none), zigzag varints peer, tag, bytes (-1:
+ *                      none or not known) and post (the time cursor at
+ *                      this record minus the log-clock start of the call
+ *                      that posted the request; 0 without
+ *                      MS_MESSAGE_POSTED): one request that the thread's
+ *                      next event completed or started (version 5)
  *       MS_CTL_SUMMARY: the aggregate of every call of one region id of
  *                      this thread (summary mode, version 4; see
  *                      docs/FORMAT.md): varint id, varint calls (>= 1),
@@ -209,7 +221,19 @@ enum ms_control {
     MS_CTL_GPU_LAUNCH = 10,
     MS_CTL_GPU_DROPPED = 11,
     MS_CTL_GPU_TOOL = 12,
+    MS_CTL_MESSAGE = 13,
 };
+
+/* A message record's flags (version 5; docs/FORMAT.md "Messages"): the
+ * receive side; completed as cancelled; started (MPI_Start, MPI_Startall),
+ * not completed; the post field is meaningful. Readers reject other bits. */
+#define MS_MESSAGE_RECV 1u
+#define MS_MESSAGE_CANCELLED 2u
+#define MS_MESSAGE_STARTED 4u
+#define MS_MESSAGE_POSTED 8u
+#define MS_MESSAGE_FLAGS 15u
+/* The largest op id a message record may name. */
+#define MS_MESSAGE_MAX_OP 65535u
 
 /* Summary mode's duration sketch (DDSketch, relative accuracy 1 %): a
  * duration v >= 1 ns counts in bucket ceil(ln(v) / ln(gamma)), gamma =
@@ -262,6 +286,18 @@ static inline __attribute__((always_inline)) uint8_t *ms_put_varint(uint8_t *p, 
     }
     *p++ = (uint8_t)v;
     return p;
+}
+
+/* Signed values as unsigned varints (zigzag): 0, -1, 1, -2, ... become
+ * 0, 1, 2, 3, ... so that small magnitudes of either sign stay short. */
+static inline uint64_t ms_zigzag(int64_t v)
+{
+    return ((uint64_t)v << 1) ^ (v < 0 ? UINT64_MAX : 0u);
+}
+
+static inline int64_t ms_unzigzag(uint64_t u)
+{
+    return (int64_t)(u >> 1) ^ -(int64_t)(u & 1u);
 }
 
 /* Read a LEB128 varint from [*pp, end). Returns 0 and advances *pp on

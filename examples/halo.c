@@ -9,12 +9,20 @@
  * MPI_Barrier. The output depends only on the number of ranks, so runs with
  * and without a profiler can be compared byte for byte.
  *
- *   mpiexec.mpich -n 4 ./halo [cells_per_rank [steps]]
+ * The load is planted out of balance: the last rank's cells are "hard", and
+ * it pauses `pause_us` microseconds in every step (default 2000) before its
+ * sweep, so its neighbours wait for its ghost cells and everyone waits for
+ * it in MPI_Allreduce; the wait-state analysis of the report names it. The
+ * pause sleeps, so it leaves the core to ranks that share it.
+ *
+ *   mpiexec.mpich -n 4 ./halo [cells_per_rank [steps [pause_us]]]
  */
+#define _DEFAULT_SOURCE   /* usleep */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 enum { TAG_TO_LEFT = 1, TAG_TO_RIGHT = 2 };
 
@@ -33,15 +41,17 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
 
     /* Parameters travel as doubles so that one MPI_Bcast carries them all. */
-    double p[4] = {0};
+    double p[5] = {0};
     if (rank == 0) {
         p[0] = 0.25;
         p[1] = argc > 1 ? atoi(argv[1]) : 2000;
         p[2] = argc > 2 ? atoi(argv[2]) : 200;
         p[3] = 10;
+        p[4] = argc > 3 ? atoi(argv[3]) : 2000;
     }
-    MPI_Bcast(p, 4, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    MPI_Bcast(p, 5, MPI_DOUBLE, 0, MPI_COMM_WORLD);
     const struct params par = {p[0], (int)p[1], (int)p[2], (int)p[3]};
+    const useconds_t pause_us = rank == size - 1 && p[4] > 0 ? (useconds_t)p[4] : 0;
     if (par.cells < 1 || par.steps < 1) {
         if (rank == 0)
             fprintf(stderr, "halo: cells per rank and steps must be positive\n");
@@ -76,6 +86,8 @@ int main(int argc, char **argv)
         MPI_Isend(&u[n], 1, MPI_DOUBLE, right, TAG_TO_RIGHT, MPI_COMM_WORLD, &req[3]);
         MPI_Waitall(4, req, st);
 
+        if (pause_us)
+            usleep(pause_us);
         double local = 0.0;
         for (int i = 1; i <= n; i++) {
             v[i] = u[i] + par.alpha * (u[i - 1] - 2.0 * u[i] + u[i + 1]);

@@ -54,15 +54,14 @@ static uint32_t define(ms_thread *t, const ms_call *c)
     return id;
 }
 
-void ms_call_record_new(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1)
+uint32_t ms_call_id_new(ms_thread *t, const ms_call *c)
 {
     ms_call_cache *k = t->slot[ms_pmpi_slot_calls];
     if (MS_UNLIKELY(!k)) {
         void *p = mmap(NULL, sizeof *k, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (p == MAP_FAILED) {
             /* No cache: every call defines its region again; nothing is lost. */
-            ms_event(t, define(t, c), t0, t1);
-            return;
+            return define(t, c);
         }
         k = t->slot[ms_pmpi_slot_calls] = p;
     }
@@ -72,14 +71,12 @@ void ms_call_record_new(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1
         memset(k, 0, sizeof *k);
     }
     ms_call_entry *e = &k->e[ms_call_slot(k, c)];
-    if (e->used) {
-        ms_event(t, e->id, t0, t1);
-        return;
-    }
+    if (e->used)
+        return e->id;
     e->key = *c;
     e->id = define(t, c);
     e->used = 1;
     k->count++;
     k->last[c->op < MS_OP_TABLE_SIZE ? c->op : 0] = *e;
-    ms_event(t, e->id, t0, t1);
+    return e->id;
 }

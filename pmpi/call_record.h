@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "messages.h"
 #include "pmpi_ops.h"
 #include "../preload/tstate.h"
 #include "pmpi_collector.h"
@@ -48,8 +49,9 @@ typedef struct ms_call_cache {
     ms_call_entry e[MS_CALL_CACHE_SLOTS];
 } ms_call_cache;
 
-/* A call seen for the first time on this thread (or no cache yet). */
-MS_HIDDEN void ms_call_record_new(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1);
+/* The region id of a call seen for the first time on this thread (or no
+ * cache yet): defined now. */
+MS_HIDDEN uint32_t ms_call_id_new(ms_thread *t, const ms_call *c);
 
 MS_HOT uint64_t ms_call_hash(const ms_call *c)
 {
@@ -75,26 +77,45 @@ MS_HOT uint32_t ms_call_slot(const ms_call_cache *k, const ms_call *c)
     return i;
 }
 
-/* Record the call as one event from t0 to t1. A call like the previous one
- * of its op (a loop) is one comparison; another known call a hash of five
+/* The thread-local region id of the call. A call like the previous one of
+ * its op (a loop) is one comparison; another known call a hash of five
  * words and a probe. */
-MS_HOT void ms_call_record(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1)
+MS_HOT uint32_t ms_call_id(ms_thread *t, const ms_call *c)
 {
     ms_call_cache *k = t->slot[ms_pmpi_slot_calls];
     if (MS_LIKELY(k != NULL)) {
         ms_call_entry *last = &k->last[c->op < MS_OP_TABLE_SIZE ? c->op : 0];
-        if (MS_LIKELY(last->used && ms_call_same(&last->key, c))) {
-            ms_event(t, last->id, t0, t1);
-            return;
-        }
+        if (MS_LIKELY(last->used && ms_call_same(&last->key, c)))
+            return last->id;
         uint32_t i = ms_call_slot(k, c);
         if (k->e[i].used) {
             *last = k->e[i];
-            ms_event(t, k->e[i].id, t0, t1);
-            return;
+            return k->e[i].id;
         }
     }
-    ms_call_record_new(t, c, t0, t1);
+    return ms_call_id_new(t, c);
+}
+
+/* Record the call as one event from t0 to t1. */
+MS_HOT void ms_call_record(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1)
+{
+    ms_event(t, ms_call_id(t, c), t0, t1);
+}
+
+/* The same for a call that staged message records (messages.h): they are
+ * written right before its event, after the definition of its region. */
+MS_HOT void ms_call_record_msgs(ms_thread *t, const ms_call *c, uint64_t t0, uint64_t t1)
+{
+    uint32_t id = ms_call_id(t, c);
+    ms_msg_stage *s = &ms_msg_tls;
+    if (MS_LIKELY(s->len > 0 && !s->over)) {
+        ms_event_pre(t, s->buf, s->len, id, t0, t1);
+        s->len = 0;
+        return;
+    }
+    s->len = 0;
+    s->over = 0;
+    ms_event(t, id, t0, t1);
 }
 
 /* The canonical region name of a call (DESIGN §4); returns its length. */

@@ -18,7 +18,7 @@
 
 #include "../preload/tstate.h"
 
-#define MS_HMAP_VALUE 48u
+#define MS_HMAP_VALUE 56u   /* a slot is 64 bytes, one cache line */
 
 typedef struct ms_hmap_slot {
     _Atomic uint64_t key;

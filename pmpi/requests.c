@@ -2,7 +2,9 @@
  * The request table: metadata of every live request, from the call that
  * created it to the call that completes it. Completion calls report the
  * creating op (`request=`), and the bytes, peer, tag and communicator of what
- * completed: for receives, what the status says arrived.
+ * completed: for receives, what the status says arrived. In trace mode each
+ * request completed or started also stages a message record (messages.h):
+ * the same facts per request, and when the request was posted.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +29,7 @@ void ms_requests_init(void)
 {
     if (!requests.slots && ms_hmap_init(&requests, REQUEST_BITS) != 0)
         ms_warn_once(MS_WARN_MEMORY, "no memory for the request table; completions report request=unknown");
+    ms_msg_setup();
 }
 
 static inline uint64_t req_key(MPI_Request r)
@@ -49,12 +52,12 @@ static inline const void *element(const void *at, int i, size_t stride)
     return (const char *)at + (size_t)i * stride;
 }
 
-void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent)
+void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent, uint64_t t0)
 {
-    ms_req_new_at(c, *req, req, recv, persistent);
+    ms_req_new_at(c, *req, req, recv, persistent, t0);
 }
 
-void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent)
+void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent, uint64_t t0)
 {
     uint64_t key = req_key(req);
     ms_req_meta m = {
@@ -67,6 +70,9 @@ void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int pe
         .comm = c->comm,
         .where = where_of(at),
         .claim = 0,
+        /* A persistent request is posted by each start. */
+        .posted = (uint8_t)!persistent,
+        .post_t = persistent ? 0 : t0,
     };
     /* Every request gets its own entry, even one whose handle value a live
      * request already has: completions tell them apart by address. */
@@ -111,15 +117,32 @@ ms_pending ms_req_pending_at(MPI_Request req, const void *at)
     return find(req, at, 0);
 }
 
+/* One completed request as its message records say it (messages.h). */
+typedef struct msg_view {
+    uint32_t op, flags;
+    int64_t comm, peer, tag, bytes;
+    uint64_t post_t;
+    int pair;                   /* isendrecv: a send, then a receive */
+    int64_t rpeer, rtag, rbytes;    /* ... the receive's */
+} msg_view;
+
+static int is_pair(uint16_t op)
+{
+    return op == MS_OP_ISENDRECV || op == MS_OP_ISENDRECV_REPLACE;
+}
+
 /* Fold one request (started or completed) into the call's fields: the first
  * sets them, later ones keep what they share. A completed non-persistent
- * request leaves the table. */
-static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, int completing)
+ * request leaves the table. v (completions in trace mode, else NULL): what
+ * its message records say. */
+static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, int completing, msg_view *v)
 {
     ms_req_meta m;
     uint16_t op = MS_OP_UNKNOWN;
     int64_t bytes = -1, comm = -1;
     int32_t peer = -1, tag = -1;
+    if (v && !p->slot)
+        *v = (msg_view){.comm = -1, .peer = -1, .tag = -1, .bytes = -1};
     if (p->slot) {
         memcpy(&m, p->slot->value, sizeof m);
         op = m.op;
@@ -147,8 +170,25 @@ static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, 
             peer = r.peer;
             tag = r.tag;
         }
+        if (v) {
+            *v = (msg_view){.op = op, .comm = comm, .peer = peer, .tag = tag, .bytes = bytes, .post_t = m.post_t,
+                            .rpeer = -1, .rtag = -1, .rbytes = cancelled ? 0 : -1};
+            v->flags = (m.recv ? MS_MESSAGE_RECV : 0u) | (cancelled ? MS_MESSAGE_CANCELLED : 0u) |
+                       (m.posted ? MS_MESSAGE_POSTED : 0u);
+            v->pair = is_pair(op);
+            if (v->pair && !cancelled && st) {
+                ms_call r = *c;
+                ms_from_status(&r, st);
+                v->rbytes = r.bytes;
+                v->rpeer = r.peer;
+                v->rtag = r.tag;
+            }
+        }
         if (completing && !m.persistent)
             ms_hmap_erase(&requests, p->slot);
+        else if (completing && m.posted)
+            /* Inactive until started again. */
+            ((ms_req_meta *)p->slot->value)->posted = 0;
     }
     if ((*n)++ == 0) {
         c->req_op = op;
@@ -170,22 +210,43 @@ static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, 
         c->comm = -1;
 }
 
-static void add_completed(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st)
+/* A completed request: folded into the call, and its message records
+ * staged (an isendrecv's: its send, then its receive). */
+static void add_completed(ms_thread *t, ms_call *c, int *n, const ms_pending *p, const MPI_Status *st)
 {
-    fold(c, n, p, st, 1);
+    if (!ms_msg_on) {
+        fold(c, n, p, st, 1, NULL);
+        return;
+    }
+    msg_view v;
+    fold(c, n, p, st, 1, &v);
+    ms_msg_stage_one(t, v.op, v.flags, v.comm, v.peer, v.tag, v.bytes, v.post_t);
+    if (v.pair)
+        ms_msg_stage_one(t, v.op, v.flags | MS_MESSAGE_RECV, v.comm, v.rpeer, v.rtag, v.rbytes, v.post_t);
 }
 
-void ms_req_started(ms_call *c, const MPI_Request *req)
+void ms_req_started(ms_call *c, const ms_pending *p)
 {
-    ms_req_started_at(c, *req, req);
-}
-
-void ms_req_started_at(ms_call *c, MPI_Request req, const void *at)
-{
-    ms_pending p = find(req, at, 0);
     int n = 0;
-    if (p.key)
-        fold(c, &n, &p, NULL, 0);
+    if (p->key)
+        fold(c, &n, p, NULL, 0, NULL);
+}
+
+/* A started request was posted at t0: kept in its entry, and its message
+ * record staged. */
+void ms_req_posted(ms_thread *t, const ms_pending *p, uint64_t t0)
+{
+    if (!ms_msg_on || !p->key)
+        return;
+    if (!p->slot) {
+        ms_msg_stage_one(t, 0, MS_MESSAGE_STARTED, -1, -1, -1, -1, 0);
+        return;
+    }
+    ms_req_meta *e = (ms_req_meta *)p->slot->value;
+    e->posted = 1;
+    e->post_t = t0;
+    ms_msg_stage_one(t, e->op, MS_MESSAGE_STARTED | MS_MESSAGE_POSTED | (e->recv ? MS_MESSAGE_RECV : 0u), e->comm,
+                     e->peer, e->tag, e->bytes, t0);
 }
 
 void ms_req_cancel(ms_call *c, const MPI_Request *req)
@@ -199,7 +260,7 @@ void ms_req_cancel_at(ms_call *c, MPI_Request req, const void *at)
     int n = 0;
     if (!p.key)
         return;
-    fold(c, &n, &p, NULL, 0);
+    fold(c, &n, &p, NULL, 0, NULL);
     if (p.slot) {
         ms_req_meta m;
         memcpy(&m, p.slot->value, sizeof m);
@@ -208,19 +269,30 @@ void ms_req_cancel_at(ms_call *c, MPI_Request req, const void *at)
     }
 }
 
-void ms_req_started_n(ms_call *c, int count, const MPI_Request *reqs)
+ms_pending *ms_req_started_n(ms_thread *t, ms_call *c, int count, const MPI_Request *reqs)
 {
-    ms_req_started_n_at(c, count, reqs, reqs, sizeof *reqs);
+    return ms_req_started_n_at(t, c, count, reqs, reqs, sizeof *reqs);
 }
 
-void ms_req_started_n_at(ms_call *c, int count, const MPI_Request *reqs, const void *at, size_t stride)
+ms_pending *ms_req_started_n_at(ms_thread *t, ms_call *c, int count, const MPI_Request *reqs, const void *at,
+                                size_t stride)
 {
+    ms_pending *p = ms_req_pending_n_at(t, count, reqs, at, stride);
     int n = 0;
     for (int i = 0; i < count; i++) {
-        ms_pending p = find(reqs[i], element(at, i, stride), 0);
-        if (p.key)
-            fold(c, &n, &p, NULL, 0);
+        ms_pending q = p ? p[i] : find(reqs[i], element(at, i, stride), 0);
+        if (q.key)
+            fold(c, &n, &q, NULL, 0, NULL);
     }
+    return p;
+}
+
+void ms_req_posted_n(ms_thread *t, const ms_pending *p, int count, uint64_t t0)
+{
+    if (!p)
+        return;
+    for (int i = 0; i < count; i++)
+        ms_req_posted(t, &p[i], t0);
 }
 
 void ms_req_forget(ms_call *c, const ms_pending *p)
@@ -228,16 +300,16 @@ void ms_req_forget(ms_call *c, const ms_pending *p)
     int n = 0;
     if (!p->key)
         return;
-    fold(c, &n, p, NULL, 0);
+    fold(c, &n, p, NULL, 0, NULL);
     if (p->slot)
         ms_hmap_erase(&requests, p->slot);
 }
 
-void ms_req_done(ms_call *c, const ms_pending *p, const MPI_Status *st, int rc)
+void ms_req_done(ms_thread *t, ms_call *c, const ms_pending *p, const MPI_Status *st, int rc)
 {
     int n = 0;
     if (p->key)
-        add_completed(c, &n, p, rc == MPI_SUCCESS ? st : NULL);
+        add_completed(t, c, &n, p, rc == MPI_SUCCESS ? st : NULL);
 }
 
 /* The thread's scratch arrays; they grow only when a call passes more
@@ -278,7 +350,7 @@ MPI_Status *ms_scratch_statuses(ms_thread *t, int n, MPI_Status *fallback)
     return s->sts;
 }
 
-void ms_req_done_n(ms_call *c, const ms_pending *p, int n, const MPI_Status *sts, int rc)
+void ms_req_done_n(ms_thread *t, ms_call *c, const ms_pending *p, int n, const MPI_Status *sts, int rc)
 {
     if (!p) {
         if (n > 0)
@@ -300,11 +372,12 @@ void ms_req_done_n(ms_call *c, const ms_pending *p, int n, const MPI_Status *sts
                     st = &sts[i];
             }
         }
-        add_completed(c, &done, &p[i], st);
+        add_completed(t, c, &done, &p[i], st);
     }
 }
 
-void ms_req_done_any(ms_call *c, const ms_pending *p, int n, int index, const MPI_Status *st, int rc)
+void ms_req_done_any(ms_thread *t, ms_call *c, const ms_pending *p, int n, int index, const MPI_Status *st,
+                     int rc)
 {
     int done = 0;
     if (index == MPI_UNDEFINED || index < 0 || index >= n)
@@ -314,10 +387,10 @@ void ms_req_done_any(ms_call *c, const ms_pending *p, int n, int index, const MP
         return;
     }
     if (p[index].key)
-        add_completed(c, &done, &p[index], rc == MPI_SUCCESS ? st : NULL);
+        add_completed(t, c, &done, &p[index], rc == MPI_SUCCESS ? st : NULL);
 }
 
-void ms_req_done_some(ms_call *c, const ms_pending *p, int n, int outcount, const int *indices,
+void ms_req_done_some(ms_thread *t, ms_call *c, const ms_pending *p, int n, int outcount, const int *indices,
                       const MPI_Status *sts, int rc)
 {
     if (outcount == MPI_UNDEFINED || outcount <= 0)
@@ -338,6 +411,6 @@ void ms_req_done_some(ms_call *c, const ms_pending *p, int n, int outcount, cons
             else if (rc == MPI_ERR_IN_STATUS && sts[k].MPI_ERROR == MPI_SUCCESS)
                 st = &sts[k];
         }
-        add_completed(c, &done, &p[i], st);
+        add_completed(t, c, &done, &p[i], st);
     }
 }

@@ -251,14 +251,19 @@ typedef struct ms_req_meta {
     uint16_t op;          /* creating op */
     uint8_t recv;         /* completion reports what the status says */
     uint8_t persistent;   /* survives completion */
+    uint8_t cancelled;    /* MPI_Cancel was called on it: its completion asks
+                           * MPI_Test_cancelled */
+    uint8_t posted;       /* post_t holds when it was posted (a persistent
+                           * request: while started) */
+    uint16_t unused;
     int32_t peer;
     int32_t tag;
-    int32_t cancelled;    /* MPI_Cancel was called on it: its completion asks
-                           * MPI_Test_cancelled */
     int64_t bytes;
     int64_t comm;
     uint64_t where;       /* address the handle was returned to */
     uint64_t claim;       /* token of the completion call that took it */
+    uint64_t post_t;      /* log clock: start of the call that created it
+                           * (a persistent request: of its latest start) */
 } ms_req_meta;
 _Static_assert(sizeof(ms_req_meta) <= MS_HMAP_VALUE, "request metadata fits a map slot");
 
@@ -269,30 +274,44 @@ typedef struct ms_pending {
 } ms_pending;
 
 /* `req` points to the caller's handle: its address tells apart requests that
- * the MPI library gave one handle value (requests complete at creation). */
-MS_HIDDEN void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent);
+ * the MPI library gave one handle value (requests complete at creation).
+ * t0: the start of the creating call, when the request was posted. */
+MS_HIDDEN void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent, uint64_t t0);
 MS_HIDDEN ms_pending ms_req_pending(const MPI_Request *req);
-MS_HIDDEN void ms_req_started(ms_call *c, const MPI_Request *req);
-MS_HIDDEN void ms_req_started_n(ms_call *c, int n, const MPI_Request *reqs);
+/* MPI_Start (before the call): reports the request; after it,
+ * ms_req_posted keeps the start's t0 in its entry and stages its message
+ * record. */
+MS_HIDDEN void ms_req_started(ms_call *c, const ms_pending *p);
+MS_HIDDEN void ms_req_posted(ms_thread *t, const ms_pending *p, uint64_t t0);
+/* MPI_Startall: the same for n requests; the pending requests (NULL when
+ * none can be had: then nothing is staged) for ms_req_posted_n. */
+MS_HIDDEN ms_pending *ms_req_started_n(ms_thread *t, ms_call *c, int n, const MPI_Request *reqs);
+MS_HIDDEN void ms_req_posted_n(ms_thread *t, const ms_pending *p, int n, uint64_t t0);
 /* MPI_Cancel: reports the request as a start does, and marks it cancelled. */
 MS_HIDDEN void ms_req_cancel(ms_call *c, const MPI_Request *req);
 MS_HIDDEN void ms_req_forget(ms_call *c, const ms_pending *p);
-MS_HIDDEN void ms_req_done(ms_call *c, const ms_pending *p, const MPI_Status *st, int rc);
+/* Completions: each completed request is folded into the call and, in
+ * trace mode, stages its message record (messages.h). */
+MS_HIDDEN void ms_req_done(ms_thread *t, ms_call *c, const ms_pending *p, const MPI_Status *st, int rc);
 MS_HIDDEN ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs);
-MS_HIDDEN void ms_req_done_n(ms_call *c, const ms_pending *p, int n, const MPI_Status *sts, int rc);
-MS_HIDDEN void ms_req_done_any(ms_call *c, const ms_pending *p, int n, int index, const MPI_Status *st, int rc);
-MS_HIDDEN void ms_req_done_some(ms_call *c, const ms_pending *p, int n, int outcount, const int *indices,
-                                const MPI_Status *sts, int rc);
+MS_HIDDEN void ms_req_done_n(ms_thread *t, ms_call *c, const ms_pending *p, int n, const MPI_Status *sts, int rc);
+MS_HIDDEN void ms_req_done_any(ms_thread *t, ms_call *c, const ms_pending *p, int n, int index,
+                               const MPI_Status *st, int rc);
+MS_HIDDEN void ms_req_done_some(ms_thread *t, ms_call *c, const ms_pending *p, int n, int outcount,
+                                const int *indices, const MPI_Status *sts, int rc);
 /* The same for handles that a Fortran entry point (pmpi/fortran.h) converted
  * to C: `at` is the address of the caller's Fortran handle, and element i of
  * an array is `stride` bytes after element i - 1. */
-MS_HIDDEN void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent);
+MS_HIDDEN void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent, uint64_t t0);
 MS_HIDDEN ms_pending ms_req_pending_at(MPI_Request req, const void *at);
-MS_HIDDEN void ms_req_started_at(ms_call *c, MPI_Request req, const void *at);
 MS_HIDDEN void ms_req_cancel_at(ms_call *c, MPI_Request req, const void *at);
-MS_HIDDEN void ms_req_started_n_at(ms_call *c, int n, const MPI_Request *reqs, const void *at, size_t stride);
+MS_HIDDEN ms_pending *ms_req_started_n_at(ms_thread *t, ms_call *c, int n, const MPI_Request *reqs, const void *at,
+                                          size_t stride);
 MS_HIDDEN ms_pending *ms_req_pending_n_at(ms_thread *t, int n, const MPI_Request *reqs, const void *at,
                                           size_t stride);
+/* The received half of a sendrecv (status st, the call started at t0): its
+ * message record, staged (received.c). */
+MS_HIDDEN void ms_msg_received(ms_thread *t, const ms_call *c, const MPI_Status *st, uint64_t t0);
 /* Statuses of the wrapper's own for n requests, or `fallback` (the caller's
  * MPI_STATUSES_IGNORE) when none can be had. */
 MS_HIDDEN MPI_Status *ms_scratch_statuses(ms_thread *t, int n, MPI_Status *fallback);

@@ -18,6 +18,7 @@ enum ms_cause {
     MS_WARN_LIKWID,
     MS_WARN_STACKED,
     MS_WARN_COLLECTOR,
+    MS_WARN_MESSAGES,
     MS_WARN_COUNT
 };
 

@@ -6,12 +6,15 @@
  *   space (ENOSPC, EDQUOT, EFBIG) is written again as smaller blocks cut at
  *   record boundaries, halving down to MS_FB_MIN_BLOCK bytes, each a
  *   complete, checksummed frame; the log always ends at a frame boundary.
+ *   A block is never cut between an event and the message records before
+ *   it, so both are written, or both folded.
  * - The rest is folded into the aggregates of summary mode (summary.h):
  *   the writer follows every record it writes (region definitions, call
  *   sites, time cursors), so that it can count what it cannot write, in
  *   memory bounded by regions x threads. Every later flush tries the trace
  *   again: space is often freed. A thread's first block after a gap starts
- *   with a time record, so its events keep their times.
+ *   with a time record, so its events keep their times. Folded calls lose
+ *   their message records.
  * - At the end, when anything was folded, the aggregates are written after
  *   the trace as summary records (the merge adds them to the counts). A
  *   reserve file made at start (MS_FB_RESERVE bytes, ".rank-NNNNNN.reserve"

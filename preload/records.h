@@ -99,6 +99,28 @@ static inline uint8_t *ms_rec_comm(uint8_t *p, uint64_t id, const int *world_ran
     return p;
 }
 
+/* Bytes a message record takes at most: its head and seven varints. */
+#define MS_MESSAGE_REC_MAX (1u + 7u * MS_VARINT_MAX)
+
+/* A message record (version 5): one request the thread's next event
+ * completed or started. comm -1, peer, tag and bytes -1: none or not known;
+ * post: the stream's time cursor at this record minus the start of the call
+ * that posted the request (0 unless flags has MS_MESSAGE_POSTED). */
+static inline __attribute__((always_inline)) uint8_t *ms_rec_message(uint8_t *p, uint32_t op, uint32_t flags,
+                                                                     int64_t comm, int64_t peer, int64_t tag,
+                                                                     int64_t bytes, int64_t post)
+{
+    *p++ = (uint8_t)(((unsigned)MS_CTL_MESSAGE << 2) | MS_REC_CONTROL);
+    p = ms_put_varint(p, op);
+    p = ms_put_varint(p, flags);
+    p = ms_put_varint(p, (uint64_t)comm + 1u);
+    p = ms_put_varint(p, ms_zigzag(peer));
+    p = ms_put_varint(p, ms_zigzag(tag));
+    p = ms_put_varint(p, ms_zigzag(bytes));
+    return ms_put_varint(p, ms_zigzag(post));
+}
+_Static_assert(((MS_CTL_MESSAGE << 2) | MS_REC_CONTROL) < 0x80, "a message record's head is one byte");
+
 /* GPU records (version 4): a stream's identity, the launch of the next
  * event, dropped records, the CUPTI overhead track. */
 #define MS_GPU_REC_MAX (4u * MS_VARINT_MAX)

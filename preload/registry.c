@@ -185,6 +185,39 @@ void ms_event_slow(ms_thread *t, uint32_t region, uint64_t t0, uint64_t t1)
     ms_append(t, rec, (size_t)(p - rec));
 }
 
+void ms_event_pre_slow(ms_thread *t, const uint8_t *pre, size_t n, uint32_t region, uint64_t t0, uint64_t t1)
+{
+    /* The records come first, encoded against the cursor as it is; a time
+     * record to go back in time follows them. */
+    uint8_t ev[MS_EVENT_MAX + MS_VARINT_MAX + 1];
+    uint8_t *e = ev;
+    uint64_t cursor = t->cursor;
+    if (t0 < cursor)
+        e = ms_rec_time(e, t0), cursor = t0;
+    if (t1 < t0)
+        t1 = t0;
+    e = ms_rec_event(e, region, t0 - cursor, t1 - t0);
+    size_t len = n + (size_t)(e - ev);
+    if (len + STALL_RECORDS > t->capacity) {
+        /* More than the ring holds at once: the event alone. */
+        ms_event_slow(t, region, t0, t1);
+        return;
+    }
+    uint64_t h = t->head_local;
+    if (!ms_ring_room(t, h, len)) {
+        /* A stall's records come before the ones that belong to the event. */
+        ms_ring_wait(t, len);
+        h = t->head_local;
+    }
+    for (size_t i = 0; i < n; i++)
+        t->ring[(h + i) & t->mask] = pre[i];
+    for (size_t i = n; i < len; i++)
+        t->ring[(h + i) & t->mask] = ev[i - n];
+    t->cursor = t1;
+    t->events++;
+    ms_publish(t, h + len, len);
+}
+
 void ms_comm_define(ms_thread *t, int64_t id, const int *world_ranks, uint32_t n)
 {
     size_t need = 3u * MS_VARINT_MAX + (size_t)n * 5u;

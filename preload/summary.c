@@ -242,22 +242,26 @@ static int skip_control(uint64_t ctl, const uint8_t **pp, const uint8_t *end)
         return skip_bytes(pp, end, 8 * n);
     case MS_CTL_TIME:
         return ms_get_varint(pp, end, &v);
+    case MS_CTL_MESSAGE:
+        return skip_varints(pp, end, 7);
     default:
         return -1;
     }
 }
 
+enum { REC_OTHER, REC_EVENT, REC_MESSAGE };
+
 /* The length of the whole record at p (0: cut short, or of a kind this
- * writer cannot skip); *is_event: whether it is an event. */
-static size_t record_len(const uint8_t *p, const uint8_t *end, int *is_event)
+ * writer cannot skip); *kind: REC_EVENT, REC_MESSAGE or REC_OTHER. */
+static size_t record_len(const uint8_t *p, const uint8_t *end, int *kind)
 {
     const uint8_t *q = p;
     uint64_t h;
-    *is_event = 0;
+    *kind = REC_OTHER;
     if (ms_get_varint(&q, end, &h) != 0)
         return 0;
     if ((h & 3u) == MS_REC_EVENT) {
-        *is_event = 1;
+        *kind = REC_EVENT;
         if (skip_varints(&q, end, 2) != 0)
             return 0;
     } else if ((h & 3u) != MS_REC_CONTROL) {
@@ -267,27 +271,37 @@ static size_t record_len(const uint8_t *p, const uint8_t *end, int *is_event)
             return 0;
     } else if (skip_control(h >> 2, &q, end) != 0) {
         return 0;
+    } else if ((h >> 2) == MS_CTL_MESSAGE) {
+        *kind = REC_MESSAGE;
     }
     return (size_t)(q - p);
 }
 
 size_t ms_sum_records_prefix(const uint8_t *p, size_t n, size_t max)
 {
+    /* Message records belong to the next event: never cut between. */
     const uint8_t *end = p + n;
-    size_t whole = 0;
-    int ev;
-    for (size_t len; whole < n && (len = record_len(p + whole, end, &ev)) != 0 && whole + len <= max;)
+    size_t whole = 0, cut = 0;
+    int kind, pending = 0;
+    for (size_t len; whole < n && (len = record_len(p + whole, end, &kind)) != 0 && whole + len <= max;) {
         whole += len;
-    return whole;
+        if (kind == REC_MESSAGE)
+            pending = 1;
+        else if (kind == REC_EVENT)
+            pending = 0;
+        if (!pending)
+            cut = whole;
+    }
+    return cut;
 }
 
 uint64_t ms_sum_count_events(const uint8_t *p, size_t n)
 {
     const uint8_t *end = p + n;
     uint64_t events = 0;
-    int ev;
-    for (size_t off = 0, len; off < n && (len = record_len(p + off, end, &ev)) != 0; off += len)
-        events += (uint64_t)ev;
+    int kind;
+    for (size_t off = 0, len; off < n && (len = record_len(p + off, end, &kind)) != 0; off += len)
+        events += kind == REC_EVENT;
     return events;
 }
 
@@ -428,6 +442,11 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
                 t->cursor = v;
                 t->has_time = 1;
             }
+            continue;
+        } else if (ctl == MS_CTL_MESSAGE) {
+            /* Of one call only: a snapshot keeps none (docs/FORMAT.md). */
+            if (skip_control(ctl, &p, end) != 0)
+                break;
             continue;
         } else if (skip_control(ctl, &p, end) != 0) {
             break;

@@ -8,7 +8,8 @@
  * (common/stats.c, sketch.c, nesting.c, compiled into the library too),
  * so that the merge gives the same statistics. Control records (regions,
  * call sites, objects, communicators, counters) are kept as they are, to be
- * written again with every snapshot; time records are consumed.
+ * written again with every snapshot; time records and message records
+ * (which belong to one event) are consumed.
  *
  * A snapshot (ms_sum_write) is, per thread, its control records followed by
  * one MS_CTL_SUMMARY record per region id with calls: cumulative, so the
@@ -54,8 +55,10 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n);
  * cannot be written is folded (fallback.h). */
 void ms_sum_set_folding(ms_sum *s, int fold);
 /* The length of the longest run of whole records at the start of
- * [p, p + n) that is at most max bytes long: 0 when the first record is
- * longer, or of a kind this writer cannot skip. */
+ * [p, p + n) that is at most max bytes long and does not end between a
+ * message record and the event it belongs to: 0 when the first record (or
+ * an event with its message records) is longer, or of a kind this writer
+ * cannot skip. */
 size_t ms_sum_records_prefix(const uint8_t *p, size_t n, size_t max);
 /* The event records among the whole records [p, p + n). Async-signal-safe. */
 uint64_t ms_sum_count_events(const uint8_t *p, size_t n);

@@ -150,6 +150,31 @@ MS_HOT void ms_event(ms_thread *t, uint32_t region, uint64_t t0, uint64_t t1)
     ms_event_slow(t, region, t0, t1);
 }
 
+MS_HIDDEN void ms_event_pre_slow(ms_thread *t, const uint8_t *pre, size_t n, uint32_t region, uint64_t t0,
+                                 uint64_t t1);
+
+/* Record one event, as ms_event does, right after the n bytes of records
+ * `pre` that belong to it (message records, docs/FORMAT.md), encoded
+ * against the thread's time cursor as it is now: both are published at
+ * once, so that no other record comes between them and the writer never
+ * sees the one without the other. n is at most a quarter of the ring. */
+MS_HOT void ms_event_pre(ms_thread *t, const uint8_t *pre, size_t n, uint32_t region, uint64_t t0, uint64_t t1)
+{
+    uint64_t h = t->head_local;
+    uint64_t off = h & t->mask;
+    if (MS_LIKELY(t0 >= t->cursor && t1 >= t0 && t->capacity - off >= n + MS_EVENT_MAX &&
+                  ms_ring_room(t, h, n + MS_EVENT_MAX))) {
+        uint8_t *p = t->ring + off;
+        memcpy(p, pre, n);
+        size_t k = (size_t)(ms_rec_event(p + n, region, t0 - t->cursor, t1 - t0) - p);
+        t->cursor = t1;
+        t->events++;
+        ms_publish(t, h + k, k);
+        return;
+    }
+    ms_event_pre_slow(t, pre, n, region, t0, t1);
+}
+
 /* Define a new thread-local region id for `name` (not interned: collectors
  * cache ids themselves; defining a name twice is allowed). */
 static inline uint32_t ms_region_define(ms_thread *t, const char *name, size_t len)

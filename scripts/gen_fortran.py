@@ -64,7 +64,7 @@ FINT_TYPES = {"int", "MPI_Datatype", "MPI_Comm", "MPI_Win", "MPI_Op", "MPI_Info"
 ITEM_ROLES = {
     "bytes": (None,), "inplace": ("buf", None), "nonroot": ("val", "val", None),
     "peer": ("val",), "tag": ("val",), "root": ("val",), "comm": ("val",), "wincomm": ("val",),
-    "status": ("status",), "when": ("flag",),
+    "status": ("status",), "when": ("flag",), "recvstatus": ("status",),
     "newreq": ("hout",), "newrecv": ("hout",), "persist": ("hout",), "persistrecv": ("hout",),
     "start": ("hin",), "startall": ("val", "harr"), "freereq": ("hin",), "cancelreq": ("hin",),
     "complete": ("hin", "status"), "completeall": ("val", "harr", "statuses"),
@@ -322,7 +322,7 @@ def gen_row(row, bindings, syms):
         w.append(f"    {s}\n")
     for s in post:
         w.append(f"    {s}\n")
-    w.append("    ms_call_record(t, &c, t0, t1);\n    ms_leave(t);\n}\n\n")
+    w.append(f"    {gw.record_call(row)}\n    ms_leave(t);\n}}\n\n")
     out.extend(w)
 
     for b, pmpi, entries in present:

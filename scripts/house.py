@@ -7,7 +7,8 @@
    folders below it (FLOORS). common/ is below everything; preload/ is the
    recording core, below the collectors; no collector includes another;
    analysis/ never includes preload/ or a collector; the merge's wings
-   stand read < symbolize < reduce < report < merge.
+   stand read < symbolize < reduce < report < merge, and waits (the
+   wait-state analysis, on plain facts) below reduce.
 2. No circle between rooms. A room is a source file with its header
    (x.c and x.h of one folder). Room A uses room B when a file of A
    includes a header of B or, given --objects, when an object of A refers
@@ -39,12 +40,13 @@ FLOORS = {
     "api": [],
     "analysis/read": ["common"],
     "analysis/symbolize": ["analysis/read", "common"],
-    "analysis/reduce": ["analysis/symbolize", "analysis/read", "common"],
-    "analysis/report": ["analysis/reduce", "analysis/symbolize", "analysis/read", "common"],
-    "analysis/report/html": ["analysis/report", "analysis/reduce", "analysis/read", "common"],
-    "analysis/report/otf2": ["analysis/report", "analysis/reduce", "analysis/read", "common"],
+    "analysis/waits": ["common"],
+    "analysis/reduce": ["analysis/waits", "analysis/symbolize", "analysis/read", "common"],
+    "analysis/report": ["analysis/reduce", "analysis/waits", "analysis/symbolize", "analysis/read", "common"],
+    "analysis/report/html": ["analysis/report", "analysis/reduce", "analysis/waits", "analysis/read", "common"],
+    "analysis/report/otf2": ["analysis/report", "analysis/reduce", "analysis/waits", "analysis/read", "common"],
     "analysis/merge": ["analysis/report", "analysis/report/html", "analysis/report/otf2", "analysis/reduce",
-                       "analysis/symbolize", "analysis/read", "common"],
+                       "analysis/waits", "analysis/symbolize", "analysis/read", "common"],
 }
 OPEN_TO_ALL = ["include"]
 # Generated headers (in the build's gen/ folder), by the folder they belong to.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every report the merge writes from the golden logs (test/golden/), byte for
-# byte: text, CSV, JSON, HTML, the matrix, events, the Chrome trace, the
+# byte: text, CSV, JSON, HTML, the matrix, events, wait states, the Chrome trace, the
 # scope-profiler traces and the OTF2 archive's definitions and events. The
 # expected outputs are kept as SHA-256 sums in test/golden/outputs.sha256,
 # one line per file; a change of any byte of any report fails here, with the
@@ -41,7 +41,7 @@ for dir in test/golden/*/; do
           --matrix-csv "$o/matrix.csv" --roofline-csv "$o/roofline.csv")
     # A run recorded in summary mode has no timeline: the timeline reports are refused.
     if [ ! -e "$dir/.summary" ] && [ "${v%-summary}" = "$v" ]; then
-        args+=(--events-csv "$o/events.csv" --trace "$o/trace.json" --spt "$o/spt")
+        args+=(--events-csv "$o/events.csv" --trace "$o/trace.json" --spt "$o/spt" --waits-csv "$o/waits.csv")
         [ "$HAVE_OTF2" = 1 ] && args+=(--otf2 "$o/otf2")
     fi
     "$MERGE" -j 1 "${args[@]}" "test/golden/$v" >"$o/stdout" 2>"$o/stderr"

@@ -2,7 +2,7 @@
 # The MPI merge against the serial merge: for each run directory below,
 # `mpiexec.mpich -n P mpiscope-merge-mpich` for P = 1, 2 and 4, and the
 # program started without mpiexec (singleton), must give exactly what
-# mpiscope-merge gives: --csv, --ranks-csv, --json, --matrix-csv,
+# mpiscope-merge gives: --csv, --ranks-csv, --json, --matrix-csv, --waits-csv,
 # --callsites-csv, --roofline-csv, --events-csv, --trace, --html and the text
 # report byte for byte, the same stderr (the program name aside) and the same exit
 # status. Directories:
@@ -154,9 +154,9 @@ outputs() {
     local p=$1
     echo --csv "$p.csv" --ranks-csv "$p.ranks.csv" --json "$p.json" --matrix-csv "$p.matrix.csv" \
         --callsites-csv "$p.callsites.csv" --roofline-csv "$p.roofline.csv" --events-csv "$p.events.csv" \
-        --trace "$p.trace.json" --text "$p.txt" --html "$p.html"
+        --trace "$p.trace.json" --text "$p.txt" --html "$p.html" --waits-csv "$p.waits.csv"
 }
-files=(csv ranks.csv json matrix.csv callsites.csv roofline.csv events.csv trace.json txt html)
+files=(csv ranks.csv json matrix.csv callsites.csv roofline.csv events.csv trace.json txt html waits.csv)
 
 # compare NAME LABEL STATUS: LABEL's outputs, stderr and status against the serial merge's.
 compare() {
@@ -209,6 +209,16 @@ grep -q "duplicate log of rank 4" "$out/warn.serial.err" || fail "warn: no dupli
 grep -q "rank-000003.zst.*readable part is used" "$out/warn.serial.err" || fail "warn: no truncation warning"
 [ "$(grep -c . "$out/sites-3.serial.callsites.csv")" -gt 1 ] || fail "sites-3: no call sites"
 [ "$(grep -c . "$out/halo-4.serial.matrix.csv")" -gt 1 ] || fail "halo-4: an empty traffic matrix"
+# The planted imbalance of examples/halo.c (its last rank pauses 2 ms in
+# every step): the analysis names rank 3 as the cause of its neighbours'
+# late senders and of the waits in MPI_Allreduce, also when the clocks
+# disagree (skew-4: aligned first).
+for name in halo-4 skew-4; do
+    for pattern in late_sender wait_at_nxn; do
+        awk -F, -v p=$pattern 'NR > 1 && $1 == p && $6 == 3 { n++ } END { exit !(n >= 2) }' \
+            "$out/$name.serial.waits.csv" || fail "$name: no $pattern rows caused by rank 3: $(cat "$out/$name.serial.waits.csv")"
+    done
+done
 if [ -e "$out/counters-2.serial.roofline.csv" ]; then
     [ "$(grep -c . "$out/counters-2.serial.roofline.csv")" -gt 1 ] || fail "counters-2: no roofline points"
 fi

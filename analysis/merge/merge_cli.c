@@ -65,6 +65,8 @@ static void usage(FILE *fp)
           "                    roofline (default: the first containing \"flop/s\", and the\n"
           "                    first containing \"bandwidth\" and \"/s\")\n"
           "  -j, --jobs N      threads reading logs (default: one per CPU)\n"
+          "  --no-waits        leave out the wait-state analysis and the critical path\n"
+          "                    (their memory grows with the MPI calls of the trace)\n"
           "  -h, --help        show this help\n"
           "  -V, --version     show the version\n"
           "FILE may be - for stdout.\n"
@@ -106,6 +108,7 @@ static const struct option other_opts[] = {
     {"flops-metric", required_argument, NULL, 'f'},
     {"bandwidth-metric", required_argument, NULL, 'b'},
     {"jobs", required_argument, NULL, 'j'},
+    {"no-waits", no_argument, NULL, 'W'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -119,6 +122,7 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
         longopts[i] = (struct option){ms_merge_reports[i].option, required_argument, NULL, OPT_REPORT + (int)i};
     memcpy(longopts + ms_merge_nreports, other_opts, sizeof other_opts);
     memset(o, 0, sizeof *o);
+    ms_reduce_set_waits(1);
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":j:hV", longopts, NULL)) != -1) {
@@ -134,6 +138,9 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
         case 'B':
             if ((o->roof.peak_gbs = parse_peak(optarg)) <= 0.0)
                 return usage_error("--peak-gbs wants a positive number of GB/s, not \"%s\"", optarg);
+            break;
+        case 'W':
+            ms_reduce_set_waits(0);
             break;
         case 'f':
             o->roof.flops_metric = optarg;

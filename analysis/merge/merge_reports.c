@@ -37,6 +37,9 @@ const ms_merge_report ms_merge_reports[] = {
     {.option = "events-csv", .file = ms_report_events_csv, .timeline = true,
      .help = "one row per call: name,rank,thread,call_index,start_s,end_s,\n"
              "duration_s (trace mode)"},
+    {.option = "waits-csv", .file = ms_report_waits_csv, .timeline = true,
+     .help = "pattern,rank,region,instances,wait_s,cause_rank: wait\n"
+             "states per waiting rank and region (trace mode)"},
     {.option = "trace", .file = ms_report_trace, .timeline = true,
      .help = "Chrome trace-event JSON (Perfetto, chrome://tracing)"},
     {.option = "otf2", .dir = ms_report_otf2, .timeline = true,

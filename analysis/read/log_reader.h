@@ -20,6 +20,8 @@
  *   summary per aggregate of a region id (summary mode, version 4): the
  *           statistics of all its calls on one thread
  *   sync    per clock-sync measurement (version 4)
+ *   message per message record (version 5): a request that the thread's
+ *           next event completed or started, delivered before that event
  *   end     once, last, with the end record
  *
  * Any callback may be NULL. A callback that returns non-zero stops the read
@@ -102,6 +104,30 @@ typedef struct ms_gpu_record {
     uint64_t launch_ns;           /* tool clock ns (as event times) */
     uint64_t dropped;
 } ms_gpu_record;
+/* A message record (MS_CTL_MESSAGE, version 5; docs/FORMAT.md "Messages"):
+ * one request that the thread's next event completed or started, or the
+ * received half of that event (sendrecv). Delivered before that event; a
+ * consumer keeps them per thread until the thread's next event. */
+enum {
+    MS_MSG_RECV = 1u,       /* the receive side (else a send, or no direction) */
+    MS_MSG_CANCELLED = 2u,  /* completed as cancelled (MPI_Test_cancelled) */
+    MS_MSG_STARTED = 4u,    /* started (start, startall), not completed */
+    MS_MSG_POSTED = 8u,     /* post_ns is known */
+};
+typedef struct ms_read_message {
+    uint32_t thread;      /* thread index within the rank */
+    uint32_t op;          /* op id of the call that created the request
+                             (pmpi/calls.tbl); 0: not known */
+    uint32_t flags;       /* MS_MSG_* */
+    int64_t comm;         /* communicator id; -1: none */
+    int64_t peer;         /* rank in comm: actual source of a receive,
+                             destination of a send; -1: none */
+    int64_t tag;          /* -1: none */
+    int64_t bytes;        /* -1: not known */
+    uint64_t post_ns;     /* start of the creating call (tool clock), when
+                             MS_MSG_POSTED */
+} ms_read_message;
+
 /* An aggregate (MS_CTL_SUMMARY), checked (ms_stats_agg_check): durations
  * in ns, agg.first_start and agg.last_end in ns of the tool clock like
  * event times; agg.counts is valid during the callback only. */
@@ -138,6 +164,8 @@ typedef struct ms_read_callbacks {
      * CLOCK_MONOTONIC ns of this rank, like event times; peer_mono_ns as
      * stored (rank 0's CLOCK_MONOTONIC). */
     int (*sync)(void *ctx, const ms_sync_sample *s);
+    /* A message record (version 5), before the event it belongs to. */
+    int (*message)(void *ctx, const ms_read_message *m);
 } ms_read_callbacks;
 
 typedef struct ms_read_result {

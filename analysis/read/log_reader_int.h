@@ -171,5 +171,7 @@ ms_read_status ms_rd_counter_sample(ms_reader *r, thread_state *t, const uint8_t
 ms_read_status ms_rd_gpu(ms_reader *r, thread_state *t, unsigned ctl, const uint8_t **pp, const uint8_t *end);
 /* decode_summary.c: a region id's aggregate (summary mode) */
 ms_read_status ms_rd_summary(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
+/* decode_message.c: a message record (version 5) */
+ms_read_status ms_rd_message(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
 
 #endif

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "run_clock.h"
+#include "run_waits.h"
 
 static int part_cmp(const void *a, const void *b)
 {
@@ -420,6 +421,8 @@ ms_reduce_status ms_partial_assemble(ms_partial *p, ms_run *run)
     if (!failed)
         failed = build_regions(run, &all) != 0;
     ms_region_table_free(&all);
+    if (!failed)
+        failed = ms_run_waits(run, files, nfiles, file_to_rank) != 0;
     if (!failed)
         failed = summarize_run(run, &warnings, errors.n == 0) != 0;
     free(file_to_rank);

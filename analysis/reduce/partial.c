@@ -70,6 +70,8 @@ static void free_jobs(ms_file_job *jobs, size_t n)
         ms_strlist_free(&jobs[i].warnings);
         free(jobs[i].chans);
         ms_counter_acc_free(jobs[i].counters);
+        ms_wait_facts_free(jobs[i].waits);
+        free(jobs[i].waits);
     }
     free(jobs);
 }

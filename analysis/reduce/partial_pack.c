@@ -19,7 +19,7 @@
 
 #if UINTPTR_MAX == UINT64_MAX && defined(__x86_64__)
 #define SIZE_CHECK(T, n) _Static_assert(sizeof(T) == (n), #T " changed: carry its new fields in partial_pack.c")
-SIZE_CHECK(ms_file_job, 1056);
+SIZE_CHECK(ms_file_job, 1064);
 SIZE_CHECK(ms_rank_info, 400);
 SIZE_CHECK(ms_read_result, 568);
 SIZE_CHECK(ms_strlist, 24);
@@ -31,6 +31,9 @@ SIZE_CHECK(ms_region_rank, 152);
 SIZE_CHECK(ms_stats, 128);
 SIZE_CHECK(ms_sketch, 48);
 SIZE_CHECK(ms_callsite, 88);
+SIZE_CHECK(ms_wx_event, 24);
+SIZE_CHECK(ms_wx_msg, 32);
+SIZE_CHECK(ms_wx_coll, 32);
 #endif
 
 /* The layout signature: sizes of every struct that travels. */
@@ -39,7 +42,8 @@ static uint32_t layout_signature(void)
     const size_t sizes[] = {sizeof(ms_file_job),    sizeof(ms_rank_info),       sizeof(ms_read_result),
                             sizeof(ms_strlist),     sizeof(ms_p2p_chan),        sizeof(ms_counter_acc),
                             sizeof(ms_counter_acc_row), sizeof(ms_counter_set), sizeof(ms_region_rank),
-                            sizeof(ms_stats),       sizeof(ms_sketch),          sizeof(ms_callsite)};
+                            sizeof(ms_stats),       sizeof(ms_sketch),          sizeof(ms_callsite),
+                            sizeof(ms_wx_event),    sizeof(ms_wx_msg),          sizeof(ms_wx_coll)};
     uint32_t h = 2166136261u;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         h ^= (uint32_t)sizes[i];
@@ -163,6 +167,25 @@ static void put_counter_acc(ms_pbuf *b, const ms_counter_acc *a)
     }
 }
 
+/* The wait-state facts: a flag, the three arrays, the names. */
+static void put_wait_facts(ms_pbuf *b, const ms_wait_facts *f)
+{
+    put_u32(b, f != NULL);
+    if (!f)
+        return;
+    put_u64(b, f->messages_read);
+    put_u32(b, f->has_records);
+    put_u64(b, f->nev);
+    ms_pbuf_put(b, f->ev, f->nev * sizeof *f->ev);
+    put_u64(b, f->nmsg);
+    ms_pbuf_put(b, f->msg, f->nmsg * sizeof *f->msg);
+    put_u64(b, f->ncoll);
+    ms_pbuf_put(b, f->coll, f->ncoll * sizeof *f->coll);
+    put_u64(b, f->nnames);
+    for (size_t i = 0; i < f->nnames; i++)
+        put_str(b, f->names[i]);
+}
+
 static void put_file(ms_pbuf *b, const ms_file_job *j)
 {
     ms_file_job c = *j;
@@ -176,6 +199,7 @@ static void put_file(ms_pbuf *b, const ms_file_job *j)
     c.chans = NULL;
     c.chans_cap = c.nchans;
     c.counters = NULL;
+    c.waits = NULL;
     ms_pbuf_put(b, &c, sizeof c);
     put_str(b, j->path);
     put_u64(b, j->path && j->base ? (uint64_t)(j->base - j->path) : NO_STR);
@@ -183,6 +207,7 @@ static void put_file(ms_pbuf *b, const ms_file_job *j)
     put_strlist(b, &j->warnings);
     ms_pbuf_put(b, j->chans, j->nchans * sizeof *j->chans);
     put_counter_acc(b, j->counters);
+    put_wait_facts(b, j->waits);
 }
 
 static void put_stats(ms_pbuf *b, const ms_stats *s)
@@ -503,6 +528,54 @@ static ms_counter_acc *get_counter_acc(rd *r)
     return a;
 }
 
+/* The wait-state facts as put_wait_facts wrote them; NULL for none (or
+ * r->bad, r->nomem). Region indices are checked against the names. */
+static ms_wait_facts *get_wait_facts(rd *r)
+{
+    if (!get_u32(r) || r->bad)
+        return NULL;
+    ms_wait_facts *f = calloc(1, sizeof *f);
+    if (!f) {
+        r->nomem = 1;
+        return NULL;
+    }
+    f->messages_read = get_u64(r);
+    f->has_records = get_u32(r) != 0;
+    f->nev = f->ev_cap = get_count(r, sizeof *f->ev);
+    f->ev = get_array(r, f->nev, sizeof *f->ev);
+    f->nmsg = f->msg_cap = get_count(r, sizeof *f->msg);
+    if (!r->bad && !r->nomem)
+        f->msg = get_array(r, f->nmsg, sizeof *f->msg);
+    f->ncoll = f->coll_cap = get_count(r, sizeof *f->coll);
+    if (!r->bad && !r->nomem)
+        f->coll = get_array(r, f->ncoll, sizeof *f->coll);
+    size_t nnames = get_count(r, sizeof(uint64_t));
+    if (!r->bad && !r->nomem && !(f->names = calloc(nnames ? nnames : 1, sizeof *f->names)))
+        r->nomem = 1;
+    for (size_t i = 0; f->names && i < nnames && !r->bad && !r->nomem; i++) {
+        f->names[i] = get_str_nn(r);
+        f->nnames = f->names_cap = i + 1;
+    }
+    for (size_t i = 0; !r->bad && !r->nomem && i < f->nev; i++)
+        r->bad |= f->ev[i].region >= f->nnames;
+    for (size_t i = 0; !r->bad && !r->nomem && i < f->nmsg; i++)
+        r->bad |= f->msg[i].ev != MS_WX_NONE && f->msg[i].ev >= f->nev;
+    for (size_t i = 0; !r->bad && !r->nomem && i < f->ncoll; i++)
+        r->bad |= f->coll[i].ev != MS_WX_NONE && f->coll[i].ev >= f->nev;
+    if (r->bad || r->nomem) {
+        if (!f->ev)
+            f->nev = 0;
+        if (!f->msg)
+            f->nmsg = 0;
+        if (!f->coll)
+            f->ncoll = 0;
+        ms_wait_facts_free(f);
+        free(f);
+        return NULL;
+    }
+    return f;
+}
+
 /* A file, as put_file wrote it, into j (nothing to free). */
 static void get_file_all(rd *r, ms_file_job *j)
 {
@@ -519,6 +592,7 @@ static void get_file_all(rd *r, ms_file_job *j)
     j->chans = NULL;
     j->nchans = j->chans_cap = 0;
     j->counters = NULL;
+    j->waits = NULL;
     if (r->bad)
         return;
     j->path = get_str_nn(r);
@@ -538,6 +612,8 @@ static void get_file_all(rd *r, ms_file_job *j)
         j->nchans = j->chans_cap = nchans;
     if (!r->bad && !r->nomem)
         j->counters = get_counter_acc(r);
+    if (!r->bad && !r->nomem)
+        j->waits = get_wait_facts(r);
 }
 
 static void free_file(ms_file_job *j)
@@ -549,6 +625,8 @@ static void free_file(ms_file_job *j)
     free(j->warnings.v);
     free(j->chans);
     ms_counter_acc_free(j->counters);
+    ms_wait_facts_free(j->waits);
+    free(j->waits);
     memset(j, 0, sizeof *j);
 }
 

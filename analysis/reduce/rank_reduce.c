@@ -36,10 +36,18 @@ typedef struct file_ctx {
     ms_comm_map comms;             /* its communicator records (p2p.h) */
     ms_nest nest;                  /* exclusive times (nesting.h) */
     ms_gpu_acc *gpu;               /* GPU activity (gpu.h) */
+    ms_wait_acc *waits;            /* the wait-state facts (wait_facts.h) */
     int trace_summary;             /* a trace log holds summaries: a full disk */
     uint64_t summary_first;        /* the earliest call they count */
     int nomem;
 } file_ctx;
+
+static int waits_on = 1;
+
+void ms_reduce_set_waits(int on)
+{
+    waits_on = on;
+}
 
 static char *dup_str(const char *s)
 {
@@ -68,6 +76,13 @@ static int on_header(void *ctx, const ms_log_meta *m)
     if (!in->host || !in->mpi_library || !in->argv0 || !in->run_dir || !in->clock || !in->run_id) {
         f->nomem = 1;
         return -1;
+    }
+    if (h->mode == MS_MODE_TRACE && waits_on) {
+        if (!(f->job->waits = calloc(1, sizeof *f->job->waits)) ||
+            !(f->waits = ms_wait_acc_new(f->job->waits, &f->comms)) || ms_wait_acc_header(f->waits, h->rank, h->version) != 0) {
+            f->nomem = 1;
+            return -1;
+        }
     }
     f->win_lo = h->init_end_ns;
     f->win_hi = (m->has_end_hint && m->end_hint.finalize_start_ns) ? m->end_hint.finalize_start_ns
@@ -101,7 +116,8 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
     }
     f->slots[region].is_mpi = ms_region_is_mpi(name, len);
     f->slots[region].is_gpu = len >= 5 && memcmp(name, "cuda:", 5) == 0;
-    if (ms_gpu_acc_region(f->gpu, region, name, len) != 0) {
+    if (ms_gpu_acc_region(f->gpu, region, name, len) != 0 ||
+        (f->waits && ms_wait_acc_region(f->waits, region, name, len) != 0)) {
         f->nomem = 1;
         return -1;
     }
@@ -131,6 +147,10 @@ static int on_event(void *ctx, const ms_read_event *ev)
         return -1;
     }
     if (s->is_gpu && ms_gpu_acc_event(f->gpu, ev) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
+    if (f->waits && ms_wait_acc_event(f->waits, ev) != 0) {
         f->nomem = 1;
         return -1;
     }
@@ -230,7 +250,18 @@ static int on_sync(void *ctx, const ms_sync_sample *s)
     return 0;
 }
 
+static int on_message(void *ctx, const ms_read_message *m)
+{
+    file_ctx *f = ctx;
+    if (f->waits && ms_wait_acc_message(f->waits, m) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
 static const ms_read_callbacks reduce_callbacks = {
+    .message = on_message,
     .gpu = on_gpu,
     .header = on_header,
     .region = on_region,
@@ -245,6 +276,8 @@ static const ms_read_callbacks reduce_callbacks = {
 
 static void free_slots(file_ctx *f)
 {
+    ms_wait_acc_free(f->waits);
+    f->waits = NULL;
     ms_gpu_acc_free(f->gpu);
     f->gpu = NULL;
     ms_site_acc_free(&f->sites);
@@ -383,6 +416,8 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
         }
     }
     free(f.slots);
+    ms_wait_acc_free(f.waits);
+    f.waits = NULL;
     ms_nest_free(&f.nest);
     ms_site_acc_free(&f.sites);
     ms_comm_map_free(&f.comms);

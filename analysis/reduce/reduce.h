@@ -25,4 +25,10 @@
  * Free it with ms_run_free. */
 ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out);
 
+/* Whether the reductions that follow gather the facts of the wait-state
+ * analysis (run_waits.h): on unless switched off (the merge's --no-waits).
+ * Those facts are the one part of the reduction whose memory grows with
+ * the number of MPI calls. */
+void ms_reduce_set_waits(int on);
+
 #endif

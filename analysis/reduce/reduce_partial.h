@@ -36,6 +36,7 @@
 
 #include "run.h"
 #include "../read/strtab.h"
+#include "wait_facts.h"
 
 typedef struct ms_strlist {
     char **v;
@@ -56,6 +57,8 @@ typedef struct ms_file_job {
     ms_p2p_chan *chans;            /* its point-to-point channels (p2p.h) */
     size_t nchans, chans_cap;
     ms_counter_acc *counters;      /* its counter samples (counters.h) */
+    ms_wait_facts *waits;          /* the wait-state analysis's facts
+                                      (wait_facts.h); NULL in summary mode */
 } ms_file_job;
 
 /* A region in a worker's (or the final) table: its parts per file. */

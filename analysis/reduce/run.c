@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "roofline.h"
+#include "../waits/waits.h"
 
 ms_run *ms_run_new(const char *dir)
 {
@@ -58,6 +59,8 @@ void ms_run_free(ms_run *run)
     ms_counters_free(&run->counters);
     ms_gpu_run_free(run->gpu);
     ms_roofline_free(run->roofline);
+    ms_waits_free(run->waits);
+    free(run->waits);
     for (size_t i = 0; i < run->nhosts; i++)
         free(run->hosts[i]);
     free(run->hosts);

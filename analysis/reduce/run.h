@@ -117,6 +117,12 @@ typedef struct ms_run {
     ms_gpu_run *gpu;               /* GPU activity over ranks (gpu.h); NULL without */
     struct ms_roofline *roofline;  /* set by the merge when asked for
                                       (roofline.h); freed with the run */
+    struct ms_waits *waits;        /* wait states and the critical path
+                                      (analysis/waits/waits.h, run_waits.h);
+                                      NULL when no rank was traced */
+    size_t wait_ranks;             /* ranks whose facts it has */
+    size_t wait_ranks_old;         /* of them, logs older than message
+                                      records (format version 5) */
     size_t nwarnings;
     char **warnings;               /* in file order, then run-wide ones */
     size_t nerrors;

@@ -31,6 +31,7 @@
 #define MS_RANKS_CSV_HEADER "name,rank,calls,total_s,mean_s,std_s,min_s,max_s,p50_s,p95_s,p99_s"
 #define MS_CALLSITES_CSV_HEADER "region,rank,function,file,line,calls,total_s"
 #define MS_EVENTS_CSV_HEADER "name,rank,thread,call_index,start_s,end_s,duration_s"
+#define MS_WAITS_CSV_HEADER "pattern,rank,region,instances,wait_s,cause_rank"
 
 int ms_report_csv(FILE *fp, const ms_run *run);
 int ms_report_ranks_csv(FILE *fp, const ms_run *run);
@@ -48,6 +49,12 @@ int ms_report_counters_json(FILE *fp, const ms_run *run);
 /* The --roofline-csv table (header MS_ROOFLINE_CSV_HEADER, roofline.h); 0,
  * or -1 when writing failed. */
 int ms_roofline_csv(FILE *fp, const ms_roofline *r);
+/* Wait states and the critical path (report_waits.c): the --waits-csv
+ * table, the text sections, and the JSON members "wait_states",
+ * "wait_summary" and "critical_path" (written with their names). */
+int ms_report_waits_csv(FILE *fp, const ms_run *run);
+int ms_report_waits_text(FILE *fp, const ms_run *run);
+int ms_report_waits_json(FILE *fp, const ms_run *run);
 /* GPU activity (report_gpu.c): the text section (nothing without GPU
  * records) and the JSON value of "gpu". */
 int ms_report_gpu_text(FILE *fp, const ms_run *run);

@@ -17,6 +17,10 @@
  *     run's earliest event start (run->origin); "cat" is "mpi" for MPI
  *     calls, else "region"; MPI calls have args bytes, peer, tag, comm
  *     (and root, and request when the name has one) as in the name;
+ *   - each waiting call of the wait-state analysis (run->waits) is a slice
+ *     inside the call, "cat":"wait_state", named by its pattern
+ *     ("late_sender"), from the call's entry to the end of its waiting,
+ *     with args "waited_for_rank";
  *   - each matched point-to-point message is a flow: "ph":"s" at the start
  *     of the send call and "ph":"f" ("bp":"e", bound to the enclosing
  *     slice) at the start of the call that received it, with the same
@@ -39,6 +43,7 @@
 #include "report.h"
 #include "../reduce/tool_stalls.h"
 #include "u32set.h"
+#include "../waits/waits.h"
 
 /* What a region of the log being read contributes to each of its events. */
 /* Track ids of the tool's stalls: TOOL_TRACK + the thread index. */
@@ -304,6 +309,22 @@ static int trace_rank(trace_ctx *c, ms_reader *rd)
     return ferror(c->fp) ? -1 : 0;
 }
 
+/* The waiting calls, as slices inside them. */
+static void wait_slices(trace_ctx *c)
+{
+    const ms_waits *w = c->run->waits;
+    for (size_t i = 0; w && i < w->ninst; i++) {
+        const ms_wx_instance *x = &w->inst[i];
+        sep(c);
+        fprintf(c->fp, "{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"wait_state\",\"pid\":%" PRId32 ",\"tid\":%" PRIu32
+                ",\"ts\":", ms_wx_pattern_name(x->pattern), x->rank, x->thread);
+        put_us(c->fp, x->from - c->run->origin);
+        fputs(",\"dur\":", c->fp);
+        put_us(c->fp, x->to - x->from);
+        fprintf(c->fp, ",\"args\":{\"waited_for_rank\":%" PRId32 "}}", x->cause);
+    }
+}
+
 int ms_report_trace(FILE *fp, const ms_run *run)
 {
     ms_flows flows;
@@ -324,6 +345,8 @@ int ms_report_trace(FILE *fp, const ms_run *run)
         c.in = &run->ranks[r];
         rc = trace_rank(&c, rd);
     }
+    if (rc == 0)
+        wait_slices(&c);
     fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"ranks\":", fp);
     fprintf(fp, "%zu,\"messages_with_flows\":%" PRIu64 ",\"dir\":", run->nranks, flows.nflows);
     if (rc == 0)

@@ -6,6 +6,8 @@
  *   - callbacks come in order: header once and first, end at most once and
  *     last; region indices are dense; events name a known region and end
  *     no earlier than they start; communicator members lie in the world;
+ *     message records (version 5 only) have an op, flags, peer, tag, bytes
+ *     and post time within the format's bounds;
  *   - status OK means a header and an end record were read;
  *   - every other status has a message that names the file, and says
  *     "byte offset" (corrupt, unsupported) or "truncated";
@@ -31,7 +33,9 @@ typedef struct fuzz_state {
     int headers, ends;
     uint32_t regions;
     int32_t world;
+    uint32_t version;
     uint64_t events;
+    uint64_t messages;
 } fuzz_state;
 
 static void fuzz_check(int ok, const char *what, const char *detail)
@@ -53,6 +57,7 @@ static int fuzz_on_header(void *ctx, const ms_log_meta *m)
                "metadata strings set", NULL);
     s->headers++;
     s->world = m->header.size;
+    s->version = m->header.version;
     return 0;
 }
 
@@ -88,6 +93,21 @@ static int fuzz_on_comm(void *ctx, uint32_t thread, uint64_t id, const int32_t *
     return 0;
 }
 
+static int fuzz_on_message(void *ctx, const ms_read_message *m)
+{
+    fuzz_state *s = ctx;
+    fuzz_check(s->headers == 1 && s->ends == 0, "message inside the log", NULL);
+    fuzz_check(s->version >= 5, "message records from version 5 on", NULL);
+    fuzz_check(m->op <= MS_MESSAGE_MAX_OP && (m->flags & ~(uint32_t)MS_MESSAGE_FLAGS) == 0, "message op and flags",
+               NULL);
+    fuzz_check(m->peer >= -1 && m->peer <= INT32_MAX && m->tag >= -1 && m->tag <= INT32_MAX && m->bytes >= -1,
+               "message peer, tag and bytes", NULL);
+    fuzz_check(m->post_ns <= (uint64_t)INT64_MAX && ((m->flags & MS_MSG_POSTED) || m->post_ns == 0),
+               "message post time", NULL);
+    s->messages++;
+    return 0;
+}
+
 static int fuzz_on_end(void *ctx, const ms_end_record *e)
 {
     fuzz_state *s = ctx;
@@ -103,6 +123,7 @@ static const ms_read_callbacks fuzz_callbacks = {
     .event = fuzz_on_event,
     .comm = fuzz_on_comm,
     .end = fuzz_on_end,
+    .message = fuzz_on_message,
 };
 
 /* Read `size` bytes as a log and check the outcome. */

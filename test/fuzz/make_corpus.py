@@ -10,8 +10,9 @@ blocks/  block sequences (fuzz_blocks: [kind u8][thread u8][len u32][bytes]):
          every golden log's blocks, and variants of their header blocks (a
          newer version, the other byte order, a run identity, rank out of
          range), of their order (no end block, two headers), and with a
-         data block of every record type (call sites and objects too, and a
-         summary-mode aggregate).
+         data block of every record type (call sites and objects too, a
+         summary-mode aggregate, and message records: valid in a version 5
+         log, corrupt in older ones).
 
 Deterministic: the same golden logs give the same corpus. Needs the zstd
 command to decompress the golden logs.
@@ -104,6 +105,39 @@ def summary_block():
     return (2, 2, rec)
 
 
+def zigzag(v):
+    """A signed value as the varint's unsigned value: 0, -1, 1, -2 ... 0, 1, 2, 3 ..."""
+    return v << 1 if v >= 0 else ((-v) << 1) - 1
+
+
+def message(op, flags, comm, peer, tag, nbytes, post):
+    """A message record (control record 13, version 5)."""
+    return varint((13 << 2) | 1) + varint(op) + varint(flags) + varint(comm + 1) + b"".join(
+        varint(zigzag(v)) for v in (peer, tag, nbytes, post))
+
+
+def message_block():
+    """A data block (thread 3) with message records (docs/FORMAT.md,
+    "Messages"): a waitall's receive, send and unknown request, then its
+    event; a startall's two started requests, the second's post time after
+    the cursor, then its event; a cancelled receive and a sendrecv's
+    received half before the last event."""
+    name = b"mpi:waitall kind=wait bytes=72 peer=-1 root=-1 tag=-1 comm=0 request=mixed"
+    rec = varint(1) + varint(3) + varint(len(name)) + name            # region 3
+    rec += varint(5) + varint(7000000)                                # time
+    rec += message(7, 9, 0, 1, 17, 64, 2500)                          # irecv: RECV, POSTED
+    rec += message(6, 8, 0, 1, 17, 8, 1200)                           # isend: POSTED
+    rec += message(0, 0, -1, -1, -1, -1, 0)                           # unknown creator
+    rec += varint(3 << 2) + varint(100) + varint(50)
+    rec += message(34, 13, 0, 1, 8, -1, -30)                          # recv_init: RECV, STARTED, POSTED
+    rec += message(30, 12, 0, 1, 8, 16, -30)                          # send_init: STARTED, POSTED
+    rec += varint(3 << 2) + varint(30) + varint(20)
+    rec += message(7, 11, 0, 1, 11, 0, 400)                           # irecv: RECV, CANCELLED, POSTED
+    rec += message(20, 9, 5, 0, 9, 32, -10)                           # sendrecv's received half
+    rec += varint(3 << 2) + varint(10) + varint(20)
+    return (2, 3, rec)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "test", "fuzz", "corpus")
     rng = random.Random(20261129)
@@ -131,6 +165,7 @@ def main():
         blks[name + "-tail"] = encode(b, b"\x28\xb5\x2f")
         blks[name + "-sites"] = encode(b[:-1] + [site_block()] + b[-1:])
         blks[name + "-summary"] = encode(b[:-1] + [summary_block()] + b[-1:])
+        blks[name + "-messages"] = encode(b[:-1] + [message_block()] + b[-1:])
     logs["empty"] = b""
     logs["random"] = bytes(rng.randrange(256) for _ in range(512))
     logs["zstd-magic-only"] = b"\x28\xb5\x2f\xfd"

@@ -1,6 +1,8 @@
 /* Drives the controls of an mpiscope HTML report as a user would
  * (test/html/run.sh appends it to a copy of a page): the timeline's zoom
- * buttons, wheel, drag and reset, sorting the region table, a tooltip.
+ * buttons, wheel, drag and reset, sorting the region table, a tooltip;
+ * when the run has wait states, a waiting call's tooltip on the timeline
+ * (its text into data-wait-tip) and the critical path shown and hidden.
  * Sets data-interacted on <html> to the steps that did what they should,
  * and data-interact-failed to those that did not. */
 'use strict';
@@ -14,6 +16,24 @@
   const axis = () => Array.from(tl.querySelectorAll('text')).map((t) => `${t.getAttribute('x')}:${t.textContent}`).join('|');
   const box = () => tl.getBoundingClientRect();
   const at = (fx) => ({ clientX: box().left + box().width * fx, clientY: box().top + 12, bubbles: true, cancelable: true });
+
+  /* The marks of the wait states and the critical path. */
+  const mark = tl.querySelector('rect.wait-mark');
+  if (mark) {
+    const m = mark.getBoundingClientRect();
+    tl.dispatchEvent(new MouseEvent('mousemove', { clientX: m.left + m.width / 2, clientY: m.top + m.height / 2, bubbles: true }));
+    const t = document.getElementById('tip');
+    root.setAttribute('data-wait-tip', t.hidden ? '' : t.textContent);
+    check('wait-tooltip', !t.hidden && /: waited [0-9.]+ (ns|\u00b5s|ms|s) for rank \d+/.test(t.textContent));
+    tl.dispatchEvent(new MouseEvent('mouseleave'));
+  }
+  const path = document.getElementById('tl-path');
+  if (path && !path.disabled) {
+    path.click();
+    check('path-on', path.checked && tl.querySelectorAll('rect.path-seg').length > 0);
+    path.click();
+    check('path-off', !path.checked && tl.querySelectorAll('rect.path-seg').length === 0);
+  }
 
   const full = axis();
   document.getElementById('tl-in').click();

@@ -9,7 +9,7 @@
 #     gives every call: the same calls and bytes per region as the same run
 #     on a roomy disk, with a warning that names the rank and the time from
 #     which its calls are counted from its summary.
-#  2. freed: a 1 MiB tmpfs with 256 KiB left by another file, removed once
+#  2. freed: a 4 MiB tmpfs with 256 KiB left by another file, removed once
 #     a rank has said the disk is full, while the program runs: the counts are exact and the trace goes on after the
 #     gap (events later than the first summarized call).
 #  3. slow: the test-only slow writer (MPISCOPE_TEST_WRITER_DELAY_MS) with
@@ -110,13 +110,13 @@ steps=200000
 # The reference: the same run on a roomy disk.
 logdir=$dir/roomy
 rm -rf "$logdir"
-profile roomy 2 -- 100 $steps || fail "the reference run failed: $(tail -3 "$dir/roomy.err")"
+profile roomy 2 -- 100 $steps 0 || fail "the reference run failed: $(tail -3 "$dir/roomy.err")"
 merge roomy "$logdir"
 calls roomy >"$dir/roomy.calls"
 
 echo "== 1. a 256 KiB disk"
 logdir=$mnt/full
-profile full 2 -- 100 $steps || fail "the run on a full disk failed: $(tail -3 "$dir/full.err")"
+profile full 2 -- 100 $steps 0 || fail "the run on a full disk failed: $(tail -3 "$dir/full.err")"
 cmp -s "$dir/full.out" "$dir/roomy.out" || fail "the program's output changed on a full disk"
 [ "$(grep -c "has no room (No space left on device)" "$dir/full.err")" = 2 ] ||
     fail "each rank must say once that the disk is full: $(cat "$dir/full.err")"
@@ -131,11 +131,12 @@ done
 echo "ok: $(wc -l <"$dir/full.calls") regions with every call and byte on a 256 KiB disk ($(du -k "$logdir" | cut -f1) KiB of logs)"
 
 echo "== 2. room freed mid-run"
-tmpfs 1m || fail "cannot mount the second tmpfs"
+tmpfs 4m || fail "cannot mount the second tmpfs"
 logdir=$mnt/freed
 mkdir -p "$logdir"
 # 256 KiB left: each rank keeps its reserve (fallback.h) before the disk fills.
-dd if=/dev/zero of="$mnt/filler" bs=1k count=$((1024 - 256)) 2>/dev/null
+# The room freed holds well over 0.2 s of the trace, message records and all.
+dd if=/dev/zero of="$mnt/filler" bs=1k count=$((4096 - 256)) 2>/dev/null
 # The filler goes once a rank has said the disk is full (not after a fixed
 # time: the launcher's start-up may take longer than that), and a little later.
 rm -f "$dir/freed.err"
@@ -146,7 +147,7 @@ rm -f "$dir/freed.err"
  sleep 0.1
  rm -f "$mnt/filler") &
 filler=$!
-profile freed 2 -- 100 $((steps * 5)) || fail "the run failed: $(tail -3 "$dir/freed.err")"
+profile freed 2 -- 100 $((steps * 5)) 0 || fail "the run failed: $(tail -3 "$dir/freed.err")"
 wait $filler
 merge freed "$logdir" --trace
 $PYTHON - "$dir/freed.json" "$dir/freed.trace.json" "$dir/freed.merge.err" <<'PY' || fail "the trace does not go on after the gap"
@@ -173,7 +174,7 @@ umount "$mnt"; mounted=""
 for d in 0 30; do
     logdir=$dir/slow$d
     rm -rf "$logdir"
-    profile slow$d 1 MPISCOPE_BUFFER_KB=64 MPISCOPE_TEST_WRITER_DELAY_MS=$d -- 100 100000 ||
+    profile slow$d 1 MPISCOPE_BUFFER_KB=64 MPISCOPE_TEST_WRITER_DELAY_MS=$d -- 100 100000 0 ||
         fail "slow writer run ($d ms) failed: $(tail -3 "$dir/slow$d.err")"
     merge slow$d "$logdir" --trace
 done
@@ -200,7 +201,7 @@ logdir=$mnt/summary
 mkdir -p "$logdir"
 (sleep 0.5; dd if=/dev/zero of="$mnt/filler" bs=1k count=1024 2>/dev/null) &
 filler=$!
-profile summary 2 MPISCOPE_MODE=summary MPISCOPE_FLUSH_MS=50 -- 100 $((steps * 5)) ||
+profile summary 2 MPISCOPE_MODE=summary MPISCOPE_FLUSH_MS=50 -- 100 $((steps * 5)) 0 ||
     fail "the summary run failed: $(tail -3 "$dir/summary.err")"
 wait $filler
 grep -q "keeps its previous snapshot" "$dir/summary.err" || fail "summary mode does not say it kept its last snapshot: $(cat "$dir/summary.err")"

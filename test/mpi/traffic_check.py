@@ -11,7 +11,8 @@ PROGRAM (traffic, halo or p2p_nonblocking) run at N ranks. Checked:
     ranks.csv per (region, rank); rows are ordered by rank, thread,
     call_index, with call_index 0, 1, ... per (rank, thread) and
     end_s - start_s = duration_s;
-  - trace.json is JSON; its complete events per (rank, name) equal the
+  - trace.json is JSON; its complete events (other than the wait-state
+    slices, which must lie inside MPI calls) per (rank, name) equal the
     calls of ranks.csv; each rank is a named process "rank N (host)";
     every flow start has exactly one finish with its id and vice versa;
     each flow goes from a send call to a receive call with the same tag
@@ -150,7 +151,8 @@ def main():
     with open(d + "/trace.json") as fp:
         trace = json.load(fp)
     tev = trace["traceEvents"]
-    xs = [e for e in tev if e["ph"] == "X"]
+    xs = [e for e in tev if e["ph"] == "X" and e.get("cat") != "wait_state"]
+    wait_slices = [e for e in tev if e["ph"] == "X" and e.get("cat") == "wait_state"]
     x_count = collections.Counter((e["name"], e["pid"]) for e in xs)
     if dict(x_count) != per_rank:
         errors.append("trace X events per (name, rank) differ from ranks.csv")
@@ -182,6 +184,14 @@ def main():
                       (len(starts), len(finishes)))
     # The slice each flow end lies on: same pid, tid, starting at its ts.
     at = {(e["pid"], e["tid"], e["ts"]): e for e in xs}
+    # A wait-state slice lies inside the MPI call that waited, from its entry,
+    # and names the rank it waited for.
+    for w in wait_slices:
+        call = at.get((w["pid"], w["tid"], w["ts"]))
+        if call is None or not call["name"].startswith("mpi:") or w["dur"] > call["dur"] or \
+                not isinstance(w.get("args", {}).get("waited_for_rank"), int):
+            errors.append("wait-state slice not inside a waiting MPI call: %s" % w)
+            break
     flows = []
     for fid, (s,) in ((k, v) for k, v in starts.items() if len(v) == 1):
         fin = finishes.get(fid)

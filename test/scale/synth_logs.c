@@ -67,6 +67,17 @@ static int flush_full(synth *s, int thread)
     return s->len[thread] + 4096 > SYNTH_BUF ? synth_flush(s, thread) : 0;
 }
 
+/* What the waitall of a step completed: the four requests of the step, as
+ * the library records them (ops of pmpi/calls.tbl: isend 6, irecv 7). */
+static void waitall_messages(synth *s, int t, long rank, long ranks, const uint64_t posted[4])
+{
+    long right = (rank + 1) % ranks, left = (rank + ranks - 1) % ranks;
+    synth_message(s, t, 6, 0, 0, right, 1, BYTES, posted[0]);
+    synth_message(s, t, 7, MS_MESSAGE_RECV, 0, left, 1, BYTES, posted[1]);
+    synth_message(s, t, 6, 0, 0, left, 2, BYTES, posted[2]);
+    synth_message(s, t, 7, MS_MESSAGE_RECV, 0, right, 2, BYTES, posted[3]);
+}
+
 static int write_rank(const opts *o, long rank, const char *run_id)
 {
     char path[4096];
@@ -135,8 +146,13 @@ static int write_rank(const opts *o, long rank, const char *run_id)
         synth_event(&s, t, (uint32_t)(8 + step % (uint64_t)o->regions), now, now + d);
         now += d + 100;
         left_events--;
+        uint64_t posted[4] = {0};
         for (uint32_t i = 0; i < 6 && left_events > 0; i++, left_events--) {
             d = dur(&x, base[i]);
+            if (i == 4)
+                waitall_messages(&s, t, rank, o->ranks, posted);
+            if (i < 4)
+                posted[i] = now;
             synth_event(&s, t, 2 + i, now, now + d);
             now += d + 50;
         }

@@ -126,6 +126,20 @@ static inline void synth_event(synth *s, int thread, uint32_t id, uint64_t start
         s->last_end = end;
 }
 
+/* A message record (version 5) for the thread's next event: a request
+ * made by op id `op` and posted at absolute time `post` (flags
+ * MS_MESSAGE_*; MS_MESSAGE_POSTED is added). A time record first when the
+ * thread's stream has none yet. */
+static inline void synth_message(synth *s, int thread, uint32_t op, uint32_t flags, int64_t comm, int64_t peer,
+                                 int64_t tag, int64_t bytes, uint64_t post)
+{
+    if (!s->has_time[thread])
+        synth_time(s, thread, post);
+    uint8_t *p = ms_rec_message(s->buf[thread] + s->len[thread], op, flags | MS_MESSAGE_POSTED, comm, peer, tag,
+                                bytes, (int64_t)(s->cursor[thread] - post));
+    s->len[thread] = (size_t)(p - s->buf[thread]);
+}
+
 static inline void synth_comm(synth *s, int thread, uint64_t id, const int *ranks, uint32_t n)
 {
     s->len[thread] = (size_t)(ms_rec_comm(s->buf[thread] + s->len[thread], id, ranks, n) - s->buf[thread]);

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../../analysis/read/log_reader.h"
 #include "../../analysis/reduce/reduce.h"
 #include "../../analysis/report/report.h"
 #include "unit_util.h"
@@ -194,4 +195,80 @@ Test(golden, version_4_gpu)
     cr_expect_eq(run->ranks[0].gpu.origins[0].calls, 20);
     cr_expect_eq(run->ranks[0].gpu.origins[0].gpu_ns, 1360002);
     ms_run_free(run);
+}
+
+Test(golden, version_5)
+{
+    check_version(golden_dir("v5"), 1);
+}
+
+/* The message records of v5/ as the reader delivers them. */
+typedef struct golden_msgs {
+    ms_read_message first[4];   /* the first four: the first waitall's */
+    uint32_t n, started, cancelled, posted;
+    uint64_t first_event_after;  /* start of the event after the first four */
+    uint64_t pending;            /* records not yet followed by an event */
+    uint64_t max_pending;
+} golden_msgs;
+
+static int golden_on_message(void *ctx, const ms_read_message *m)
+{
+    golden_msgs *g = ctx;
+    if (g->n < 4)
+        g->first[g->n] = *m;
+    g->n++;
+    g->started += (m->flags & MS_MSG_STARTED) != 0;
+    g->cancelled += (m->flags & MS_MSG_CANCELLED) != 0;
+    g->posted += (m->flags & MS_MSG_POSTED) != 0;
+    g->pending++;
+    return 0;
+}
+
+static int golden_on_event(void *ctx, const ms_read_event *ev)
+{
+    golden_msgs *g = ctx;
+    if (g->n == 4 && !g->first_event_after)
+        g->first_event_after = ev->start_ns;
+    if (g->pending > g->max_pending)
+        g->max_pending = g->pending;
+    g->pending = 0;
+    return 0;
+}
+
+/* Written from test/mpi/messages/messages.c at 2 ranks: each rank's 31
+ * records, the first those of its first MPI_Waitall (an Irecv and an Isend
+ * each way, the peer the other rank). */
+Test(golden, version_5_messages)
+{
+    for (int rank = 0; rank < 2; rank++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/rank-%06d.zst", golden_dir("v5"), rank);
+        golden_msgs g;
+        memset(&g, 0, sizeof g);
+        ms_reader *r = ms_reader_create();
+        cr_assert_not_null(r);
+        ms_read_callbacks cb = {.event = golden_on_event, .message = golden_on_message};
+        ms_read_result res;
+        cr_assert_eq(ms_reader_read(r, path, &cb, &g, &res), MS_READ_OK, "%s", res.message);
+        ms_reader_destroy(r);
+        cr_expect_eq(g.n, 31);
+        cr_expect_eq(g.posted, 31);
+        cr_expect_eq(g.started, 6);
+        cr_expect_eq(g.cancelled, 1);
+        cr_expect_eq(g.pending, 0, "every record is followed by its event");
+        cr_expect_eq(g.max_pending, 4);
+        const int64_t tag[4] = {1, 1, 2, 2}, bytes[4] = {64, 64, 16, 16};
+        for (int i = 0; i < 4; i++) {
+            const ms_read_message *m = &g.first[i];
+            cr_expect_eq(m->op, i % 2 ? 6u : 7u, "isend 6, irecv 7");
+            cr_expect_eq(m->flags, (i % 2 ? 0u : MS_MSG_RECV) | MS_MSG_POSTED);
+            cr_expect_eq(m->comm, 0);
+            cr_expect_eq(m->peer, 1 - rank);
+            cr_expect_eq(m->tag, tag[i]);
+            cr_expect_eq(m->bytes, bytes[i]);
+            cr_expect_lt(m->post_ns, g.first_event_after);
+            if (i > 0)
+                cr_expect_gt(m->post_ns, g.first[i - 1].post_ns, "posted in that order");
+        }
+    }
 }

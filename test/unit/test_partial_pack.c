@@ -56,6 +56,9 @@ static void make_counters(ms_file_job *j)
     j->counters = a;
 }
 
+static void make_waits(ms_file_job *j, size_t i);
+static void same_str(const char *a, const char *b, const char *what);
+
 static void make_file(ms_file_job *j, const char *dir, size_t i)
 {
     fill(j, sizeof *j);
@@ -88,6 +91,64 @@ static void make_file(ms_file_job *j, const char *dir, size_t i)
     j->counters = NULL;
     if (i == 1)
         make_counters(j);
+    j->waits = NULL;
+    if (i >= 2)
+        make_waits(j, i);
+}
+
+/* Wait-state facts with random times, their indices in range. */
+static void make_waits(ms_file_job *j, size_t i)
+{
+    ms_wait_facts *f = j->waits = calloc(1, sizeof *f);
+    f->messages_read = 40 + i;
+    f->has_records = i == 2;
+    f->nnames = f->names_cap = 2;
+    f->names = malloc(2 * sizeof *f->names);
+    f->names[0] = rstr("mpi:recv kind=point-to-point");
+    f->names[1] = rstr("phase");
+    f->nev = f->ev_cap = 5;
+    f->ev = calloc(5, sizeof *f->ev);
+    for (size_t k = 0; k < 5; k++) {
+        fill(&f->ev[k].start, sizeof f->ev[k].start);
+        f->ev[k].end = f->ev[k].start + 7;
+        f->ev[k].region = (uint32_t)(k % 2);
+        f->ev[k].thread = (uint16_t)k;
+        f->ev[k].kind = (uint8_t)(k % 2);
+        f->ev[k].charge = 1;
+    }
+    f->nmsg = f->msg_cap = 3;
+    f->msg = calloc(3, sizeof *f->msg);
+    for (size_t k = 0; k < 3; k++) {
+        fill(&f->msg[k].entry, sizeof f->msg[k].entry);
+        f->msg[k].comm = (int64_t)k;
+        f->msg[k].tag = 9;
+        f->msg[k].other = 1;
+        f->msg[k].ev = k == 2 ? MS_WX_NONE : (uint32_t)k;
+        f->msg[k].is_send = k == 1;
+    }
+    f->ncoll = f->coll_cap = 1;
+    f->coll = calloc(1, sizeof *f->coll);
+    fill(&f->coll[0].entry, sizeof f->coll[0].entry);
+    f->coll[0].ev = 4;
+    f->coll[0].cls = MS_WX_NXN;
+}
+
+static void same_waits(const ms_wait_facts *a, const ms_wait_facts *b)
+{
+    cr_assert_eq(!a, !b, "wait facts: one side has none");
+    if (!a)
+        return;
+    cr_assert_eq(a->messages_read, b->messages_read);
+    cr_assert_eq(a->has_records, b->has_records);
+    cr_assert_eq(a->nev, b->nev);
+    cr_assert_eq(a->nmsg, b->nmsg);
+    cr_assert_eq(a->ncoll, b->ncoll);
+    cr_assert_eq(a->nnames, b->nnames);
+    cr_assert_eq(memcmp(a->ev, b->ev, a->nev * sizeof *a->ev), 0, "wait events differ");
+    cr_assert_eq(memcmp(a->msg, b->msg, a->nmsg * sizeof *a->msg), 0, "wait messages differ");
+    cr_assert_eq(memcmp(a->coll, b->coll, a->ncoll * sizeof *a->coll), 0, "wait collectives differ");
+    for (size_t i = 0; i < a->nnames; i++)
+        same_str(a->names[i], b->names[i], "wait region name");
 }
 
 static void make_part(ms_region_rank *r, int len)
@@ -176,8 +237,10 @@ static void same_file(const ms_file_job *a, const ms_file_job *b)
         v[i]->chans = NULL;
         v[i]->chans_cap = 0;
         v[i]->counters = NULL;
+        v[i]->waits = NULL;
     }
     cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "file job bytes differ");
+    same_waits(a->waits, b->waits);
     same_str(a->path, b->path, "path");
     cr_assert_eq(a->base - a->path, b->base - b->path);
     same_str(a->info.file, b->info.file, "file");

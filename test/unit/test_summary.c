@@ -376,8 +376,12 @@ static void compare_modes(int folds)
             free(st[t].buf);
     }
     ms_run *rt = NULL, *rs = NULL;
+    /* Folded calls are not on the timeline, so the wait-state analysis of
+     * the two differs by design: it is left out of this comparison. */
+    ms_reduce_set_waits(0);
     cr_assert_eq(ms_reduce_dir(dt, 1, &rt), MS_REDUCE_OK);
     cr_assert_eq(ms_reduce_dir(ds, 2, &rs), MS_REDUCE_OK);
+    ms_reduce_set_waits(1);
     cr_expect_eq(rt->nwarnings, 0);
     cr_expect_eq(rs->nwarnings, 0, "%s", rs->nwarnings ? rs->warnings[0] : "");
     cr_expect_eq(rt->summary_ranks, 0);

@@ -4,6 +4,7 @@
  * parts; the parts include this header and json_str.h, never the page's.
  *   report_html_charts.c    the data of the charts from the reduced run
  *   report_html_roofline.c  the data of the roofline chart
+ *   report_html_waits.c     the wait states and the critical path
  *   report_html_timeline.c  the timeline: a second pass over the logs
  */
 #ifndef MPISCOPE_HTML_PARTS_H
@@ -22,6 +23,12 @@
 #define MS_HTML_TIMELINE_TOTAL 131072
 #define MS_HTML_TIMELINE_RANKS 128
 
+/* Rank columns of the wait-state table at most (beyond: the ranks that
+ * waited most, and "others"), and the waiting calls and the stretches of
+ * the critical path the timeline marks at most, each (the longest ones). */
+#define MS_HTML_WAIT_COLUMNS 32
+#define MS_HTML_WAIT_MARKS 20000
+
 /* A JSON string, safe inside an HTML <script> element: quotes, control
  * characters, '<', '>', '&', U+2028 and U+2029 escaped; bytes that are not
  * valid UTF-8 become U+FFFD (json_str.h, MS_JSON_IN_SCRIPT). Numbers of
@@ -39,6 +46,15 @@ int ms_html_charts(FILE *fp, const ms_run *run);
 /* The member "roofline" of the data object (report_html_roofline.c): null
  * without points, followed by a comma. 0, or -1 when writing failed. */
 int ms_html_roofline(FILE *fp, const ms_run *run);
+
+/* The member "waits" of the data object (report_html_waits.c), followed
+ * by a comma: {"available":false,"summary_ranks":N} without the analysis
+ * (run->waits NULL); else the waiting per pattern and rank, the rows of
+ * most waiting with their call sites, the ranks that caused waiting, the
+ * critical path ("path", null without) and the marks of the timeline
+ * ("marks": waiting calls and path stretches of the ranks it shows). 0, or
+ * -1 when out of memory. */
+int ms_html_waits(FILE *fp, const ms_run *run);
 
 /* The member "timeline" of the data object: per rank, the longest events
  * (at most MS_HTML_TIMELINE_EVENTS, and MS_HTML_TIMELINE_TOTAL over all

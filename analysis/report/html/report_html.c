@@ -45,9 +45,10 @@ void ms_html_text(FILE *fp, const char *str)
 
 /* The sections, in page order; report_html.js fills them. The roofline
  * section stays hidden unless the run has roofline points, the GPU section
- * unless it has cuda: regions. */
+ * unless it has cuda: regions. The wait-state and critical-path sections
+ * say so when the run has no analysis (summary mode). */
 static const char *const SECTIONS =
-    "<section id=\"sec-run\"><h2>Run</h2><dl id=\"run-facts\"></dl></section>\n"
+    "<section id=\"sec-run\"><h2>Run</h2><dl id=\"run-facts\" class=\"facts\"></dl></section>\n"
     "<section id=\"sec-ranks\"><h2>MPI time per rank</h2>"
     "<p class=\"note\">Share of each rank's application time (MPI_Init to MPI_Finalize) spent in "
     "MPI calls; the dashed line is the mean.</p><svg class=\"chart\" id=\"chart-ranks\"></svg></section>\n"
@@ -55,9 +56,27 @@ static const char *const SECTIONS =
     "<div class=\"tools\"><button id=\"tl-in\" type=\"button\">zoom in</button>"
     "<button id=\"tl-out\" type=\"button\">zoom out</button>"
     "<button id=\"tl-reset\" type=\"button\">reset</button>"
+    "<label><input type=\"checkbox\" id=\"tl-waits\" checked> wait states</label>"
+    "<label><input type=\"checkbox\" id=\"tl-path\"> critical path</label>"
     "<span class=\"note\">wheel: zoom at the pointer; drag: pan</span></div>"
     "<svg class=\"chart\" id=\"chart-timeline\"></svg><div id=\"timeline-legend\" class=\"legend\"></div>"
     "</section>\n"
+    "<section id=\"sec-waits\"><h2>Wait states</h2><p class=\"note\" id=\"waits-note\"></p>"
+    "<div id=\"waits-body\" hidden><h3>Waiting per pattern and rank (seconds)</h3>"
+    "<p class=\"note\" id=\"waits-patterns-note\"></p>"
+    "<div class=\"scroll\"><table id=\"waits-patterns\" class=\"plain\"><thead></thead><tbody></tbody></table></div>"
+    "<h3>Top call sites</h3><p class=\"note\" id=\"waits-sites-note\"></p>"
+    "<div class=\"scroll\"><table id=\"waits-sites\" class=\"plain\"><thead></thead><tbody></tbody></table></div>"
+    "<h3>The late ranks</h3><p class=\"note\">The waiting each rank caused in others (it was the late sender, "
+    "the late root, the last one in), summed over all the calls that waited for it.</p>"
+    "<div class=\"scroll\"><table id=\"waits-late\" class=\"plain\"><thead></thead><tbody></tbody></table></div>"
+    "</div></section>\n"
+    "<section id=\"sec-path\"><h2>Critical path</h2><p class=\"note\" id=\"path-note\"></p>"
+    "<div id=\"path-body\" hidden><dl id=\"path-facts\" class=\"facts\"></dl>"
+    "<h3>Time on the path per rank</h3><svg class=\"chart\" id=\"chart-path\"></svg>"
+    "<h3>Top regions on the path</h3>"
+    "<div class=\"scroll\"><table id=\"path-regions\" class=\"plain\"><thead></thead><tbody></tbody></table></div>"
+    "</div></section>\n"
     "<section id=\"sec-regions\"><h2>Top regions</h2>"
     "<p class=\"note\">Click a column to sort. Call site: the source line that spent the most time in "
     "the region (hover for the function and full path).</p>"
@@ -98,7 +117,8 @@ int ms_report_html(FILE *fp, const ms_run *run)
     fputs("</main>\n<div id=\"tip\" class=\"tip\" hidden></div>\n"
           "<script type=\"application/json\" id=\"mpiscope-data\">{",
           fp);
-    if (ms_html_roofline(fp, run) != 0 || ms_html_charts(fp, run) != 0 || ms_html_timeline(fp, run) != 0)
+    if (ms_html_roofline(fp, run) != 0 || ms_html_charts(fp, run) != 0 || ms_html_waits(fp, run) != 0 ||
+        ms_html_timeline(fp, run) != 0)
         return -1;
     fputs("}</script>\n<script>\n", fp);
     fputs(HTML_JS, fp);

@@ -46,7 +46,13 @@
     return sig3(b) + ' ' + BYTE_UNITS[u];
   }
   function pow2(k) { return (2 ** (k % 10)) + ' ' + BYTE_UNITS[Math.floor(k / 10)]; }
+  /* Seconds, as the wait-state tables give them (the title carries fmtTime). */
+  function fmtSec(ns) {
+    if (!(ns > 0)) return '0';
+    return ns >= 5e5 ? (ns / 1e9).toFixed(3) : '< 0.001';
+  }
   function fmtCount(n) { return Number(n).toLocaleString('en-US'); }
+  function count(n, one) { return fmtCount(n) + ' ' + one + (n === 1 ? '' : 's'); }
   function fmtPct(p) { return (Number.isFinite(p) ? p : 0).toFixed(1) + ' %'; }
   function basename(p) { const i = p.lastIndexOf('/'); return i < 0 ? p : p.slice(i + 1); }
 
@@ -339,10 +345,171 @@
     drawn.push('imbalance');
   }
 
+  /* ---- wait states and the critical path (D.waits; patterns in the order of waits.h) ---- */
+  const PATTERNS = [['late_sender', 'late sender'], ['late_receiver', 'late receiver'],
+    ['wait_at_barrier', 'wait at barrier'], ['wait_at_nxn', 'wait at N x N'], ['late_broadcast', 'late broadcast'],
+    ['early_reduce', 'early reduce']];
+  const patternWords = (name) => (PATTERNS.find((p) => p[0] === name) || [name, name])[1];
+  const NO_TRACE = 'this run was recorded in summary mode (MPISCOPE_MODE=summary), which keeps per-region ' +
+    'aggregates, not the calls and messages the analysis matches. Record it in trace mode (the default) to see them.';
+  const siteText = (s) => !s ? '' : s.line > 0 ? basename(s.file) + ':' + s.line : s.location;
+
+  /* A table that does not sort: head cells {label, cls, title}, rows {cls, cells: [{text, cls, title}]}. */
+  function plainTable(table, head, rows) {
+    clear(table.tHead);
+    clear(table.tBodies[0]);
+    const tr = html('tr', {}, table.tHead);
+    for (const h of head) html('th', { class: h.cls || '', scope: 'col', title: h.title || '' }, tr, h.label);
+    for (const r of rows) {
+      const row = html('tr', { class: r.cls || '' }, table.tBodies[0]);
+      for (const c of r.cells) html('td', { class: c.cls || '', title: c.title || '' }, row, c.text);
+    }
+  }
+  const secCell = (ns) => ({ text: fmtSec(ns), cls: ns > 0 ? '' : 'zero', title: fmtTime(ns) });
+
+  function waitStates() {
+    const W = D.waits, note = document.getElementById('waits-note');
+    if (!W.available) {
+      note.textContent = W.summary_ranks > 0 ? 'Wait states need trace mode: ' + NO_TRACE
+        : 'No wait-state analysis: no rank was traced.';
+      drawn.push('waits');
+      return;
+    }
+    document.getElementById('waits-body').hidden = false;
+    const unmatched = W.unmatched_sends + W.unmatched_recvs + W.unmatched_collectives;
+    note.textContent = (W.summary_ranks > 0 ? 'Of the ' + W.traced_ranks + ' traced ranks only (' + W.summary_ranks +
+      ' were recorded in summary mode). ' : '') + fmtTime(W.wait_ns) + ' of waiting in ' + fmtCount(W.calls) +
+      (W.calls === 1 ? ' call' : ' calls') + (W.mpi_ns > 0 ? ', ' + fmtPct((100 * W.wait_ns) / W.mpi_ns) + ' of MPI time' : '') +
+      ': time a rank spent in MPI only because another had not yet sent, received or entered. Matched ' +
+      count(W.messages, 'message') + ' and ' + count(W.collectives, 'collective') +
+      (unmatched ? '; without a partner: ' + count(W.unmatched_sends, 'send') + ', ' + count(W.unmatched_recvs, 'receive') +
+        ', ' + count(W.unmatched_collectives, 'collective call') : '') + '.' +
+      (W.old_ranks ? ' The logs of ' + W.old_ranks + ' ranks predate message records: some receives are not matched.' : '') +
+      (W.clock_violations ? ' ' + fmtCount(W.clock_violations) + ' receives ended before their send began (clock ' +
+        'condition): clamped to the call.' : '');
+
+    /* pattern x rank */
+    const cols = W.columns.map((r) => ({ label: 'rank ' + r }));
+    document.getElementById('waits-patterns-note').textContent = (W.others
+      ? 'The ' + W.columns.length + ' ranks that waited most, most first; the other ' + W.others_ranks +
+        ' ranks summed under \u201cothers\u201d. '
+      : 'Every rank. ') + 'Hover a cell for its time in other units.';
+    const head = [{ label: 'pattern', cls: 'pattern' }, ...cols];
+    if (W.others) head.push({ label: 'others (' + W.others_ranks + ' ranks)' });
+    head.push({ label: 'all ranks' });
+    const total = W.columns.map(() => 0);
+    let totalOthers = 0, totalAll = 0;
+    const rows = W.patterns.map((p) => {
+      p.ns.forEach((v, i) => { total[i] += v; });
+      totalOthers += p.others_ns;
+      totalAll += p.total_ns;
+      const cells = [{ text: patternWords(p.pattern), cls: 'pattern', title: p.pattern }, ...p.ns.map(secCell)];
+      if (W.others) cells.push(secCell(p.others_ns));
+      cells.push(secCell(p.total_ns));
+      return { cells: cells };
+    });
+    const cells = [{ text: 'all patterns', cls: 'pattern' }, ...total.map(secCell)];
+    if (W.others) cells.push(secCell(totalOthers));
+    cells.push(secCell(totalAll));
+    rows.push({ cls: 'total', cells: cells });
+    plainTable(document.getElementById('waits-patterns'), head, rows);
+
+    /* the rows of most waiting */
+    document.getElementById('waits-sites-note').textContent = !W.sites.length ? 'No rank waited for another.'
+      : 'The ' + W.sites.length + ' (pattern, rank, region) rows of most waiting' + (W.rows_total > W.sites.length
+        ? ', of ' + fmtCount(W.rows_total) + ' (--waits-csv lists all)' : '') + '. Call site: the source line of the ' +
+        'most time in the region on that rank (hover for the function and full path).';
+    plainTable(document.getElementById('waits-sites'), [{ label: 'rank' }, { label: 'call', cls: 'name' },
+      { label: 'region', cls: 'name' }, { label: 'call site', cls: 'site' }, { label: 'pattern', cls: 'pattern' },
+      { label: 'calls' }, { label: 'seconds' }, { label: 'waited for' }],
+    W.sites.map((r) => ({ cells: [{ text: String(r.rank) }, { text: r.call, cls: 'name', title: r.name },
+      { text: r.short, cls: 'name', title: r.name },
+      { text: siteText(r.site), cls: 'site', title: r.site ? r.site.location : 'call site not known' },
+      { text: patternWords(r.pattern), cls: 'pattern', title: r.pattern }, { text: fmtCount(r.calls) },
+      secCell(r.wait_ns), { text: 'rank ' + r.cause }] })));
+
+    /* the late ranks */
+    plainTable(document.getElementById('waits-late'), [{ label: 'rank' }, { label: 'caused (seconds)' },
+      { label: 'share of all waiting' }, { label: 'calls that waited' }],
+    W.late.map((r) => ({ cells: [{ text: String(r.rank) }, secCell(r.wait_ns),
+      { text: fmtPct(W.wait_ns > 0 ? (100 * r.wait_ns) / W.wait_ns : 0) }, { text: fmtCount(r.calls) }] })));
+    if (W.late_total > W.late.length)
+      document.getElementById('waits-late').parentNode.after(html('p', { class: 'note' }, null, 'The ' + W.late.length +
+        ' ranks that caused the most waiting, of ' + fmtCount(W.late_total) + '.'));
+    drawn.push('waits');
+  }
+
+  /* ---- stacked horizontal bars: rows {label, values, tip}, series [[name, colour], ...] ---- */
+  function stackedBars(el, rows, series) {
+    const W = widthOf(el), rowH = 22, m = { l: 90, r: 300, t: 22, b: 4 };
+    const H = m.t + rows.length * rowH + m.b, pw = W - m.l - m.r;
+    setSize(el, W, H);
+    series.forEach(([name, colour], j) => {
+      svg('rect', { x: m.l + j * 130, y: 4, width: 10, height: 10, fill: colour }, el);
+      svg('text', { x: m.l + j * 130 + 14, y: 13, class: 'label' }, el, name);
+    });
+    const max = Math.max(...rows.map((r) => r.values.reduce((a, b) => a + b, 0))) || 1;
+    rows.forEach((r, i) => {
+      const y = m.t + i * rowH, g = withTip(svg('g', {}, el), r.tip);
+      svg('text', { x: m.l - 8, y: y + 15, 'text-anchor': 'end', class: 'label' }, g, r.label);
+      let x = m.l;
+      r.values.forEach((v, j) => {
+        const w = (v / max) * pw;
+        if (w > 0) svg('rect', { x: x, y: y + 3, width: Math.max(1, w), height: rowH - 6, fill: series[j][1] }, g);
+        x += w;
+      });
+      svg('text', { x: x + 6, y: y + 15, class: 'muted' }, g,
+        r.values.map((v, j) => series[j][0] + ' ' + fmtTime(v)).join('  \u00b7  '));
+    });
+  }
+
+  function criticalPath() {
+    const W = D.waits, note = document.getElementById('path-note');
+    if (!W.available || !W.path) {
+      note.textContent = !W.available ? (W.summary_ranks > 0 ? 'The critical path needs trace mode: ' + NO_TRACE
+        : 'No critical path: no rank was traced.') : 'No critical path: the traced ranks have no application time.';
+      drawn.push('path');
+      return;
+    }
+    const P = W.path;
+    document.getElementById('path-body').hidden = false;
+    note.textContent = 'The chain of computation and MPI calls that set the run\u2019s length, walked backward from ' +
+      'the last rank to enter MPI_Finalize: where a call waited, the path moves to the rank it waited for. ' +
+      'Check \u201ccritical path\u201d on the timeline to see it.';
+    const dl = document.getElementById('path-facts');
+    for (const [k, v] of [
+      ['length', fmtTime(P.length_ns) + (P.wall_ns > 0 ? ' (' + fmtPct((100 * P.length_ns) / P.wall_ns) + ' of the wall time)' : '')],
+      ['imbalance', fmtTime(P.imbalance_ns) + ' (its time beyond the mean rank\u2019s busy time)'],
+      ['on the path', 'compute ' + fmtTime(P.compute_ns) + ', MPI ' + fmtTime(P.mpi_ns)],
+      ['ranks', P.ranks_total + ' of ' + D.run.ranks + ' ranks lie on it'],
+    ]) {
+      const d = html('div', {}, dl);
+      html('dt', {}, d, k);
+      html('dd', { title: v }, d, v);
+    }
+    const el = document.getElementById('chart-path');
+    if (!P.ranks.length) noData(el, 'the path has no length');
+    else
+      stackedBars(el, P.ranks.map((r) => ({ label: 'rank ' + r.rank, values: [r.compute_ns, r.mpi_ns],
+        tip: 'rank ' + r.rank + ' on the critical path\ncompute ' + fmtTime(r.compute_ns) + ', MPI ' + fmtTime(r.mpi_ns) +
+          '\n' + fmtPct((100 * (r.compute_ns + r.mpi_ns)) / (P.length_ns || 1)) + ' of the path' })),
+      [['compute', '#3a9d5d'], ['MPI', '#2f6fb3']]);
+    if (P.ranks_total > P.ranks.length)
+      el.after(html('p', { class: 'note' }, null, 'The ' + P.ranks.length + ' ranks of the most time on the path, of ' +
+        P.ranks_total + '.'));
+    plainTable(document.getElementById('path-regions'), [{ label: 'region', cls: 'name' }, { label: 'on the path' },
+      { label: 'share of the path' }],
+    P.regions.map((g) => ({ cells: [{ text: g.short, cls: 'name', title: g.name }, { text: fmtTime(g.on_path_ns) },
+      { text: fmtPct((100 * g.on_path_ns) / (P.length_ns || 1)) }] })));
+    drawn.push('path');
+  }
+
   /* ---- timeline ---- */
   function timeline() {
     const T = D.timeline, el = document.getElementById('chart-timeline'), lanes = T.lanes, names = T.names;
     const note = document.getElementById('timeline-note');
+    const showWaits = document.getElementById('tl-waits'), showPath = document.getElementById('tl-path');
+    showWaits.disabled = showPath.disabled = true;
     if (T.summary) {
       note.textContent = 'The run was recorded in summary mode (MPISCOPE_MODE=summary): per-region aggregates, no timeline.';
       return noData(el, 'no timeline in summary mode');
@@ -371,9 +538,49 @@
     const timeAt = (x) => view.a + ((x - m.l) / pw) * (view.b - view.a);
     const used = new Map();
     for (const l of lanes) for (let i = 2; i < l.ev.length; i += 3) used.set(keyOf(l.ev[i]), true);
+    /* The wait states and the critical path over the calls (D.waits.marks):
+     * waiting calls [rank, start, duration, pattern, cause], path stretches
+     * [rank, start, duration, is_mpi, name]. */
+    const WM = D.waits.available ? D.waits.marks : null, laneOf = new Map(lanes.map((l, k) => [l.rank, k]));
+    const waitsOf = lanes.map(() => []), segsOf = lanes.map(() => []);
+    if (WM) {
+      for (let i = 0; i < WM.inst.length; i += 5) if (laneOf.has(WM.inst[i])) waitsOf[laneOf.get(WM.inst[i])].push(i);
+      for (let i = 0; i < WM.segs.length; i += 5) if (laneOf.has(WM.segs[i])) segsOf[laneOf.get(WM.segs[i])].push(i);
+      if (WM.inst_total > WM.inst.length)
+        note.textContent += ' The ' + fmtCount(WM.inst.length) + ' longest waiting calls are marked, of ' + fmtCount(WM.inst_total) + '.';
+      if (WM.segs_total > WM.segs.length / 5)
+        note.textContent += ' The critical path shows its ' + fmtCount(WM.segs.length / 5) + ' longest stretches, of ' +
+          fmtCount(WM.segs_total) + '.';
+    }
+    showWaits.disabled = !WM || !WM.inst.length;
+    showPath.disabled = !WM || !WM.segs.length;
+    const segText = (i) => {
+      const nm = WM.names[WM.segs[i + 4]];
+      return 'critical path: ' + (WM.segs[i + 3] ? nm[1] : 'outside MPI' + (nm[0] !== '(compute)' ? ', in ' + nm[1] : '')) +
+        ', ' + fmtTime(WM.segs[i + 2]);
+    };
+    const pathKey = (n) => WM.names[n][2] || WM.names[n][0].split(/[ :]/)[0] || WM.names[n][0];
+    /* Marks of one lane as rectangles, those narrower than a pixel in a pixel already drawn left out;
+     * more(i) adds attributes of mark i. */
+    function marks(list, flat, y, h, attrs, more) {
+      let drawnTo = -Infinity;
+      for (const i of list) {
+        const s = flat[i + 1], e = s + flat[i + 2];
+        if (e < view.a || s > view.b) continue;
+        const x0 = Math.max(X(s), m.l), x1 = Math.min(X(e), m.l + pw);
+        if (x1 - x0 < 1 && x0 < drawnTo) continue;
+        drawnTo = Math.max(drawnTo, x0 + Math.max(1, x1 - x0));
+        svg('rect', Object.assign({ x: x0, y: y, width: Math.max(1, x1 - x0), height: h }, attrs, more ? more(i) : {}), el);
+      }
+    }
 
     function render() {
       clear(el);
+      const hatch = svg('pattern', { id: 'tl-hatch', patternUnits: 'userSpaceOnUse', width: 6, height: 6,
+        patternTransform: 'rotate(45)' }, svg('defs', {}, el));
+      svg('rect', { width: 6, height: 6, fill: 'rgba(255,255,255,0.5)' }, hatch);
+      svg('line', { x1: 1, y1: 0, x2: 1, y2: 6, stroke: '#b3261e', 'stroke-width': 2.2 }, hatch);
+      const dim = showPath.checked && !showPath.disabled ? { 'fill-opacity': 0.3 } : {};
       const span = view.b - view.a, step = niceStep(span, Math.max(2, Math.floor(pw / 110)));
       for (let t = Math.ceil(view.a / step) * step; t <= view.b; t += step) {
         const x = X(t);
@@ -395,9 +602,25 @@
           const x0 = Math.max(X(s), m.l), x1 = Math.min(X(e), m.l + pw);
           if (x1 - x0 < 1 && x0 < drawnTo) continue;
           drawnTo = Math.max(drawnTo, x0 + Math.max(1, x1 - x0));
-          svg('rect', { x: x0, y: y + 2, width: Math.max(1, x1 - x0), height: laneH - 4, fill: colourOf(keyOf(l.ev[i + 2])) }, el);
+          svg('rect', Object.assign({ x: x0, y: y + 2, width: Math.max(1, x1 - x0), height: laneH - 4,
+            fill: colourOf(keyOf(l.ev[i + 2])) }, dim), el);
         }
+        /* The path in full colour over the dimmed calls, outlined; outside MPI outlined only. */
+        if (dim['fill-opacity'])
+          marks(segsOf[k], WM.segs, y + 1, laneH - 2, { stroke: '#111', 'stroke-width': 1.5, class: 'path-seg' },
+            (i) => ({ fill: WM.segs[i + 3] ? colourOf(pathKey(WM.segs[i + 4])) : 'none' }));
+        if (showWaits.checked && !showWaits.disabled)
+          marks(waitsOf[k], WM.inst, y + 2, laneH - 4, { fill: 'url(#tl-hatch)', stroke: '#b3261e', 'stroke-width': 0.75,
+            class: 'wait-mark' });
       });
+      /* Where the path moves to the rank waited for: a link between the lanes. */
+      for (let i = 5; dim['fill-opacity'] && i < WM.segs.length; i += 5) {
+        const a = laneOf.get(WM.segs[i - 5]), b = laneOf.get(WM.segs[i]), t = WM.segs[i + 1];
+        if (a === undefined || b === undefined || a === b || WM.segs[i - 4] + WM.segs[i - 3] !== t || t < view.a || t > view.b)
+          continue;
+        svg('line', { x1: X(t), x2: X(t), y1: m.t + (a + 0.5) * laneH, y2: m.t + (b + 0.5) * laneH, stroke: '#111',
+          'stroke-width': 1.5, class: 'path-link' }, el);
+      }
       svg('line', { x1: m.l, x2: m.l + pw, y1: H - m.b, y2: H - m.b, class: 'axis' }, el);
     }
     function clamp() {
@@ -439,13 +662,23 @@
       const k = Math.floor((toY(e) - m.t) / laneH), x = toX(e);
       if (k < 0 || k >= lanes.length || x < m.l) return hideTip();
       const l = lanes[k], slack = ((view.b - view.a) / pw) * 2, t = timeAt(x);
+      const near = (flat, i) => flat[i] - slack <= t && t <= flat[i] + flat[i + 1] + slack;
       let best = -1;
       for (let i = 0; i < l.ev.length; i += 3)
-        if (l.ev[i] - slack <= t && t <= l.ev[i] + l.ev[i + 1] + slack && (best < 0 || l.ev[i + 1] > l.ev[best + 1])) best = i;
-      if (best < 0) return hideTip();
-      showTip(e, 'rank ' + l.rank + '\n' + names[l.ev[best + 2]][0] + '\nstart ' + fmtTime(l.ev[best]) +
-        ', duration ' + fmtTime(l.ev[best + 1]));
+        if (near(l.ev, i) && (best < 0 || l.ev[i + 1] > l.ev[best + 1])) best = i;
+      const lines = ['rank ' + l.rank];
+      if (best >= 0)
+        lines.push(names[l.ev[best + 2]][0], 'start ' + fmtTime(l.ev[best]) + ', duration ' + fmtTime(l.ev[best + 1]));
+      const wait = showWaits.checked && !showWaits.disabled ? waitsOf[k].find((i) => near(WM.inst, i + 1)) : undefined;
+      if (wait !== undefined)
+        lines.push(PATTERNS[WM.inst[wait + 3]][1] + ': waited ' + fmtTime(WM.inst[wait + 2]) + ' for rank ' + WM.inst[wait + 4]);
+      const seg = showPath.checked && !showPath.disabled ? segsOf[k].find((i) => near(WM.segs, i + 1)) : undefined;
+      if (seg !== undefined) lines.push(segText(seg));
+      if (lines.length < 2) return hideTip();
+      showTip(e, lines.join('\n'));
     });
+    showWaits.addEventListener('change', render);
+    showPath.addEventListener('change', render);
     el.addEventListener('mouseleave', hideTip);
     document.getElementById('tl-in').addEventListener('click', () => zoom(0.5, (view.a + view.b) / 2));
     document.getElementById('tl-out').addEventListener('click', () => zoom(2, (view.a + view.b) / 2));
@@ -454,6 +687,8 @@
     const legend = document.getElementById('timeline-legend');
     for (const key of colours.keys()) /* every key drawn has its colour by now */
       if (used.has(key)) html('span', {}, legend, key).style.setProperty('--c', colourOf(key));
+    if (!showWaits.disabled) html('span', { class: 'wait' }, legend, 'waiting (wait state)');
+    if (!showPath.disabled) html('span', { class: 'path' }, legend, 'critical path');
     drawn.push('timeline');
   }
 
@@ -586,8 +821,8 @@
     for (const w of D.warnings.slice(0, 200)) html('li', {}, ul, w);
   }
 
-  for (const draw of [runFacts, rankChart, regionTable, opsChart, sizesChart, matrixChart, imbalanceCharts, timeline, roofline,
-    gpu, warnings]) {
+  for (const draw of [runFacts, rankChart, regionTable, opsChart, sizesChart, matrixChart, imbalanceCharts, timeline,
+    waitStates, criticalPath, roofline, gpu, warnings]) {
     try {
       draw();
     } catch (e) {

@@ -1,0 +1,541 @@
+/* Gathering the wait-state analysis's facts from one log: see
+ * wait_facts.h. */
+#include "wait_facts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/op_names.h"
+#include "region_parse.h"
+
+/* What a region's calls are to the analysis. */
+enum cls {
+    C_SKIP = 0,        /* the tool's own, GPU activity */
+    C_USER,            /* a user region */
+    C_MPI,             /* an MPI call with no facts of its own */
+    C_SEND,            /* a blocking send */
+    C_SEND_POST,       /* isend, ibsend, irsend, issend */
+    C_RECV,            /* recv, mrecv: the actual source is in the name */
+    C_SENDRECV,        /* sendrecv(_replace): the send half in the name */
+    C_COMPLETE,        /* the wait and test families */
+    C_START,           /* start, startall */
+    C_COLL,            /* a blocking collective */
+    C_COLL_POST,       /* a non-blocking collective's post */
+};
+
+typedef struct slot {
+    uint8_t cls;
+    uint8_t sync;      /* sends: see ms_wx_msg */
+    uint8_t coll;      /* enum ms_wx_coll_class */
+    uint8_t charge;
+    uint8_t single_recv;  /* completions: the name attributes one receive */
+    uint8_t single_send;  /* start: the name attributes one persistent send */
+    int64_t comm, peer, root, tag;
+    uint32_t name;     /* index into the facts' names; MS_WX_NONE: not yet */
+    char *tmpname;     /* the name until an event needs it */
+} slot;
+
+/* Requests posted and not yet completed: post time -> the fact. */
+typedef struct pend {
+    uint64_t post;
+    uint32_t idx;      /* bit 31: a collective, else a message */
+    uint32_t used;     /* 0 empty, 1 used, 2 deleted */
+} pend;
+
+struct ms_wait_acc {
+    ms_wait_facts *out;
+    const ms_comm_map *comms;
+    int32_t rank;
+    slot *slots;
+    size_t nslots, slots_cap;
+    ms_read_message *msgs;     /* message records waiting for their event */
+    size_t nmsgs, msgs_cap;
+    pend *pend;
+    size_t pend_cap, pend_used, pend_live;
+    uint8_t *op_class;         /* by op id (OPS_KNOWN of them): enum op_class */
+};
+
+/* What a message record's op is to the analysis (from its name, once). */
+enum op_class {
+    OP_OTHER = 0,
+    OP_SEND_INIT,      /* send_init, bsend_init, rsend_init */
+    OP_SSEND_INIT,
+    OP_COLL = 8,       /* + enum ms_wx_coll_class: a collective in any form */
+};
+#define OPS_KNOWN 1024u
+
+#define COLL_BIT 0x80000000u
+
+void ms_wait_facts_free(ms_wait_facts *f)
+{
+    if (!f)
+        return;
+    free(f->ev);
+    free(f->msg);
+    free(f->coll);
+    for (size_t i = 0; i < f->nnames; i++)
+        free(f->names[i]);
+    free(f->names);
+    memset(f, 0, sizeof *f);
+}
+
+void ms_wait_acc_free(ms_wait_acc *a)
+{
+    if (!a)
+        return;
+    for (size_t i = 0; i < a->nslots; i++)
+        free(a->slots[i].tmpname);
+    free(a->slots);
+    free(a->msgs);
+    free(a->pend);
+    free(a->op_class);
+    free(a);
+}
+
+int ms_wait_acc_header(ms_wait_acc *a, int32_t rank, uint32_t version)
+{
+    a->rank = rank;
+    a->out->has_records = version >= 5;
+    return 0;
+}
+
+static int grow(void **v, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return 0;
+    size_t c = *cap ? *cap : 64;
+    while (c < need)
+        c *= 2;
+    void *p = realloc(*v, c * size);
+    if (!p)
+        return -1;
+    *v = p;
+    *cap = c;
+    return 0;
+}
+
+static int is(const char *op, const char *const *set)
+{
+    for (; *set; set++)
+        if (strcmp(op, *set) == 0)
+            return 1;
+    return 0;
+}
+
+static const char *const coll_barrier[] = {"barrier", NULL};
+static const char *const coll_nxn[] = {"allreduce", "allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw",
+                                       "reduce_scatter", "reduce_scatter_block", "scan", "exscan", NULL};
+static const char *const coll_bcast[] = {"bcast", "scatter", "scatterv", NULL};
+static const char *const coll_reduce[] = {"reduce", "gather", "gatherv", NULL};
+
+/* The class of a collective's base name; -1 for none. */
+static int coll_class(const char *op)
+{
+    if (is(op, coll_barrier))
+        return MS_WX_BARRIER;
+    if (is(op, coll_nxn))
+        return MS_WX_NXN;
+    if (is(op, coll_bcast))
+        return MS_WX_BCAST;
+    if (is(op, coll_reduce))
+        return MS_WX_REDUCE;
+    return -1;
+}
+
+/* A collective op name in any form: op, i<op>, <op>_init. Sets *posted for
+ * the non-blocking and persistent forms. */
+static int coll_class_any(const char *op, int *posted)
+{
+    int c = coll_class(op);
+    *posted = 0;
+    if (c >= 0)
+        return c;
+    size_t n = strlen(op);
+    if (op[0] == 'i' && (c = coll_class(op + 1)) >= 0) {
+        *posted = 1;
+        return c;
+    }
+    if (n > 5 && strcmp(op + n - 5, "_init") == 0) {
+        char base[MS_FIELD_MAX];
+        memcpy(base, op, n - 5);
+        base[n - 5] = '\0';
+        if ((c = coll_class(base)) >= 0) {
+            *posted = 2;
+            return c;
+        }
+    }
+    return -1;
+}
+
+static const char *const send_ops[] = {"send", "bsend", "rsend", "ssend", NULL};
+static const char *const send_posts[] = {"isend", "ibsend", "irsend", "issend", NULL};
+static const char *const send_inits[] = {"send_init", "bsend_init", "rsend_init", "ssend_init", NULL};
+static const char *const recv_reqs[] = {"irecv", "recv_init", "imrecv", NULL};
+static const char *const waits_charged[] = {"wait", "waitall", "waitany", "waitsome", NULL};
+static const char *const tests[] = {"test", "testall", "testany", "testsome", NULL};
+
+static void classify(slot *s, const char *name)
+{
+    memset(s, 0, sizeof *s);
+    s->name = MS_WX_NONE;
+    s->comm = s->peer = s->root = s->tag = -1;
+    if (strncmp(name, "mpiscope:", 9) == 0 || strncmp(name, "cuda:", 5) == 0) {
+        s->cls = C_SKIP;
+        return;
+    }
+    ms_region_info ri;
+    if (!ms_region_is_mpi(name, strlen(name))) {
+        s->cls = C_USER;
+        return;
+    }
+    s->cls = C_MPI;
+    if (!ms_region_parse(name, &ri))
+        return;
+    s->comm = ri.comm;
+    s->peer = ri.peer;
+    s->root = ri.root;
+    s->tag = ri.tag;
+    const char *op = ri.op;
+    int posted;
+    int cc = coll_class_any(op, &posted);
+    if (is(op, send_ops)) {
+        s->cls = C_SEND;
+        s->sync = strcmp(op, "ssend") == 0 ? 1 : strcmp(op, "send") == 0 ? 2 : 0;
+    } else if (is(op, send_posts)) {
+        s->cls = C_SEND_POST;
+        s->sync = strcmp(op, "issend") == 0;
+    } else if (strcmp(op, "recv") == 0 || strcmp(op, "mrecv") == 0) {
+        s->cls = C_RECV;
+    } else if (strcmp(op, "sendrecv") == 0 || strcmp(op, "sendrecv_replace") == 0) {
+        s->cls = C_SENDRECV;
+    } else if (is(op, waits_charged) || is(op, tests)) {
+        s->cls = C_COMPLETE;
+        s->charge = is(op, waits_charged);
+        /* Without message records, a single receive's completion. */
+        s->single_recv = (strcmp(op, "wait") == 0 || strcmp(op, "waitany") == 0 || strcmp(op, "test") == 0 ||
+                          strcmp(op, "testany") == 0) && is(ri.request, recv_reqs) && ri.peer >= 0;
+    } else if (strcmp(op, "start") == 0 || strcmp(op, "startall") == 0) {
+        s->cls = C_START;
+        s->single_send = strcmp(op, "start") == 0 && is(ri.request, send_inits) && ri.peer >= 0;
+        s->sync = strcmp(ri.request, "ssend_init") == 0;
+    } else if (cc >= 0 && posted == 0) {
+        s->cls = C_COLL;
+        s->coll = (uint8_t)cc;
+    } else if (cc >= 0 && posted == 1) {
+        s->cls = C_COLL_POST;
+        s->coll = (uint8_t)cc;
+    }
+    /* Blocking calls are charged; posts and the test family are not. */
+    if (s->cls == C_SEND || s->cls == C_RECV || s->cls == C_SENDRECV || s->cls == C_COLL)
+        s->charge = 1;
+    /* MPI_COMM_SELF: each rank's own; nothing to match. */
+    if (s->comm == 1 && (s->cls == C_COLL || s->cls == C_COLL_POST))
+        s->cls = C_MPI;
+}
+
+static void classify_ops(uint8_t *v)
+{
+    for (uint32_t id = 0; id < OPS_KNOWN; id++) {
+        const char *op = ms_op_name(id);
+        int posted, cc = op ? coll_class_any(op, &posted) : -1;
+        v[id] = !op ? OP_OTHER : cc >= 0 ? (uint8_t)(OP_COLL + cc) : strcmp(op, "ssend_init") == 0 ? OP_SSEND_INIT
+                : is(op, send_inits) ? OP_SEND_INIT : OP_OTHER;
+    }
+}
+
+ms_wait_acc *ms_wait_acc_new(ms_wait_facts *out, const ms_comm_map *comms)
+{
+    ms_wait_acc *a = calloc(1, sizeof *a);
+    if (!a)
+        return NULL;
+    if (!(a->op_class = malloc(OPS_KNOWN))) {
+        free(a);
+        return NULL;
+    }
+    classify_ops(a->op_class);
+    a->out = out;
+    a->comms = comms;
+    return a;
+}
+
+int ms_wait_acc_region(ms_wait_acc *a, uint32_t region, const char *name, size_t len)
+{
+    if (grow((void **)&a->slots, &a->slots_cap, (size_t)region + 1, sizeof *a->slots) != 0)
+        return -1;
+    while (a->nslots <= region) {
+        classify(&a->slots[a->nslots], "mpiscope:");
+        a->slots[a->nslots++].tmpname = NULL;
+    }
+    slot *s = &a->slots[region];
+    free(s->tmpname);
+    char *copy = strndup(name, len);
+    if (!copy)
+        return -1;
+    classify(s, copy);
+    /* The name goes to the facts when an event first needs it. */
+    s->tmpname = copy;
+    return 0;
+}
+
+int ms_wait_acc_message(ms_wait_acc *a, const ms_read_message *m)
+{
+    a->out->messages_read++;
+    if (grow((void **)&a->msgs, &a->msgs_cap, a->nmsgs + 1, sizeof *a->msgs) != 0)
+        return -1;
+    a->msgs[a->nmsgs++] = *m;
+    return 0;
+}
+
+/* ---- requests in flight: post time -> fact ---- */
+
+static size_t pend_hash(uint64_t k, size_t mask)
+{
+    return (size_t)((k * 0x9e3779b97f4a7c15ull) >> 32) & mask;
+}
+
+static int pend_put(ms_wait_acc *a, uint64_t post, uint32_t idx)
+{
+    if ((a->pend_used + 1) * 2 > a->pend_cap) {
+        size_t cap = a->pend_cap ? a->pend_cap : 64;
+        while ((a->pend_live + 1) * 4 > cap)
+            cap *= 2;
+        pend *p = calloc(cap, sizeof *p);
+        if (!p)
+            return -1;
+        for (size_t i = 0; i < a->pend_cap; i++)
+            if (a->pend[i].used == 1) {
+                size_t j = pend_hash(a->pend[i].post, cap - 1);
+                while (p[j].used)
+                    j = (j + 1) & (cap - 1);
+                p[j] = a->pend[i];
+            }
+        free(a->pend);
+        a->pend = p;
+        a->pend_cap = cap;
+        a->pend_used = a->pend_live;
+    }
+    size_t j = pend_hash(post, a->pend_cap - 1);
+    while (a->pend[j].used == 1)
+        j = (j + 1) & (a->pend_cap - 1);
+    if (a->pend[j].used == 0)
+        a->pend_used++;
+    a->pend[j] = (pend){.post = post, .idx = idx, .used = 1};
+    a->pend_live++;
+    return 0;
+}
+
+/* Does the pending fact idx fit the completion record m? */
+static int fits(const ms_wait_acc *a, uint32_t idx, const ms_read_message *m, int32_t other)
+{
+    if (idx & COLL_BIT)
+        return a->out->coll[idx & ~COLL_BIT].comm == m->comm;
+    const ms_wx_msg *x = &a->out->msg[idx];
+    return x->is_send && x->comm == m->comm && x->tag == m->tag && x->other == other;
+}
+
+/* Take the pending fact posted at `post` that m completes; MS_WX_NONE when
+ * there is none. */
+static uint32_t pend_take(ms_wait_acc *a, uint64_t post, const ms_read_message *m, int32_t other)
+{
+    if (!a->pend_cap)
+        return MS_WX_NONE;
+    size_t mask = a->pend_cap - 1;
+    for (size_t j = pend_hash(post, mask); a->pend[j].used; j = (j + 1) & mask) {
+        pend *p = &a->pend[j];
+        if (p->used == 1 && p->post == post && fits(a, p->idx, m, other)) {
+            p->used = 2;
+            a->pend_live--;
+            return p->idx;
+        }
+    }
+    return MS_WX_NONE;
+}
+
+/* ---- facts ---- */
+
+static uint32_t name_of(ms_wait_acc *a, slot *s)
+{
+    if (s->name != MS_WX_NONE)
+        return s->name;
+    ms_wait_facts *f = a->out;
+    if (!s->tmpname || grow((void **)&f->names, &f->names_cap, f->nnames + 1, sizeof *f->names) != 0)
+        return MS_WX_NONE;
+    f->names[f->nnames] = s->tmpname;
+    s->tmpname = NULL;
+    return s->name = (uint32_t)f->nnames++;
+}
+
+static int add_msg(ms_wait_acc *a, ms_wx_msg m, uint32_t *idx)
+{
+    ms_wait_facts *f = a->out;
+    if (grow((void **)&f->msg, &f->msg_cap, f->nmsg + 1, sizeof *f->msg) != 0)
+        return -1;
+    if (idx)
+        *idx = (uint32_t)f->nmsg;
+    f->msg[f->nmsg++] = m;
+    return 0;
+}
+
+static int add_coll(ms_wait_acc *a, ms_wx_coll c, uint32_t *idx)
+{
+    ms_wait_facts *f = a->out;
+    if (grow((void **)&f->coll, &f->coll_cap, f->ncoll + 1, sizeof *f->coll) != 0)
+        return -1;
+    if (idx)
+        *idx = (uint32_t)f->ncoll;
+    f->coll[f->ncoll++] = c;
+    return 0;
+}
+
+static int32_t world(const ms_wait_acc *a, int64_t comm, int64_t peer)
+{
+    return ms_comm_map_world(a->comms, comm, peer, a->rank);
+}
+
+/* A send of the event's own name (blocking, posted, or a persistent start). */
+static int name_send(ms_wait_acc *a, const slot *s, int64_t entry, uint32_t ev, uint8_t sync, uint64_t post)
+{
+    int32_t other = world(a, s->comm, s->peer);
+    if (other < 0)
+        return 0;
+    ms_wx_msg m = {.comm = s->comm, .tag = s->tag, .entry = entry, .other = other, .ev = ev, .is_send = 1,
+                   .sync = sync};
+    uint32_t idx;
+    if (add_msg(a, m, &idx) != 0)
+        return -1;
+    /* Its completion is found through its post time: message records. */
+    return ev == MS_WX_NONE && a->out->has_records ? pend_put(a, post, idx) : 0;
+}
+
+/* A message record of the event ev (kept at index ev, or MS_WX_NONE). */
+static int record(ms_wait_acc *a, const slot *s, const ms_read_message *m, const ms_read_event *e, uint32_t ev)
+{
+    int64_t entry = (m->flags & MS_MSG_POSTED) ? (int64_t)m->post_ns : (int64_t)e->start_ns;
+    int32_t other = world(a, m->comm, m->peer);
+    int oc = m->op < OPS_KNOWN ? a->op_class[m->op] : OP_OTHER;
+    int cc = oc >= OP_COLL ? oc - OP_COLL : -1;
+    if (m->flags & MS_MSG_CANCELLED)
+        return 0;
+    if (m->flags & MS_MSG_STARTED) {
+        if ((oc == OP_SEND_INIT || oc == OP_SSEND_INIT) && other >= 0) {
+            ms_wx_msg x = {.comm = m->comm, .tag = m->tag, .entry = entry, .other = other, .ev = MS_WX_NONE,
+                           .is_send = 1, .sync = oc == OP_SSEND_INIT};
+            uint32_t idx;
+            return add_msg(a, x, &idx) != 0 || pend_put(a, (uint64_t)entry, idx) != 0 ? -1 : 0;
+        }
+        if (cc >= 0 && m->comm != 1) {
+            ms_wx_coll c = {.comm = m->comm, .entry = entry, .root = -1, .ev = MS_WX_NONE, .cls = (uint8_t)cc};
+            uint32_t idx;
+            return add_coll(a, c, &idx) != 0 || pend_put(a, (uint64_t)entry, idx | COLL_BIT) != 0 ? -1 : 0;
+        }
+        return 0;
+    }
+    if (m->flags & MS_MSG_RECV) {
+        if (other < 0)
+            return 0;
+        ms_wx_msg x = {.comm = m->comm, .tag = m->tag, .entry = entry, .other = other, .ev = ev, .is_send = 0};
+        return add_msg(a, x, NULL);
+    }
+    (void)s;
+    /* A send or a collective completed: link it to its post. */
+    if (!(m->flags & MS_MSG_POSTED))
+        return 0;
+    uint32_t idx = pend_take(a, m->post_ns, m, other);
+    if (idx == MS_WX_NONE)
+        return 0;
+    if (idx & COLL_BIT)
+        a->out->coll[idx & ~COLL_BIT].ev = ev;
+    else
+        a->out->msg[idx].ev = ev;
+    return 0;
+}
+
+/* Does the event need keeping: the first thread's, or one with facts? */
+static int keep(const slot *s, const ms_read_event *e, size_t nrecords)
+{
+    if (s->cls == C_SKIP)
+        return 0;
+    if (e->thread == 0)
+        return 1;
+    return s->cls != C_USER && s->cls != C_MPI && (s->cls != C_COMPLETE || nrecords || s->single_recv);
+}
+
+int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e)
+{
+    slot *s = &a->slots[e->region];
+    /* The message records of this thread belong to this event. */
+    size_t nrec = 0;
+    for (size_t i = 0; i < a->nmsgs; i++)
+        nrec += a->msgs[i].thread == e->thread;
+    uint32_t ev = MS_WX_NONE;
+    int rc = 0;
+    if (keep(s, e, nrec)) {
+        ms_wait_facts *f = a->out;
+        uint32_t name = name_of(a, s);
+        if (name == MS_WX_NONE || grow((void **)&f->ev, &f->ev_cap, f->nev + 1, sizeof *f->ev) != 0)
+            return -1;
+        ev = (uint32_t)f->nev;
+        f->ev[f->nev++] = (ms_wx_event){.start = (int64_t)e->start_ns, .end = (int64_t)e->end_ns, .region = name,
+                                        .thread = e->thread, .kind = s->cls == C_USER ? MS_WX_USER : MS_WX_MPI,
+                                        .charge = s->charge};
+    }
+    int64_t start = (int64_t)e->start_ns;
+    switch (s->cls) {
+    case C_SEND:
+        rc = name_send(a, s, start, ev, s->sync, 0);
+        break;
+    case C_SEND_POST:
+        rc = name_send(a, s, start, MS_WX_NONE, s->sync, e->start_ns);
+        break;
+    case C_SENDRECV:
+        /* The send half completes in the call itself; the received half
+         * is in its message record. */
+        rc = name_send(a, s, start, ev, 0, 0);
+        break;
+    case C_RECV: {
+        int32_t other = world(a, s->comm, s->peer);
+        if (other >= 0)
+            rc = add_msg(a, (ms_wx_msg){.comm = s->comm, .tag = s->tag, .entry = start, .other = other, .ev = ev},
+                         NULL);
+        break;
+    }
+    case C_COMPLETE:
+        if (nrec == 0 && s->single_recv) {
+            int32_t other = world(a, s->comm, s->peer);
+            if (other >= 0)
+                rc = add_msg(a, (ms_wx_msg){.comm = s->comm, .tag = s->tag, .entry = start, .other = other,
+                                            .ev = ev}, NULL);
+        }
+        break;
+    case C_START:
+        if (nrec == 0 && s->single_send)
+            rc = name_send(a, s, start, MS_WX_NONE, s->sync, e->start_ns);
+        break;
+    case C_COLL:
+        rc = add_coll(a, (ms_wx_coll){.comm = s->comm, .entry = start, .root = world(a, s->comm, s->root), .ev = ev,
+                                      .cls = s->coll}, NULL);
+        break;
+    case C_COLL_POST: {
+        uint32_t idx;
+        rc = add_coll(a, (ms_wx_coll){.comm = s->comm, .entry = start, .root = world(a, s->comm, s->root),
+                                      .ev = MS_WX_NONE, .cls = s->coll}, &idx);
+        if (rc == 0 && a->out->has_records)
+            rc = pend_put(a, e->start_ns, idx | COLL_BIT);
+        break;
+    }
+    default:
+        break;
+    }
+    /* Then the records, in order; those of other threads stay. */
+    size_t k = 0;
+    for (size_t i = 0; i < a->nmsgs; i++) {
+        if (a->msgs[i].thread != e->thread) {
+            a->msgs[k++] = a->msgs[i];
+            continue;
+        }
+        if (rc == 0)
+            rc = record(a, s, &a->msgs[i], e, ev);
+    }
+    a->nmsgs = k;
+    return rc;
+}

@@ -1,0 +1,57 @@
+/*
+ * The facts of one log that the wait-state analysis (analysis/waits/)
+ * matches and measures, gathered while the reduction reads the log: the
+ * first thread's MPI calls and user regions, the calls of other threads
+ * that send, receive or complete, every message end and every collective
+ * entered. Region names are turned into those facts here (which calls
+ * send, receive, complete or synchronize); message records (version 5)
+ * give what names cannot: each request a Waitall or Startall completed or
+ * started, Sendrecv's received half, and when each request was posted.
+ * A log of an earlier version gives what its names attribute: single
+ * completions, no post times (the completion's start stands in).
+ *
+ * Times stay on the rank's tool clock until ms_wait_facts_align; events
+ * name regions by an index into the facts' own list of names.
+ */
+#ifndef MPISCOPE_WAIT_FACTS_H
+#define MPISCOPE_WAIT_FACTS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "p2p.h"
+#include "../read/log_reader.h"
+#include "../waits/waits.h"
+
+typedef struct ms_wait_facts {
+    ms_wx_event *ev;
+    size_t nev, ev_cap;
+    ms_wx_msg *msg;
+    size_t nmsg, msg_cap;
+    ms_wx_coll *coll;
+    size_t ncoll, coll_cap;
+    char **names;              /* ev[].region -> region name */
+    size_t nnames, names_cap;
+    uint64_t messages_read;    /* message records seen */
+    uint32_t has_records;      /* the log's version writes message records */
+} ms_wait_facts;
+
+void ms_wait_facts_free(ms_wait_facts *f);
+
+/* What is kept while one log is read. */
+typedef struct ms_wait_acc ms_wait_acc;
+
+/* A new accumulator filling *out, for the log of world rank `rank` whose
+ * communicators are in comms (filled as the log is read). NULL when out
+ * of memory. */
+ms_wait_acc *ms_wait_acc_new(ms_wait_facts *out, const ms_comm_map *comms);
+void ms_wait_acc_free(ms_wait_acc *a);
+
+/* The reader's callbacks, forwarded (the header's rank and format
+ * version). 0, or -1 when out of memory. */
+int ms_wait_acc_header(ms_wait_acc *a, int32_t rank, uint32_t version);
+int ms_wait_acc_region(ms_wait_acc *a, uint32_t region, const char *name, size_t len);
+int ms_wait_acc_message(ms_wait_acc *a, const ms_read_message *m);
+int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *ev);
+
+#endif

@@ -1,0 +1,396 @@
+/* HTML report: the wait states and the critical path (run->waits,
+ * analysis/waits/waits.h; html_parts.h), and what the timeline marks of
+ * them: the waiting calls and the stretches of the path, of the ranks the
+ * timeline shows. Times are ns; relative times count from the run's
+ * earliest event, as the timeline's. */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../json_str.h"
+#include "../../reduce/ops.h"
+#include "../../reduce/run_waits.h"
+#include "../../waits/waits.h"
+#include "html_parts.h"
+
+#define SITE_ROWS 20      /* rows of the call-site table */
+#define LATE_RANKS 32     /* rows of the late ranks */
+#define PATH_RANKS 32     /* bars of the path chart (the ranks of most time on it) */
+#define PATH_REGIONS 12   /* rows of the path's regions */
+
+static void put_str(FILE *fp, const char *key, const char *s)
+{
+    fprintf(fp, "\"%s\":", key);
+    ms_html_json_str(fp, s);
+}
+
+/* The index into run->ranks of a world rank; SIZE_MAX without its log. */
+static size_t rank_index(const ms_run *run, int32_t rank)
+{
+    const ms_rank_info *in = ms_run_rank(run, rank);
+    return in ? (size_t)(in - run->ranks) : SIZE_MAX;
+}
+
+/* The region's call site of most time on that rank, or NULL (the same
+ * choice as the text report's). */
+static const ms_callsite *site_of(const ms_run *run, const char *region, int32_t rank)
+{
+    /* Rows are sorted by region, rank, then total time descending. */
+    size_t lo = 0, hi = run->ncallsites;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        const ms_callsite *c = &run->callsites[m];
+        int k = strcmp(c->region, region);
+        if (k < 0 || (k == 0 && c->rank < rank))
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    if (lo < run->ncallsites && strcmp(run->callsites[lo].region, region) == 0 && run->callsites[lo].rank == rank)
+        return &run->callsites[lo];
+    return NULL;
+}
+
+/* "MPI_Recv" for a region of op "recv"; the region's short name otherwise. */
+static void call_name(char *buf, size_t cap, const ms_run *run, uint32_t region)
+{
+    if (region < run->nregions && run->regions[region].info.is_mpi && run->regions[region].info.op[0]) {
+        const char *op = run->regions[region].info.op;
+        snprintf(buf, cap, "MPI_%c%s", op[0] >= 'a' && op[0] <= 'z' ? op[0] - 'a' + 'A' : op[0], op + 1);
+    } else if (region < run->nregions) {
+        ms_short_name(buf, cap, &run->regions[region]);
+    } else {
+        snprintf(buf, cap, "%s", ms_run_wait_region(run, region));
+    }
+}
+
+/* "name":..., "short":... of a region index of the analysis. */
+static void put_region(FILE *fp, const ms_run *run, uint32_t region)
+{
+    char name[2048];
+    if (region < run->nregions)
+        ms_short_name(name, sizeof name, &run->regions[region]);
+    else
+        snprintf(name, sizeof name, "%s", ms_run_wait_region(run, region));
+    put_str(fp, "name", ms_run_wait_region(run, region));
+    fputc(',', fp);
+    put_str(fp, "short", name);
+}
+
+/* Waiting per pattern (rows) and rank (columns): every rank, or beyond
+ * MS_HTML_WAIT_COLUMNS ranks the ones that waited most, most first, and
+ * the rest summed as "others". */
+static int put_patterns(FILE *fp, const ms_run *run, const ms_waits *w)
+{
+    size_t n = run->nranks;
+    uint64_t *by = calloc((n ? n : 1) * MS_WX_NPATTERNS, sizeof *by);
+    uint64_t *tot = calloc(n ? n : 1, sizeof *tot);
+    size_t *col = malloc((n ? n : 1) * sizeof *col);
+    if (!by || !tot || !col) {
+        free(by);
+        free(tot);
+        free(col);
+        return -1;
+    }
+    for (size_t i = 0; i < w->nrows; i++) {
+        size_t r = rank_index(run, w->rows[i].rank);
+        if (r != SIZE_MAX) {
+            by[r * MS_WX_NPATTERNS + w->rows[i].pattern] += w->rows[i].wait_ns;
+            tot[r] += w->rows[i].wait_ns;
+        }
+    }
+    size_t ncol = n;
+    for (size_t i = 0; i < n; i++)
+        col[i] = i;
+    if (n > MS_HTML_WAIT_COLUMNS) {
+        /* The most waiting first (a partial selection: columns are few). */
+        for (size_t i = 0; i < MS_HTML_WAIT_COLUMNS; i++)
+            for (size_t j = i + 1; j < n; j++)
+                if (tot[col[j]] > tot[col[i]] || (tot[col[j]] == tot[col[i]] && col[j] < col[i])) {
+                    size_t t = col[i];
+                    col[i] = col[j];
+                    col[j] = t;
+                }
+        ncol = MS_HTML_WAIT_COLUMNS;
+    }
+    fputs("\"columns\":[", fp);
+    for (size_t i = 0; i < ncol; i++)
+        fprintf(fp, "%s%" PRId32, i ? "," : "", run->ranks[col[i]].rank);
+    fprintf(fp, "],\"others\":%s,\"others_ranks\":%zu,\"patterns\":[", ncol < n ? "true" : "false", n - ncol);
+    int first = 1;
+    for (int p = 0; p < MS_WX_NPATTERNS; p++) {
+        if (!w->pattern_ns[p])
+            continue;
+        fprintf(fp, "%s{\"pattern\":\"%s\",\"total_ns\":%" PRIu64 ",\"ns\":[", first ? "" : ",\n",
+                ms_wx_pattern_name(p), w->pattern_ns[p]);
+        first = 0;
+        uint64_t shown = 0;
+        for (size_t i = 0; i < ncol; i++) {
+            uint64_t v = by[col[i] * MS_WX_NPATTERNS + p];
+            shown += v;
+            fprintf(fp, "%s%" PRIu64, i ? "," : "", v);
+        }
+        fprintf(fp, "],\"others_ns\":%" PRIu64 "}", w->pattern_ns[p] - shown);
+    }
+    fputs("],\n", fp);
+    free(by);
+    free(tot);
+    free(col);
+    return 0;
+}
+
+/* The rows of most waiting, with the region's dominant call site on that
+ * rank. */
+static void put_sites(FILE *fp, const ms_run *run, const ms_waits *w)
+{
+    size_t n = w->nrows < SITE_ROWS ? w->nrows : SITE_ROWS;
+    fprintf(fp, "\"rows_total\":%zu,\"sites\":[", w->nrows);
+    for (size_t i = 0; i < n; i++) {
+        const ms_wx_row *r = &w->rows[i];
+        char call[2048];
+        call_name(call, sizeof call, run, r->region);
+        fprintf(fp, "%s{\"rank\":%" PRId32 ",\"pattern\":\"%s\",\"calls\":%" PRIu64 ",\"wait_ns\":%" PRIu64
+                    ",\"cause\":%" PRId32 ",",
+                i ? ",\n" : "", r->rank, ms_wx_pattern_name(r->pattern), r->instances, r->wait_ns, r->cause_rank);
+        put_str(fp, "call", call);
+        fputc(',', fp);
+        put_region(fp, run, r->region);
+        const ms_callsite *c = site_of(run, ms_run_wait_region(run, r->region), r->rank);
+        if (c) {
+            fputs(",\"site\":{", fp);
+            put_str(fp, "file", c->file);
+            fprintf(fp, ",\"line\":%d,", c->line);
+            put_str(fp, "function", c->function);
+            fputc(',', fp);
+            put_str(fp, "location", c->location);
+            fputc('}', fp);
+        }
+        fputc('}', fp);
+    }
+    fputs("],\n", fp);
+}
+
+typedef struct cause_sum {
+    int32_t rank;
+    uint64_t ns, calls;
+} cause_sum;
+
+static int cause_rank_cmp(const void *a, const void *b)
+{
+    const cause_sum *x = a, *y = b;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+static int cause_ns_cmp(const void *a, const void *b)
+{
+    const cause_sum *x = a, *y = b;
+    if (x->ns != y->ns)
+        return x->ns > y->ns ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* Per rank that caused waiting: the waiting of all the calls it caused. */
+static int put_late(FILE *fp, const ms_waits *w)
+{
+    cause_sum *s = malloc((w->ninst ? w->ninst : 1) * sizeof *s);
+    if (!s)
+        return -1;
+    for (size_t i = 0; i < w->ninst; i++)
+        s[i] = (cause_sum){w->inst[i].cause, (uint64_t)(w->inst[i].to - w->inst[i].from), 1};
+    qsort(s, w->ninst, sizeof *s, cause_rank_cmp);
+    size_t n = 0;
+    for (size_t i = 0; i < w->ninst; i++) {
+        if (n && s[n - 1].rank == s[i].rank) {
+            s[n - 1].ns += s[i].ns;
+            s[n - 1].calls++;
+        } else {
+            s[n++] = s[i];
+        }
+    }
+    qsort(s, n, sizeof *s, cause_ns_cmp);
+    fprintf(fp, "\"late_total\":%zu,\"late\":[", n);
+    for (size_t i = 0; i < n && i < LATE_RANKS; i++)
+        fprintf(fp, "%s{\"rank\":%" PRId32 ",\"wait_ns\":%" PRIu64 ",\"calls\":%" PRIu64 "}", i ? "," : "", s[i].rank,
+                s[i].ns, s[i].calls);
+    fputs("],\n", fp);
+    free(s);
+    return 0;
+}
+
+static int path_rank_cmp(const void *a, const void *b)
+{
+    const ms_wx_path_rank *x = a, *y = b;
+    uint64_t p = x->compute_ns + x->mpi_ns, q = y->compute_ns + y->mpi_ns;
+    if (p != q)
+        return p > q ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* The critical path: its length and imbalance, the ranks it runs on (most
+ * time first) and its regions. */
+static int put_path(FILE *fp, const ms_run *run, const ms_waits *w)
+{
+    if (!w->has_path) {
+        fputs("\"path\":null,\n", fp);
+        return 0;
+    }
+    ms_wx_path_rank *pr = malloc((w->npath_ranks ? w->npath_ranks : 1) * sizeof *pr);
+    if (!pr)
+        return -1;
+    size_t n = 0;
+    for (size_t i = 0; i < w->npath_ranks; i++)
+        if (w->path_ranks[i].compute_ns || w->path_ranks[i].mpi_ns)
+            pr[n++] = w->path_ranks[i];
+    qsort(pr, n, sizeof *pr, path_rank_cmp);
+    uint64_t compute = 0, mpi = 0;
+    for (size_t i = 0; i < n; i++) {
+        compute += pr[i].compute_ns;
+        mpi += pr[i].mpi_ns;
+    }
+    fprintf(fp, "\"path\":{\"length_ns\":%" PRIu64 ",\"imbalance_ns\":%" PRIu64 ",\"wall_ns\":%" PRIu64
+                ",\"compute_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",\"ranks_total\":%zu,\"ranks\":[",
+            w->path_ns, w->imbalance_ns, run->wall_ns, compute, mpi, n);
+    for (size_t i = 0; i < n && i < PATH_RANKS; i++)
+        fprintf(fp, "%s{\"rank\":%" PRId32 ",\"compute_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 "}", i ? "," : "",
+                pr[i].rank, pr[i].compute_ns, pr[i].mpi_ns);
+    fprintf(fp, "],\"regions_total\":%zu,\"regions\":[", w->npath_regions);
+    for (size_t i = 0; i < w->npath_regions && i < PATH_REGIONS; i++) {
+        fputs(i ? ",\n{" : "{", fp);
+        put_region(fp, run, w->path_regions[i].region);
+        fprintf(fp, ",\"on_path_ns\":%" PRIu64 "}", w->path_regions[i].on_path_ns);
+    }
+    fputs("]},\n", fp);
+    free(pr);
+    return 0;
+}
+
+/* A mark of the timeline: a waiting call (i into w->inst) or a stretch of
+ * the path (into w->path_segs). */
+typedef struct mark {
+    int64_t from;
+    uint64_t dur;
+    size_t i;
+} mark;
+
+static int mark_dur_cmp(const void *a, const void *b)
+{
+    const mark *x = a, *y = b;
+    if (x->dur != y->dur)
+        return x->dur > y->dur ? -1 : 1;
+    return x->from < y->from ? -1 : x->from > y->from;
+}
+
+static int mark_from_cmp(const void *a, const void *b)
+{
+    const mark *x = a, *y = b;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Keep the MS_HTML_WAIT_MARKS longest of m[0..n), in time order; their
+ * count. */
+static size_t keep_longest(mark *m, size_t n)
+{
+    if (n > MS_HTML_WAIT_MARKS) {
+        qsort(m, n, sizeof *m, mark_dur_cmp);
+        n = MS_HTML_WAIT_MARKS;
+    }
+    qsort(m, n, sizeof *m, mark_from_cmp);
+    return n;
+}
+
+/* The marks of the ranks the timeline shows (its first
+ * MS_HTML_TIMELINE_RANKS): waiting calls as [rank, start, duration,
+ * pattern, cause, ...], the path as [rank, start, duration, is_mpi, name,
+ * ...] (name: index into "names", [name, call, MPI op or ""]). */
+static int put_marks(FILE *fp, const ms_run *run, const ms_waits *w)
+{
+    /* A run with ranks in summary mode has no timeline. */
+    size_t shown = run->nranks < MS_HTML_TIMELINE_RANKS ? run->nranks : MS_HTML_TIMELINE_RANKS;
+    if (run->summary_ranks)
+        shown = 0;
+    int32_t last = shown ? run->ranks[shown - 1].rank : -1;
+    size_t cap = w->ninst > w->npath_segs ? w->ninst : w->npath_segs;
+    mark *m = malloc((cap ? cap : 1) * sizeof *m);
+    uint32_t *name_of = malloc((run->nregions + 1) * sizeof *name_of);
+    uint32_t *names = malloc((run->nregions + 1) * sizeof *names);
+    if (!m || !name_of || !names) {
+        free(m);
+        free(name_of);
+        free(names);
+        return -1;
+    }
+    size_t n = 0;
+    for (size_t i = 0; i < w->ninst; i++)
+        if (w->inst[i].rank <= last)
+            m[n++] = (mark){w->inst[i].from - run->origin, (uint64_t)(w->inst[i].to - w->inst[i].from), i};
+    fprintf(fp, "\"marks\":{\"cap\":%d,\"inst_total\":%zu,\"inst\":[", MS_HTML_WAIT_MARKS, n);
+    n = keep_longest(m, n);
+    for (size_t k = 0; k < n; k++) {
+        const ms_wx_instance *x = &w->inst[m[k].i];
+        fprintf(fp, "%s%" PRId32 ",%" PRId64 ",%" PRIu64 ",%d,%" PRId32, k ? "," : "", x->rank, m[k].from, m[k].dur,
+                (int)x->pattern, x->cause);
+    }
+    n = 0;
+    for (size_t i = 0; i < w->npath_segs; i++)
+        if (w->path_segs[i].rank <= last)
+            m[n++] = (mark){w->path_segs[i].from - run->origin, (uint64_t)(w->path_segs[i].to - w->path_segs[i].from), i};
+    fprintf(fp, "],\n\"segs_total\":%zu,\"segs\":[", n);
+    n = keep_longest(m, n);
+    /* Region -> index into the names (assigned on first use); the last
+     * slot is (compute). */
+    for (size_t g = 0; g <= run->nregions; g++)
+        name_of[g] = UINT32_MAX;
+    uint32_t nnames = 0;
+    for (size_t k = 0; k < n; k++) {
+        const ms_wx_path_seg *s = &w->path_segs[m[k].i];
+        size_t g = s->region < run->nregions ? s->region : run->nregions;
+        if (name_of[g] == UINT32_MAX) {
+            name_of[g] = nnames;
+            names[nnames++] = (uint32_t)g;
+        }
+        fprintf(fp, "%s%" PRId32 ",%" PRId64 ",%" PRIu64 ",%d,%" PRIu32, k ? "," : "", s->rank, m[k].from, m[k].dur,
+                (int)s->is_mpi, name_of[g]);
+    }
+    fputs("],\n\"names\":[", fp);
+    for (uint32_t i = 0; i < nnames; i++) {
+        uint32_t g = names[i] < run->nregions ? names[i] : MS_WX_COMPUTE;
+        char call[2048];
+        call_name(call, sizeof call, run, g);
+        fputs(i ? ",[" : "[", fp);
+        ms_html_json_str(fp, ms_run_wait_region(run, g));
+        fputc(',', fp);
+        ms_html_json_str(fp, call);
+        fputc(',', fp);
+        ms_html_json_str(fp, g < run->nregions && run->regions[g].info.is_mpi ? run->regions[g].info.op : "");
+        fputc(']', fp);
+    }
+    fputs("]}", fp);
+    free(m);
+    free(name_of);
+    free(names);
+    return 0;
+}
+
+int ms_html_waits(FILE *fp, const ms_run *run)
+{
+    const ms_waits *w = run->waits;
+    if (!w) {
+        fprintf(fp, "\"waits\":{\"available\":false,\"summary_ranks\":%zu},\n", run->summary_ranks);
+        return ferror(fp) ? -1 : 0;
+    }
+    fprintf(fp, "\"waits\":{\"available\":true,\"summary_ranks\":%zu,\"traced_ranks\":%zu,\"old_ranks\":%zu,"
+                "\"wait_ns\":%" PRIu64 ",\"calls\":%zu,\"mpi_ns\":%" PRIu64 ",\"messages\":%" PRIu64
+                ",\"collectives\":%" PRIu64 ",\"unmatched_sends\":%" PRIu64 ",\"unmatched_recvs\":%" PRIu64
+                ",\"unmatched_collectives\":%" PRIu64 ",\"clock_violations\":%" PRIu64 ",\n",
+            run->summary_ranks, run->wait_ranks, run->wait_ranks_old, w->wait_ns, w->ninst, run->mpi_ns, w->messages,
+            w->colls, w->unmatched_sends, w->unmatched_recvs, w->unmatched_colls, w->clock_violations);
+    if (put_patterns(fp, run, w) != 0)
+        return -1;
+    put_sites(fp, run, w);
+    if (put_late(fp, w) != 0 || put_path(fp, run, w) != 0 || put_marks(fp, run, w) != 0)
+        return -1;
+    fputs("},\n", fp);
+    return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,256 @@
+/*
+ * Wait states and the critical path in the reports (run->waits,
+ * analysis/waits/waits.h):
+ *   waits_csv   pattern,rank,region,instances,wait_s,cause_rank: one row per
+ *               (pattern, waiting rank, region), most waiting first
+ *   waits_text  the "Wait states" and "Critical path" sections, in words
+ *   waits_json  the values of "wait_states" (the rows, with the region's
+ *               dominant call site on that rank) and "critical_path"
+ * A run recorded in summary mode has neither: the text says that wait
+ * states need a trace, the JSON holds null.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "csv.h"
+#include "json_str.h"
+#include "report.h"
+#include "../reduce/run_waits.h"
+#include "../waits/waits.h"
+
+#define TEXT_ROWS 10
+#define TEXT_PATH_ROWS 8
+
+static void fmt_s(char *buf, size_t cap, uint64_t ns)
+{
+    double v = (double)ns;
+    if (v >= 1e9)
+        snprintf(buf, cap, "%.3g s", v / 1e9);
+    else if (v >= 1e6)
+        snprintf(buf, cap, "%.3g ms", v / 1e6);
+    else if (v >= 1e3)
+        snprintf(buf, cap, "%.3g µs", v / 1e3);
+    else
+        snprintf(buf, cap, "%.0f ns", v);
+}
+
+/* The region's call site of most time on that rank, or NULL. */
+static const ms_callsite *site_of(const ms_run *run, const char *region, int32_t rank)
+{
+    /* Rows are sorted by region, rank, then total time descending. */
+    size_t lo = 0, hi = run->ncallsites;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        const ms_callsite *c = &run->callsites[m];
+        int k = strcmp(c->region, region);
+        if (k < 0 || (k == 0 && c->rank < rank))
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    if (lo < run->ncallsites && strcmp(run->callsites[lo].region, region) == 0 && run->callsites[lo].rank == rank)
+        return &run->callsites[lo];
+    return NULL;
+}
+
+/* "MPI_Recv" for a region of op "recv"; the name itself otherwise. */
+static void call_name(char *buf, size_t cap, const ms_run *run, uint32_t region)
+{
+    const char *name = ms_run_wait_region(run, region);
+    if (region < run->nregions && run->regions[region].info.is_mpi && run->regions[region].info.op[0]) {
+        const char *op = run->regions[region].info.op;
+        snprintf(buf, cap, "MPI_%c%s", op[0] >= 'a' && op[0] <= 'z' ? op[0] - 'a' + 'A' : op[0], op + 1);
+        return;
+    }
+    snprintf(buf, cap, "%s", name);
+}
+
+/* " at waits.c:31", " at func+0x1a in libx.so", or "" when not known. */
+static void site_text(char *buf, size_t cap, const ms_callsite *c)
+{
+    if (!c) {
+        buf[0] = '\0';
+        return;
+    }
+    if (c->line > 0) {
+        const char *f = strrchr(c->file, '/');
+        snprintf(buf, cap, " at %s:%d", f ? f + 1 : c->file, c->line);
+    } else {
+        snprintf(buf, cap, " at %s", c->location);
+    }
+    for (char *p = buf; *p; p++)
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+}
+
+int ms_report_waits_csv(FILE *fp, const ms_run *run)
+{
+    fputs(MS_WAITS_CSV_HEADER "\n", fp);
+    const ms_waits *w = run->waits;
+    for (size_t i = 0; w && i < w->nrows; i++) {
+        const ms_wx_row *r = &w->rows[i];
+        fprintf(fp, "%s,%" PRId32 ",", ms_wx_pattern_name(r->pattern), r->rank);
+        ms_csv_field(fp, ms_run_wait_region(run, r->region));
+        fprintf(fp, ",%" PRIu64 ",%.9f,%" PRId32 "\n", r->instances, (double)r->wait_ns / 1e9, r->cause_rank);
+    }
+    return ferror(fp) ? -1 : 0;
+}
+
+static const char *plural(uint64_t n)
+{
+    return n == 1 ? "" : "s";
+}
+
+static const char *const pattern_words[MS_WX_NPATTERNS] = {
+    "late sender", "late receiver", "wait at barrier", "wait at N x N", "late broadcast", "early reduce",
+};
+
+static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
+{
+    char tot[32], pct[32];
+    fmt_s(tot, sizeof tot, w->wait_ns);
+    if (run->mpi_ns)
+        snprintf(pct, sizeof pct, "%.1f %%", 100.0 * (double)w->wait_ns / (double)run->mpi_ns);
+    else
+        snprintf(pct, sizeof pct, "-");
+    fprintf(fp, "\nWait states: %s waiting in %zu calls, %s of MPI time\n", tot, w->ninst, pct);
+    if (w->nrows == 0)
+        fputs("  (no rank waited for another)\n", fp);
+    size_t n = w->nrows < TEXT_ROWS ? w->nrows : TEXT_ROWS;
+    for (size_t i = 0; i < n; i++) {
+        const ms_wx_row *r = &w->rows[i];
+        char call[96], where[512], t[32];
+        call_name(call, sizeof call, run, r->region);
+        site_text(where, sizeof where, site_of(run, ms_run_wait_region(run, r->region), r->rank));
+        fmt_s(t, sizeof t, r->wait_ns);
+        fprintf(fp, "  rank %" PRId32 " · %s%s · %s · %" PRIu64 " call%s · %s · waited for rank %" PRId32 "\n",
+                r->rank, call, where, pattern_words[r->pattern], r->instances, r->instances == 1 ? "" : "s", t,
+                r->cause_rank);
+    }
+    if (w->nrows > n)
+        fprintf(fp, "  ... %zu more rows (--waits-csv lists all)\n", w->nrows - n);
+    fputs("  by pattern:", fp);
+    int any = 0;
+    for (int p = 0; p < MS_WX_NPATTERNS; p++)
+        if (w->pattern_ns[p]) {
+            fmt_s(tot, sizeof tot, w->pattern_ns[p]);
+            fprintf(fp, "%s %s %s", any ? "," : "", ms_wx_pattern_name(p), tot);
+            any = 1;
+        }
+    fprintf(fp, "%s\n", any ? "" : " none");
+    fprintf(fp, "  matched %" PRIu64 " message%s and %" PRIu64 " collective%s", w->messages, plural(w->messages),
+            w->colls, plural(w->colls));
+    if (w->unmatched_sends || w->unmatched_recvs || w->unmatched_colls)
+        fprintf(fp, "; without a partner: %" PRIu64 " send%s, %" PRIu64 " receive%s, %" PRIu64 " collective call%s",
+                w->unmatched_sends, plural(w->unmatched_sends), w->unmatched_recvs, plural(w->unmatched_recvs),
+                w->unmatched_colls, plural(w->unmatched_colls));
+    fputs("\n", fp);
+    if (run->wait_ranks_old)
+        fprintf(fp, "  (the logs of %zu rank%s predate format version 5 and hold no message records:\n"
+                "  receives completed several at a time and Sendrecv's received half are not matched)\n",
+                run->wait_ranks_old, plural(run->wait_ranks_old));
+    if (w->clock_violations)
+        fprintf(fp, "  %" PRIu64 " receive%s ended before the matched send began (clock condition): "
+                "clamped to the call\n", w->clock_violations, w->clock_violations == 1 ? "" : "s");
+}
+
+static void text_path(FILE *fp, const ms_run *run, const ms_waits *w)
+{
+    if (!w->has_path)
+        return;
+    char len[32], imb[32];
+    fmt_s(len, sizeof len, w->path_ns);
+    fmt_s(imb, sizeof imb, w->imbalance_ns);
+    fprintf(fp, "\nCritical path: %s, imbalance %s (its time beyond the mean rank's busy time)\n", len, imb);
+    fputs("   rank     compute         MPI\n", fp);
+    for (size_t i = 0; i < w->npath_ranks; i++) {
+        const ms_wx_path_rank *p = &w->path_ranks[i];
+        if (!p->compute_ns && !p->mpi_ns)
+            continue;
+        char c[32], m[32];
+        fmt_s(c, sizeof c, p->compute_ns);
+        fmt_s(m, sizeof m, p->mpi_ns);
+        fprintf(fp, "  %5" PRId32 " %11s %11s\n", p->rank, c, m);
+    }
+    size_t n = w->npath_regions < TEXT_PATH_ROWS ? w->npath_regions : TEXT_PATH_ROWS;
+    for (size_t i = 0; i < n; i++) {
+        char t[32], name[160];
+        fmt_s(t, sizeof t, w->path_regions[i].on_path_ns);
+        snprintf(name, sizeof name, "%s", ms_run_wait_region(run, w->path_regions[i].region));
+        for (char *q = name; *q; q++)
+            if ((unsigned char)*q < 0x20 || *q == 0x7f)
+                *q = '?';
+        fprintf(fp, "  %11s  %s\n", t, name);
+    }
+}
+
+int ms_report_waits_text(FILE *fp, const ms_run *run)
+{
+    if (!run->waits) {
+        if (run->summary_ranks)
+            fputs("\nWait states: they need a trace; this run was recorded in summary mode "
+                  "(MPISCOPE_MODE=summary)\n", fp);
+        return ferror(fp) ? -1 : 0;
+    }
+    if (run->summary_ranks)
+        fprintf(fp, "\nWait states: of the %zu traced ranks only; %zu ranks were recorded in summary mode\n",
+                run->wait_ranks, run->summary_ranks);
+    text_rows(fp, run, run->waits);
+    text_path(fp, run, run->waits);
+    return ferror(fp) ? -1 : 0;
+}
+
+int ms_report_waits_json(FILE *fp, const ms_run *run)
+{
+    const ms_waits *w = run->waits;
+    if (!w) {
+        fputs("\"wait_states\":null,\n\"critical_path\":null", fp);
+        return ferror(fp) ? -1 : 0;
+    }
+    fputs("\"wait_states\":[", fp);
+    for (size_t i = 0; i < w->nrows; i++) {
+        const ms_wx_row *r = &w->rows[i];
+        const char *region = ms_run_wait_region(run, r->region);
+        fprintf(fp, "%s\n{\"pattern\":\"%s\",\"rank\":%" PRId32 ",\"region\":", i ? "," : "",
+                ms_wx_pattern_name(r->pattern), r->rank);
+        ms_json_write_str(fp, region, strlen(region), MS_JSON_SHORT_CONTROLS);
+        fprintf(fp, ",\"instances\":%" PRIu64 ",\"wait_s\":%.9f,\"cause_rank\":%" PRId32 ",\"site\":", r->instances,
+                (double)r->wait_ns / 1e9, r->cause_rank);
+        const ms_callsite *c = site_of(run, region, r->rank);
+        if (c) {
+            fputs("{\"function\":", fp);
+            ms_json_write_str(fp, c->function, strlen(c->function), MS_JSON_SHORT_CONTROLS);
+            fputs(",\"file\":", fp);
+            ms_json_write_str(fp, c->file, strlen(c->file), MS_JSON_SHORT_CONTROLS);
+            fprintf(fp, ",\"line\":%d}", c->line);
+        } else {
+            fputs("null", fp);
+        }
+        fputc('}', fp);
+    }
+    fprintf(fp, "],\n\"wait_summary\":{\"wait_s\":%.9f,\"calls\":%zu,\"messages\":%" PRIu64
+                ",\"collectives\":%" PRIu64 ",\"unmatched_sends\":%" PRIu64 ",\"unmatched_recvs\":%" PRIu64
+                ",\"unmatched_collectives\":%" PRIu64 ",\"clock_violations\":%" PRIu64 "},\n",
+            (double)w->wait_ns / 1e9, w->ninst, w->messages, w->colls, w->unmatched_sends, w->unmatched_recvs,
+            w->unmatched_colls, w->clock_violations);
+    if (!w->has_path) {
+        fputs("\"critical_path\":null", fp);
+        return ferror(fp) ? -1 : 0;
+    }
+    fprintf(fp, "\"critical_path\":{\"length_s\":%.9f,\"imbalance_s\":%.9f,\"ranks\":[", (double)w->path_ns / 1e9,
+            (double)w->imbalance_ns / 1e9);
+    for (size_t i = 0; i < w->npath_ranks; i++)
+        fprintf(fp, "%s{\"rank\":%" PRId32 ",\"compute_s\":%.9f,\"mpi_s\":%.9f}", i ? "," : "",
+                w->path_ranks[i].rank, (double)w->path_ranks[i].compute_ns / 1e9,
+                (double)w->path_ranks[i].mpi_ns / 1e9);
+    fputs("],\"regions\":[", fp);
+    for (size_t i = 0; i < w->npath_regions; i++) {
+        const char *name = ms_run_wait_region(run, w->path_regions[i].region);
+        fprintf(fp, "%s{\"region\":", i ? "," : "");
+        ms_json_write_str(fp, name, strlen(name), MS_JSON_SHORT_CONTROLS);
+        fprintf(fp, ",\"on_path_s\":%.9f}", (double)w->path_regions[i].on_path_ns / 1e9);
+    }
+    fputs("]}", fp);
+    return ferror(fp) ? -1 : 0;
+}

@@ -1,0 +1,373 @@
+/* The critical path, walked backward from the last rank to enter
+ * MPI_Finalize (waits.h). */
+#include "waits_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A piece of a rank's first thread where one user region is innermost. */
+typedef struct piece {
+    int64_t lo, hi;
+    uint32_t region;
+} piece;
+
+/* What the walk needs of one rank. */
+typedef struct lane {
+    uint32_t *mpi;         /* its first thread's MPI events, by start */
+    size_t nmpi;
+    piece *pieces;         /* innermost user regions, disjoint, by start */
+    size_t npieces;
+} lane;
+
+typedef struct walk {
+    const ms_wx_rank *ranks;
+    size_t nranks;
+    lane *lanes;
+    uint64_t *region_ns;   /* by region index; the last slot is (compute) */
+    uint32_t nregions;
+    ms_waits *w;
+    size_t segcap;         /* of w->path_segs */
+    int nomem;
+} walk;
+
+static const ms_wx_rank *sort_ranks;
+
+static int by_start(const void *a, const void *b)
+{
+    const ms_wx_event *x = &sort_ranks->ev[*(const uint32_t *)a], *y = &sort_ranks->ev[*(const uint32_t *)b];
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    /* Enclosing first. */
+    if (x->end != y->end)
+        return x->end > y->end ? -1 : 1;
+    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+}
+
+static int add_piece(lane *l, size_t *cap, int64_t lo, int64_t hi, uint32_t region)
+{
+    if (hi <= lo)
+        return 0;
+    if (l->npieces && l->pieces[l->npieces - 1].hi == lo && l->pieces[l->npieces - 1].region == region) {
+        l->pieces[l->npieces - 1].hi = hi;
+        return 0;
+    }
+    if (l->npieces == *cap) {
+        size_t c = *cap ? *cap * 2 : 64;
+        piece *p = realloc(l->pieces, c * sizeof *p);
+        if (!p)
+            return -1;
+        l->pieces = p;
+        *cap = c;
+    }
+    l->pieces[l->npieces++] = (piece){lo, hi, region};
+    return 0;
+}
+
+/* The first thread's user regions (properly nested) flattened into the
+ * pieces where each is innermost. */
+static int flatten(const ms_wx_rank *r, lane *l, const uint32_t *users, size_t n)
+{
+    uint32_t stack[256];
+    size_t depth = 0, cap = 0;
+    int64_t at = INT64_MIN;
+    for (size_t i = 0; i <= n; i++) {
+        int64_t next = i < n ? r->ev[users[i]].start : INT64_MAX;
+        /* Close what ends before the next one starts. */
+        while (depth) {
+            const ms_wx_event *top = &r->ev[stack[depth - 1]];
+            if (top->end > next)
+                break;
+            if (add_piece(l, &cap, at > top->start ? at : top->start, top->end, top->region) != 0)
+                return -1;
+            at = top->end;
+            depth--;
+        }
+        if (i == n)
+            break;
+        const ms_wx_event *e = &r->ev[users[i]];
+        if (depth) {
+            const ms_wx_event *top = &r->ev[stack[depth - 1]];
+            if (add_piece(l, &cap, at > top->start ? at : top->start, e->start, top->region) != 0)
+                return -1;
+        }
+        at = e->start;
+        if (depth < sizeof stack / sizeof *stack)
+            stack[depth++] = users[i];
+    }
+    return 0;
+}
+
+static int make_lane(const ms_wx_rank *r, lane *l)
+{
+    size_t nm = 0, nu = 0;
+    for (size_t i = 0; i < r->nev; i++)
+        if (r->ev[i].thread == 0) {
+            if (r->ev[i].kind == MS_WX_MPI)
+                nm++;
+            else
+                nu++;
+        }
+    l->mpi = malloc((nm ? nm : 1) * sizeof *l->mpi);
+    uint32_t *users = malloc((nu ? nu : 1) * sizeof *users);
+    if (!l->mpi || !users) {
+        free(users);
+        return -1;
+    }
+    nm = nu = 0;
+    for (size_t i = 0; i < r->nev; i++)
+        if (r->ev[i].thread == 0) {
+            if (r->ev[i].kind == MS_WX_MPI)
+                l->mpi[nm++] = (uint32_t)i;
+            else
+                users[nu++] = (uint32_t)i;
+        }
+    l->nmpi = nm;
+    sort_ranks = r;
+    /* A thread's MPI calls come in start order already. */
+    for (size_t i = 1; i < nm; i++)
+        if (by_start(&l->mpi[i - 1], &l->mpi[i]) > 0) {
+            qsort(l->mpi, nm, sizeof *l->mpi, by_start);
+            break;
+        }
+    qsort(users, nu, sizeof *users, by_start);
+    int rc = flatten(r, l, users, nu);
+    free(users);
+    return rc;
+}
+
+/* A stretch [a, b) of the path on lane ri into w->path_segs (in walk
+ * order; sorted by time once the walk is done). */
+static void add_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a, int64_t b)
+{
+    ms_waits *w = k->w;
+    if (b <= a || k->nomem)
+        return;
+    if (w->npath_segs == k->segcap) {
+        size_t c = k->segcap ? k->segcap * 2 : 64;
+        ms_wx_path_seg *s = realloc(w->path_segs, c * sizeof *s);
+        if (!s) {
+            k->nomem = 1;
+            return;
+        }
+        w->path_segs = s;
+        k->segcap = c;
+    }
+    w->path_segs[w->npath_segs++] =
+        (ms_wx_path_seg){.rank = k->ranks[ri].rank, .region = region, .from = a, .to = b, .is_mpi = (uint8_t)is_mpi};
+}
+
+/* The slot of region_ns for an event's region: events without a region
+ * (MS_WX_NONE) count as (compute), the last slot. */
+static uint32_t slot_of(const walk *k, uint32_t region)
+{
+    return region < k->nregions ? region : k->nregions;
+}
+
+/* Time [a, b) outside MPI on lane l: to the innermost user regions, the
+ * rest to (compute). */
+static void add_compute(walk *k, size_t ri, int64_t a, int64_t b)
+{
+    if (b <= a)
+        return;
+    lane *l = &k->lanes[ri];
+    k->w->path_ranks[ri].compute_ns += (uint64_t)(b - a);
+    uint64_t inside = 0;
+    int64_t at = a;
+    /* The first piece that ends after a. */
+    size_t lo = 0, hi = l->npieces;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (l->pieces[m].hi <= a)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    for (size_t i = lo; i < l->npieces && l->pieces[i].lo < b; i++) {
+        int64_t x = l->pieces[i].lo > a ? l->pieces[i].lo : a;
+        int64_t y = l->pieces[i].hi < b ? l->pieces[i].hi : b;
+        if (y > x) {
+            k->region_ns[slot_of(k, l->pieces[i].region)] += (uint64_t)(y - x);
+            inside += (uint64_t)(y - x);
+            add_seg(k, ri, MS_WX_COMPUTE, 0, at, x);
+            add_seg(k, ri, l->pieces[i].region, 0, x, y);
+            at = y;
+        }
+    }
+    k->region_ns[k->nregions] += (uint64_t)(b - a) - inside;
+    add_seg(k, ri, MS_WX_COMPUTE, 0, at, b);
+}
+
+static void add_mpi(walk *k, size_t ri, uint32_t region, int64_t a, int64_t b)
+{
+    if (b <= a)
+        return;
+    k->w->path_ranks[ri].mpi_ns += (uint64_t)(b - a);
+    k->region_ns[slot_of(k, region)] += (uint64_t)(b - a);
+    add_seg(k, ri, region, 1, a, b);
+}
+
+/* The waiting call on event ev of world rank `rank`, or NULL. */
+static const ms_wx_instance *instance_of(const ms_waits *w, int32_t rank, uint32_t ev)
+{
+    size_t lo = 0, hi = w->ninst;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        const ms_wx_instance *x = &w->inst[m];
+        if (x->rank < rank || (x->rank == rank && x->ev < ev))
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo < w->ninst && w->inst[lo].rank == rank && w->inst[lo].ev == ev ? &w->inst[lo] : NULL;
+}
+
+static size_t index_of_rank(const walk *k, int32_t rank)
+{
+    size_t lo = 0, hi = k->nranks;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (k->ranks[m].rank < rank)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo < k->nranks && k->ranks[lo].rank == rank ? lo : SIZE_MAX;
+}
+
+/* The last of lane l's MPI events that starts before t, among the first
+ * `limit`; SIZE_MAX when none. */
+static size_t last_before(const ms_wx_rank *r, const lane *l, size_t limit, int64_t t)
+{
+    size_t lo = 0, hi = limit;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (r->ev[l->mpi[m]].start < t)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo ? lo - 1 : SIZE_MAX;
+}
+
+static void run_walk(walk *k, size_t ri)
+{
+    int64_t t = k->ranks[ri].app_end;
+    /* Per lane, the events not yet passed: the walk only goes back. */
+    size_t *left = calloc(k->nranks, sizeof *left);
+    if (left)
+        for (size_t i = 0; i < k->nranks; i++)
+            left[i] = k->lanes[i].nmpi;
+    uint64_t guard = 4 * (uint64_t)k->nranks + 16;
+    for (size_t i = 0; i < k->nranks; i++)
+        guard += 2 * (uint64_t)k->lanes[i].nmpi;
+    while (left && k->w->path_steps < guard) {
+        k->w->path_steps++;
+        const ms_wx_rank *r = &k->ranks[ri];
+        lane *l = &k->lanes[ri];
+        int64_t floor = r->app_start;
+        if (t <= floor)
+            break;
+        size_t j = last_before(r, l, left[ri], t);
+        const ms_wx_event *e = j == SIZE_MAX ? NULL : &r->ev[l->mpi[j]];
+        if (!e || e->end <= floor) {
+            add_compute(k, ri, floor, t);
+            break;
+        }
+        left[ri] = j;
+        if (e->end < t)
+            add_compute(k, ri, e->end, t);
+        int64_t te = e->end < t ? e->end : t;
+        const ms_wx_instance *x = instance_of(k->w, r->rank, l->mpi[j]);
+        size_t to = x ? index_of_rank(k, x->cause) : SIZE_MAX;
+        if (x && to != SIZE_MAX && to != ri && x->to <= te) {
+            /* The wait is not on the path: its cause is. */
+            add_mpi(k, ri, e->region, x->to, te);
+            ri = to;
+            t = x->cause_at < x->to ? x->cause_at : x->to;
+        } else {
+            add_mpi(k, ri, e->region, e->start > floor ? e->start : floor, te);
+            t = e->start;
+        }
+    }
+    free(left);
+}
+
+static int seg_cmp(const void *a, const void *b)
+{
+    const ms_wx_path_seg *x = a, *y = b;
+    return x->from < y->from ? -1 : x->from > y->from;
+}
+
+static int region_cmp(const void *a, const void *b)
+{
+    const ms_wx_path_region *x = a, *y = b;
+    if (x->on_path_ns != y->on_path_ns)
+        return x->on_path_ns > y->on_path_ns ? -1 : 1;
+    return x->region < y->region ? -1 : x->region > y->region;
+}
+
+int ms_wx_critical_path(const ms_wx_rank *ranks, size_t nranks, ms_waits *w)
+{
+    if (nranks == 0)
+        return 0;
+    walk k = {.ranks = ranks, .nranks = nranks, .w = w};
+    uint32_t nregions = 0;
+    for (size_t i = 0; i < nranks; i++)
+        for (size_t e = 0; e < ranks[i].nev; e++)
+            if (ranks[i].ev[e].region != MS_WX_NONE && ranks[i].ev[e].region >= nregions)
+                nregions = ranks[i].ev[e].region + 1;
+    k.nregions = nregions;
+    k.lanes = calloc(nranks, sizeof *k.lanes);
+    k.region_ns = calloc((size_t)nregions + 1, sizeof *k.region_ns);
+    w->path_ranks = calloc(nranks, sizeof *w->path_ranks);
+    int rc = k.lanes && k.region_ns && w->path_ranks ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < nranks; i++)
+        rc = make_lane(&ranks[i], &k.lanes[i]);
+    if (rc == 0) {
+        w->npath_ranks = nranks;
+        for (size_t i = 0; i < nranks; i++)
+            w->path_ranks[i].rank = ranks[i].rank;
+        /* The last rank into MPI_Finalize (or, without, the last to end). */
+        size_t start = 0;
+        for (size_t i = 1; i < nranks; i++)
+            if (ranks[i].finalized > ranks[start].finalized ||
+                (ranks[i].finalized == ranks[start].finalized && ranks[i].app_end > ranks[start].app_end))
+                start = i;
+        run_walk(&k, start);
+        if (k.nomem)
+            rc = -1;
+        else if (w->npath_segs > 1)
+            /* The walk went backward, never over a time twice: by start,
+             * the stretches are in path order. */
+            qsort(w->path_segs, w->npath_segs, sizeof *w->path_segs, seg_cmp);
+        size_t n = 0;
+        for (uint32_t g = 0; g <= nregions; g++)
+            n += k.region_ns[g] != 0;
+        w->path_regions = malloc((n ? n : 1) * sizeof *w->path_regions);
+        if (!w->path_regions)
+            rc = -1;
+        for (uint32_t g = 0; rc == 0 && g <= nregions; g++)
+            if (k.region_ns[g])
+                w->path_regions[w->npath_regions++] = (ms_wx_path_region){
+                    .region = g == nregions ? MS_WX_COMPUTE : g, .on_path_ns = k.region_ns[g]};
+        if (rc == 0) {
+            qsort(w->path_regions, w->npath_regions, sizeof *w->path_regions, region_cmp);
+            for (size_t i = 0; i < nranks; i++)
+                w->path_ns += w->path_ranks[i].compute_ns + w->path_ranks[i].mpi_ns;
+            /* Busy: application time less the waiting in it. */
+            double busy = 0;
+            for (size_t i = 0; i < nranks; i++)
+                busy += (double)ranks[i].app_ns;
+            busy = (busy - (double)w->wait_ns) / (double)nranks;
+            w->imbalance_ns = (double)w->path_ns > busy ? (uint64_t)((double)w->path_ns - busy) : 0;
+            w->has_path = 1;
+        }
+    }
+    for (size_t i = 0; k.lanes && i < nranks; i++) {
+        free(k.lanes[i].mpi);
+        free(k.lanes[i].pieces);
+    }
+    free(k.lanes);
+    free(k.region_ns);
+    return rc;
+}

@@ -1,0 +1,165 @@
+/*
+ * The types of the wait-state analysis (waits.h): the plain facts of a
+ * rank it reads, and the waiting calls, rows and critical path it gives.
+ */
+#ifndef MPISCOPE_WAIT_TYPES_H
+#define MPISCOPE_WAIT_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MS_WX_NONE UINT32_MAX
+
+/* What an event is to the analyses. */
+enum ms_wx_kind {
+    MS_WX_MPI = 0,      /* an MPI call */
+    MS_WX_USER = 1,     /* a user region (may enclose MPI calls) */
+};
+
+/* One event of a rank, on the common clock. */
+typedef struct ms_wx_event {
+    int64_t start, end;
+    uint32_t region;    /* the caller's region index */
+    uint16_t thread;
+    uint8_t kind;       /* enum ms_wx_kind */
+    uint8_t charge;     /* waits in it count (blocking calls, the wait family) */
+} ms_wx_event;
+
+/* One end of a point-to-point message. */
+typedef struct ms_wx_msg {
+    int64_t comm;       /* communicator id */
+    int64_t entry;      /* send: its call's start (a start's, for persistent
+                           requests); receive: when it was posted */
+    int32_t tag;
+    int32_t other;      /* world rank of the partner: destination or source */
+    uint32_t ev;        /* the event it is completed in (waits happen there);
+                           MS_WX_NONE: not seen */
+    uint8_t is_send;
+    uint8_t sync;       /* sends: 1 synchronous, 2 standard blocking (held
+                           until the receive was posted when it returned
+                           after that post), 0 otherwise */
+    uint8_t pad[2];
+} ms_wx_msg;
+
+/* Collective classes. */
+enum ms_wx_coll_class {
+    MS_WX_BARRIER = 0,  /* wait_at_barrier */
+    MS_WX_NXN = 1,      /* wait_at_nxn */
+    MS_WX_BCAST = 2,    /* late_broadcast (1 to N) */
+    MS_WX_REDUCE = 3,   /* early_reduce (N to 1) */
+};
+
+/* One collective a rank entered. */
+typedef struct ms_wx_coll {
+    int64_t comm;
+    int64_t entry;      /* the blocking call's start, or the post of a
+                           non-blocking or persistent one */
+    int32_t root;       /* world rank of the root; -1: none */
+    uint32_t ev;        /* the event it completes in; MS_WX_NONE: not seen */
+    uint8_t cls;        /* enum ms_wx_coll_class */
+    uint8_t pad[7];
+} ms_wx_coll;
+
+/* One rank's facts. Events are in start order per thread (any order
+ * across threads); messages and collectives in any order. */
+typedef struct ms_wx_rank {
+    int32_t rank;
+    int64_t app_start;  /* its start of application time (after MPI_Init) */
+    int64_t app_end;    /* MPI_Finalize's entry, or its last event's end */
+    int finalized;
+    uint64_t app_ns;
+    const ms_wx_event *ev;
+    size_t nev;
+    const ms_wx_msg *msg;
+    size_t nmsg;
+    const ms_wx_coll *coll;
+    size_t ncoll;
+} ms_wx_rank;
+
+enum ms_wx_pattern {
+    MS_WX_LATE_SENDER = 0,
+    MS_WX_LATE_RECEIVER,
+    MS_WX_WAIT_BARRIER,
+    MS_WX_WAIT_NXN,
+    MS_WX_LATE_BCAST,
+    MS_WX_EARLY_REDUCE,
+    MS_WX_NPATTERNS,
+};
+
+/* "late_sender", ... (wait_types.c) */
+const char *ms_wx_pattern_name(int pattern);
+
+/* One waiting call. */
+typedef struct ms_wx_instance {
+    int32_t rank;       /* the waiting rank */
+    uint32_t ev;        /* its event */
+    uint32_t thread;    /* that event's thread */
+    uint8_t pattern;
+    int32_t cause;      /* the rank that caused it */
+    int64_t from, to;   /* the waiting time, within the event */
+    int64_t cause_at;   /* the cause's entry (the critical path goes there) */
+} ms_wx_instance;
+
+/* Waiting of one (pattern, rank, region). */
+typedef struct ms_wx_row {
+    uint8_t pattern;
+    int32_t rank;
+    uint32_t region;
+    uint64_t instances;
+    uint64_t wait_ns;
+    int32_t cause_rank; /* the rank accounting for most of wait_ns */
+    uint64_t wait_best; /* of wait_ns, what cause_rank accounts for */
+} ms_wx_row;
+
+#define MS_WX_COMPUTE MS_WX_NONE  /* region of time outside MPI and user regions */
+
+typedef struct ms_wx_path_rank {
+    int32_t rank;
+    uint64_t compute_ns, mpi_ns;
+} ms_wx_path_rank;
+
+typedef struct ms_wx_path_region {
+    uint32_t region;    /* MS_WX_COMPUTE: "(compute)" */
+    uint64_t on_path_ns;
+} ms_wx_path_region;
+
+/* One stretch of the critical path on one rank: [from, to) in an MPI call
+ * (is_mpi, region: the call's) or outside MPI (region: the innermost user
+ * region, MS_WX_COMPUTE when none). */
+typedef struct ms_wx_path_seg {
+    int32_t rank;
+    uint32_t region;
+    int64_t from, to;
+    uint8_t is_mpi;
+} ms_wx_path_seg;
+
+typedef struct ms_waits {
+    ms_wx_row *rows;            /* by wait time descending, then pattern, rank, region */
+    size_t nrows;
+    ms_wx_instance *inst;       /* by rank, then event */
+    size_t ninst;
+    uint64_t wait_ns;           /* all patterns, all ranks */
+    uint64_t pattern_ns[MS_WX_NPATTERNS];
+    uint64_t messages;          /* matched */
+    uint64_t unmatched_sends, unmatched_recvs;
+    uint64_t colls;             /* collective instances matched (over communicators) */
+    uint64_t unmatched_colls;   /* calls of ranks beyond the others' count */
+    uint64_t clock_violations;  /* receives that ended before their send began */
+    /* The critical path. */
+    int has_path;
+    uint64_t path_ns;
+    uint64_t imbalance_ns;      /* beyond the mean rank's busy time (app time - waiting) */
+    ms_wx_path_rank *path_ranks;  /* ascending rank, every rank */
+    size_t npath_ranks;
+    ms_wx_path_region *path_regions;  /* time on the path descending */
+    size_t npath_regions;
+    uint64_t path_steps;        /* segments walked */
+    ms_wx_path_seg *path_segs;  /* the path in time order (by from); per rank
+                                   they sum to its compute_ns and mpi_ns */
+    size_t npath_segs;
+} ms_waits;
+
+/* Free what w holds (NULL: nothing); w is then empty. */
+void ms_waits_free(ms_waits *w);
+
+#endif
