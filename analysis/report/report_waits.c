@@ -11,6 +11,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "csv.h"
@@ -106,6 +107,85 @@ static const char *const pattern_words[MS_WX_NPATTERNS] = {
     "late sender", "late receiver", "wait at barrier", "wait at N x N", "late broadcast", "early reduce",
 };
 
+/* The text's rows: the wait rows of one (pattern, rank, MPI call, call
+ * site) summed, so that regions that differ only in bytes or peers (one
+ * line of code sending varying sizes) read as one. Its cause: the rank
+ * that most of its rows' time waited for. */
+typedef struct group {
+    uint8_t pattern;
+    int32_t rank, cause;
+    uint64_t instances, ns, cause_ns;
+    char call[96], where[512];
+} group;
+
+static int group_cmp(const void *a, const void *b)
+{
+    const group *x = a, *y = b;
+    if (x->pattern != y->pattern)
+        return x->pattern < y->pattern ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    int c = strcmp(x->call, y->call);
+    if (c)
+        return c;
+    c = strcmp(x->where, y->where);
+    if (c)
+        return c;
+    /* Within a group, by cause, so that each cause's time adds up. */
+    return x->cause < y->cause ? -1 : x->cause > y->cause;
+}
+
+static int group_time_cmp(const void *a, const void *b)
+{
+    const group *x = a, *y = b;
+    if (x->ns != y->ns)
+        return x->ns > y->ns ? -1 : 1;
+    return group_cmp(a, b);
+}
+
+static group *make_groups(const ms_run *run, const ms_waits *w, size_t *n)
+{
+    group *g = malloc((w->nrows ? w->nrows : 1) * sizeof *g);
+    if (!g)
+        return NULL;
+    for (size_t i = 0; i < w->nrows; i++) {
+        const ms_wx_row *r = &w->rows[i];
+        g[i] = (group){.pattern = r->pattern, .rank = r->rank, .cause = r->cause_rank, .instances = r->instances,
+                       .ns = r->wait_ns, .cause_ns = r->wait_best};
+        call_name(g[i].call, sizeof g[i].call, run, r->region);
+        site_text(g[i].where, sizeof g[i].where, site_of(run, ms_run_wait_region(run, r->region), r->rank));
+    }
+    qsort(g, w->nrows, sizeof *g, group_cmp);
+    size_t k = 0;
+    for (size_t i = 0; i < w->nrows;) {
+        group sum = g[i];
+        sum.instances = sum.ns = sum.cause_ns = 0;
+        uint64_t best = 0;
+        size_t j = i;
+        while (j < w->nrows && g[j].pattern == sum.pattern && g[j].rank == sum.rank &&
+               strcmp(g[j].call, sum.call) == 0 && strcmp(g[j].where, sum.where) == 0) {
+            uint64_t by = 0;
+            int32_t cause = g[j].cause;
+            for (; j < w->nrows && g[j].cause == cause && g[j].pattern == sum.pattern && g[j].rank == sum.rank &&
+                   strcmp(g[j].call, sum.call) == 0 && strcmp(g[j].where, sum.where) == 0;
+                 j++) {
+                sum.instances += g[j].instances;
+                sum.ns += g[j].ns;
+                by += g[j].cause_ns;
+            }
+            if (by > best) {
+                best = by;
+                sum.cause = cause;
+            }
+        }
+        g[k++] = sum;
+        i = j;
+    }
+    qsort(g, k, sizeof *g, group_time_cmp);
+    *n = k;
+    return g;
+}
+
 static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
 {
     char tot[32], pct[32];
@@ -117,19 +197,19 @@ static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
     fprintf(fp, "\nWait states: %s waiting in %zu calls, %s of MPI time\n", tot, w->ninst, pct);
     if (w->nrows == 0)
         fputs("  (no rank waited for another)\n", fp);
-    size_t n = w->nrows < TEXT_ROWS ? w->nrows : TEXT_ROWS;
-    for (size_t i = 0; i < n; i++) {
-        const ms_wx_row *r = &w->rows[i];
-        char call[96], where[512], t[32];
-        call_name(call, sizeof call, run, r->region);
-        site_text(where, sizeof where, site_of(run, ms_run_wait_region(run, r->region), r->rank));
-        fmt_s(t, sizeof t, r->wait_ns);
+    size_t ng = 0;
+    group *g = make_groups(run, w, &ng);
+    size_t n = ng < TEXT_ROWS ? ng : TEXT_ROWS;
+    for (size_t i = 0; g && i < n; i++) {
+        char t[32];
+        fmt_s(t, sizeof t, g[i].ns);
         fprintf(fp, "  rank %" PRId32 " · %s%s · %s · %" PRIu64 " call%s · %s · waited for rank %" PRId32 "\n",
-                r->rank, call, where, pattern_words[r->pattern], r->instances, r->instances == 1 ? "" : "s", t,
-                r->cause_rank);
+                g[i].rank, g[i].call, g[i].where, pattern_words[g[i].pattern], g[i].instances,
+                g[i].instances == 1 ? "" : "s", t, g[i].cause);
     }
-    if (w->nrows > n)
-        fprintf(fp, "  ... %zu more rows (--waits-csv lists all)\n", w->nrows - n);
+    if (g && ng > n)
+        fprintf(fp, "  ... %zu more (--waits-csv lists every region)\n", ng - n);
+    free(g);
     fputs("  by pattern:", fp);
     int any = 0;
     for (int p = 0; p < MS_WX_NPATTERNS; p++)
