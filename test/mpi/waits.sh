@@ -5,7 +5,8 @@
 # with the test-only clock skew (the analysis runs on aligned clocks). The
 # program's output must not change under the library, and the serial merge
 # must equal the MPI-parallel one (MPICH, where mpiscope-merge-mpich is
-# built) on the --waits-csv and --json.
+# built) on the --waits-csv and --json. A run in summary mode refuses
+# --waits-csv.
 #
 #   waits.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh; exit 77: skipped)
 set -uo pipefail
@@ -76,10 +77,11 @@ case_run() {
 }
 
 # The output of a profiled run is the program's own (one case, plain and profiled).
-out_plain=$(run_n 2 "$dir/waits" anysource $D $ITER 2>/dev/null)
+first=${RANKS%% *}
+out_plain=$(run_n "$first" "$dir/waits" anysource $D $ITER 2>/dev/null)
 for n in $RANKS; do
     for what in late_sender late_sender_nb waitall anysource persistent sendrecv late_receiver barrier nxn bcast \
-        reduce balanced; do
+        reduce mix balanced; do
         case_run waits $what "$n"
     done
     [ "$n" -ge 4 ] && case_run waits subcomm "$n"
@@ -88,11 +90,25 @@ for n in $RANKS; do
         case_run waits_f barrier "$n"
     fi
 done
-[ "$(cat "$dir/waits-anysource-2.out")" = "$out_plain" ] || fail "the program's output changed under the library"
-grep -q "any_source_from_partner=$ITER" "$dir/waits-anysource-2.out" || fail "anysource: wrong sources"
+[ "$(cat "$dir/waits-anysource-$first.out")" = "$out_plain" ] || fail "the program's output changed under the library"
+grep -q "any_source_from_partner=$((ITER * (first / 2)))" "$dir/waits-anysource-$first.out" || fail "anysource: wrong sources"
 # Clocks made to disagree by 50 ms and 200 ppm: aligned, the analysis holds.
 case_run waits late_sender 4 MPISCOPE_TEST_CLOCK_SKEW=50000000,200
 case_run waits barrier 4 MPISCOPE_TEST_CLOCK_SKEW=50000000,200
+
+# Summary mode has no timeline: --waits-csv is refused in one line (exit 1),
+# and the text report says that wait states need a trace.
+logs=$dir/summary
+rm -rf "$logs"
+mapfile -t envs < <(env_of "LD_PRELOAD=$lib" "MPISCOPE_DIR=$logs" MPISCOPE_MODE=summary)
+run_n 2 "${envs[@]}" "$dir/waits" late_sender $D $ITER >/dev/null 2>&1 || fail "summary: the profiled run failed"
+"$MERGE" --waits-csv "$dir/summary.waits.csv" --text "$dir/summary.txt" "$logs" 2>"$dir/summary.err"
+st=$?
+[ "$st" = 1 ] || fail "summary: --waits-csv exits $st, not 1"
+[ "$(grep -c . "$dir/summary.err")" = 1 ] && grep -q "summary mode.*--waits-csv" "$dir/summary.err" ||
+    fail "summary: not one line naming summary mode and --waits-csv: $(cat "$dir/summary.err")"
+[ ! -e "$dir/summary.waits.csv" ] || fail "summary: --waits-csv was written"
+grep -q "^Wait states: they need a trace" "$dir/summary.txt" || fail "summary: the text report does not say why"
 
 # The MPI-parallel merge gives the same analysis.
 pmerge=$(dirname "$MERGE")/mpiscope-merge-mpich

@@ -46,6 +46,11 @@ def planted(case, n):
         exp = {("wait_at_barrier", r): (half - 1, 0.7) for r in range(half - 1)}
         exp.update({("wait_at_barrier", r): (n - 1, 0.7) for r in range(half, n - 1)})
         return exp
+    if case == "mix":
+        exp = planted("late_sender", n)
+        exp.update(planted("barrier", n))
+        exp.update(planted("nxn", n))
+        return exp
     if case == "balanced":
         return {}
     sys.exit(f"check.py: unknown case {case}")

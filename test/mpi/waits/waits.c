@@ -22,6 +22,7 @@
  *   reduce          every rank but the root (0) sleeps, then MPI_Reduce
  *   subcomm         two halves (MPI_Comm_split); each half's last rank sleeps,
  *                   then MPI_Barrier on the half
+ *   mix             late_sender, then barrier, then nxn, in each iteration
  *   balanced        no delay: MPI_Allreduce and MPI_Sendrecv in a ring
  * It prints one line on rank 0, the same with and without a profiler.
  */
@@ -145,6 +146,19 @@ int main(int argc, char **argv)
                 nap(d);
             MPI_Barrier(half);
             MPI_Comm_free(&half);
+        } else if (strcmp(c, "mix") == 0) {
+            if (p >= 0 && even)
+                MPI_Recv(&y, 1, MPI_DOUBLE, p, 10, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            else if (p >= 0) {
+                nap(d);
+                MPI_Send(&x, 1, MPI_DOUBLE, p, 10, MPI_COMM_WORLD);
+            }
+            if (rank == size - 1)
+                nap(d);
+            MPI_Barrier(MPI_COMM_WORLD);
+            if (rank == 0)
+                nap(d);
+            MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
         } else if (strcmp(c, "balanced") == 0) {
             MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
             MPI_Sendrecv(&x, 1, MPI_DOUBLE, (rank + 1) % size, 9, &y, 1, MPI_DOUBLE, (rank + size - 1) % size, 9,
