@@ -73,10 +73,11 @@ def main():
     shared = n > (os.cpu_count() or 1)
     for k, (cause, low) in exp.items():
         got = sums.get(k, 0.0)
+        high = e + (2 * HIGH if shared else HIGH) * e + SLACK
         if shared:
             low /= 2
-        if not low * e <= got <= e + HIGH * e + SLACK:
-            bad.append(f"{k}: waited {got:.4f} s, planted {e:.4f} s (from {low * e:.4f} to {e + HIGH * e + SLACK:.4f})")
+        if not low * e <= got <= high:
+            bad.append(f"{k}: waited {got:.4f} s, planted {e:.4f} s (from {low * e:.4f} to {high:.4f})")
             continue
         top = max(causes[k].items(), key=lambda kv: kv[1])[0]
         if cause is not None and top != cause:
@@ -89,13 +90,13 @@ def main():
             got = sum(v for (p, rank), v in sums.items() if rank == r)
             if got > per:
                 bad.append(f"balanced: rank {r} waited {got:.4f} s (at most {per:.4f})")
-    elif case == "sendrecv":
-        for k in sums:
-            top = max(causes[k].items(), key=lambda kv: kv[1])[0]
-            if k[0] != "late_sender" or top != (k[1] + n - 1) % n:
-                bad.append(f"{k}: caused by rank {top}, not the left neighbour")
     else:
         for k, got in sums.items():
+            if case == "sendrecv" and k[0] == "late_sender":
+                top = max(causes[k].items(), key=lambda kv: kv[1])[0]
+                if top != (k[1] + n - 1) % n:
+                    bad.append(f"{k}: caused by rank {top}, not the left neighbour")
+                continue
             if k not in exp and got > e / 3:
                 bad.append(f"{k}: waited {got:.4f} s, nothing planted (at most {e / 3:.4f})")
     j = json.load(open(path_json))
