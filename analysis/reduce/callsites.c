@@ -300,3 +300,17 @@ size_t ms_site_places_of(const ms_site_place *places, size_t n, const char *regi
     *first = lo;
     return k - lo;
 }
+
+const ms_callsite *ms_callsite_top(const ms_callsite *rows, size_t n, const char *region, int32_t rank)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        int k = strcmp(rows[m].region, region);
+        if (k < 0 || (k == 0 && rows[m].rank < rank))
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo < n && strcmp(rows[lo].region, region) == 0 && rows[lo].rank == rank ? &rows[lo] : NULL;
+}

@@ -78,6 +78,10 @@ void ms_callsite_free(ms_callsite *c);
 /* Sort rows by region, rank, then total time descending. */
 void ms_callsites_sort(ms_callsite *rows, size_t n);
 
+/* In rows sorted so: the call site of most time of `region` on `rank`, or
+ * NULL. */
+const ms_callsite *ms_callsite_top(const ms_callsite *rows, size_t n, const char *region, int32_t rank);
+
 /* A call site over all ranks: rows of one region and one place summed. */
 typedef struct ms_site_place {
     const ms_callsite *row;    /* one of its rows: region, function, file, line, text, location */

@@ -18,6 +18,7 @@
 
 #include "json_str.h"
 #include "report.h"
+#include "units.h"
 
 #define TEXT_ORIGINS 20
 
@@ -27,19 +28,6 @@ static void printable(char *dst, size_t cap, const char *s)
     for (; *s && n + 1 < cap; s++)
         dst[n++] = (unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s;
     dst[n] = 0;
-}
-
-static void fmt_s(char *buf, size_t cap, uint64_t ns)
-{
-    double v = (double)ns;
-    if (v >= 1e9)
-        snprintf(buf, cap, "%.3g s", v / 1e9);
-    else if (v >= 1e6)
-        snprintf(buf, cap, "%.3g ms", v / 1e6);
-    else if (v >= 1e3)
-        snprintf(buf, cap, "%.3g µs", v / 1e3);
-    else
-        snprintf(buf, cap, "%.0f ns", v);
 }
 
 int ms_report_gpu_text(FILE *fp, const ms_run *run)
@@ -55,8 +43,8 @@ int ms_report_gpu_text(FILE *fp, const ms_run *run)
         if (!g->streams && !g->dropped)
             continue;
         char kt[32], ct[32];
-        fmt_s(kt, sizeof kt, g->kernel_ns);
-        fmt_s(ct, sizeof ct, g->copy_ns);
+        ms_fmt_ns(kt, sizeof kt, g->kernel_ns);
+        ms_fmt_ns(ct, sizeof ct, g->copy_ns);
         fprintf(fp, "  %5" PRId32 " %7" PRIu32 " %8" PRIu64 " %13s %8" PRIu64 " %11s %8" PRIu64 " %7.1f %9" PRIu64 "\n",
                 in->rank, g->streams, g->kernels, kt, g->copies, ct, g->memsets,
                 ms_gpu_busy_pct(g, in->wall_ns), g->dropped);
@@ -67,7 +55,7 @@ int ms_report_gpu_text(FILE *fp, const ms_run *run)
         const ms_gpu_origin *o = &run->gpu->origins[i];
         char name[61], t[32];
         printable(name, sizeof name, o->region);
-        fmt_s(t, sizeof t, o->gpu_ns);
+        ms_fmt_ns(t, sizeof t, o->gpu_ns);
         fprintf(fp, "  %-60s %10" PRIu64 " %12s\n", name, o->calls, t);
     }
     if (run->gpu->norigins > TEXT_ORIGINS)

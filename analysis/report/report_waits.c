@@ -17,42 +17,17 @@
 #include "csv.h"
 #include "json_str.h"
 #include "report.h"
+#include "units.h"
 #include "../reduce/run_waits.h"
 #include "../waits/waits.h"
 
 #define TEXT_ROWS 10
 #define TEXT_PATH_ROWS 8
 
-static void fmt_s(char *buf, size_t cap, uint64_t ns)
-{
-    double v = (double)ns;
-    if (v >= 1e9)
-        snprintf(buf, cap, "%.3g s", v / 1e9);
-    else if (v >= 1e6)
-        snprintf(buf, cap, "%.3g ms", v / 1e6);
-    else if (v >= 1e3)
-        snprintf(buf, cap, "%.3g µs", v / 1e3);
-    else
-        snprintf(buf, cap, "%.0f ns", v);
-}
-
 /* The region's call site of most time on that rank, or NULL. */
 static const ms_callsite *site_of(const ms_run *run, const char *region, int32_t rank)
 {
-    /* Rows are sorted by region, rank, then total time descending. */
-    size_t lo = 0, hi = run->ncallsites;
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        const ms_callsite *c = &run->callsites[m];
-        int k = strcmp(c->region, region);
-        if (k < 0 || (k == 0 && c->rank < rank))
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    if (lo < run->ncallsites && strcmp(run->callsites[lo].region, region) == 0 && run->callsites[lo].rank == rank)
-        return &run->callsites[lo];
-    return NULL;
+    return ms_callsite_top(run->callsites, run->ncallsites, region, rank);
 }
 
 /* "MPI_Recv" for a region of op "recv"; the name itself otherwise. */
@@ -189,7 +164,7 @@ static group *make_groups(const ms_run *run, const ms_waits *w, size_t *n)
 static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
 {
     char tot[32], pct[32];
-    fmt_s(tot, sizeof tot, w->wait_ns);
+    ms_fmt_ns(tot, sizeof tot, w->wait_ns);
     if (run->mpi_ns)
         snprintf(pct, sizeof pct, "%.1f %%", 100.0 * (double)w->wait_ns / (double)run->mpi_ns);
     else
@@ -202,7 +177,7 @@ static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
     size_t n = ng < TEXT_ROWS ? ng : TEXT_ROWS;
     for (size_t i = 0; g && i < n; i++) {
         char t[32];
-        fmt_s(t, sizeof t, g[i].ns);
+        ms_fmt_ns(t, sizeof t, g[i].ns);
         fprintf(fp, "  rank %" PRId32 " · %s%s · %s · %" PRIu64 " call%s · %s · waited for rank %" PRId32 "\n",
                 g[i].rank, g[i].call, g[i].where, pattern_words[g[i].pattern], g[i].instances,
                 g[i].instances == 1 ? "" : "s", t, g[i].cause);
@@ -214,7 +189,7 @@ static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
     int any = 0;
     for (int p = 0; p < MS_WX_NPATTERNS; p++)
         if (w->pattern_ns[p]) {
-            fmt_s(tot, sizeof tot, w->pattern_ns[p]);
+            ms_fmt_ns(tot, sizeof tot, w->pattern_ns[p]);
             fprintf(fp, "%s %s %s", any ? "," : "", ms_wx_pattern_name(p), tot);
             any = 1;
         }
@@ -240,8 +215,8 @@ static void text_path(FILE *fp, const ms_run *run, const ms_waits *w)
     if (!w->has_path)
         return;
     char len[32], imb[32];
-    fmt_s(len, sizeof len, w->path_ns);
-    fmt_s(imb, sizeof imb, w->imbalance_ns);
+    ms_fmt_ns(len, sizeof len, w->path_ns);
+    ms_fmt_ns(imb, sizeof imb, w->imbalance_ns);
     fprintf(fp, "\nCritical path: %s, imbalance %s (its time beyond the mean rank's busy time)\n", len, imb);
     fputs("   rank     compute         MPI\n", fp);
     for (size_t i = 0; i < w->npath_ranks; i++) {
@@ -249,14 +224,14 @@ static void text_path(FILE *fp, const ms_run *run, const ms_waits *w)
         if (!p->compute_ns && !p->mpi_ns)
             continue;
         char c[32], m[32];
-        fmt_s(c, sizeof c, p->compute_ns);
-        fmt_s(m, sizeof m, p->mpi_ns);
+        ms_fmt_ns(c, sizeof c, p->compute_ns);
+        ms_fmt_ns(m, sizeof m, p->mpi_ns);
         fprintf(fp, "  %5" PRId32 " %11s %11s\n", p->rank, c, m);
     }
     size_t n = w->npath_regions < TEXT_PATH_ROWS ? w->npath_regions : TEXT_PATH_ROWS;
     for (size_t i = 0; i < n; i++) {
         char t[32], name[160];
-        fmt_s(t, sizeof t, w->path_regions[i].on_path_ns);
+        ms_fmt_ns(t, sizeof t, w->path_regions[i].on_path_ns);
         snprintf(name, sizeof name, "%s", ms_run_wait_region(run, w->path_regions[i].region));
         for (char *q = name; *q; q++)
             if ((unsigned char)*q < 0x20 || *q == 0x7f)

@@ -31,24 +31,10 @@ static size_t rank_index(const ms_run *run, int32_t rank)
     return in ? (size_t)(in - run->ranks) : SIZE_MAX;
 }
 
-/* The region's call site of most time on that rank, or NULL (the same
- * choice as the text report's). */
+/* The region's call site of most time on that rank (as the text report's), or NULL. */
 static const ms_callsite *site_of(const ms_run *run, const char *region, int32_t rank)
 {
-    /* Rows are sorted by region, rank, then total time descending. */
-    size_t lo = 0, hi = run->ncallsites;
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        const ms_callsite *c = &run->callsites[m];
-        int k = strcmp(c->region, region);
-        if (k < 0 || (k == 0 && c->rank < rank))
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    if (lo < run->ncallsites && strcmp(run->callsites[lo].region, region) == 0 && run->callsites[lo].rank == rank)
-        return &run->callsites[lo];
-    return NULL;
+    return ms_callsite_top(run->callsites, run->ncallsites, region, rank);
 }
 
 /* "MPI_Recv" for a region of op "recv"; the region's short name otherwise. */
