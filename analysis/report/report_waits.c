@@ -205,9 +205,12 @@ static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
         fprintf(fp, "  (the logs of %zu rank%s predate format version 5 and hold no message records:\n"
                 "  receives completed several at a time and Sendrecv's received half are not matched)\n",
                 run->wait_ranks_old, plural(run->wait_ranks_old));
-    if (w->clock_violations)
-        fprintf(fp, "  %" PRIu64 " receive%s ended before the matched send began (clock condition): "
-                "clamped to the call\n", w->clock_violations, w->clock_violations == 1 ? "" : "s");
+    if (w->clock_violations) {
+        char by[32];
+        ms_fmt_ns(by, sizeof by, w->clock_violation_max_ns);
+        fprintf(fp, "  %" PRIu64 " receive%s ended before the matched send began, by at most %s (clock "
+                "condition): clamped to the call\n", w->clock_violations, w->clock_violations == 1 ? "" : "s", by);
+    }
 }
 
 static void text_path(FILE *fp, const ms_run *run, const ms_waits *w)
@@ -286,9 +289,10 @@ int ms_report_waits_json(FILE *fp, const ms_run *run)
     }
     fprintf(fp, "],\n\"wait_summary\":{\"wait_s\":%.9f,\"calls\":%zu,\"messages\":%" PRIu64
                 ",\"collectives\":%" PRIu64 ",\"unmatched_sends\":%" PRIu64 ",\"unmatched_recvs\":%" PRIu64
-                ",\"unmatched_collectives\":%" PRIu64 ",\"clock_violations\":%" PRIu64 "},\n",
+                ",\"unmatched_collectives\":%" PRIu64 ",\"clock_violations\":%" PRIu64
+                ",\"clock_violation_max_s\":%.9f},\n",
             (double)w->wait_ns / 1e9, w->ninst, w->messages, w->colls, w->unmatched_sends, w->unmatched_recvs,
-            w->unmatched_colls, w->clock_violations);
+            w->unmatched_colls, w->clock_violations, (double)w->clock_violation_max_ns / 1e9);
     if (!w->has_path) {
         fputs("\"critical_path\":null", fp);
         return ferror(fp) ? -1 : 0;

@@ -92,8 +92,11 @@ static int pair(const ms_wx_rank *ranks, const end_ref *s, const end_ref *r, ms_
     w->messages++;
     if (rm->ev != MS_WX_NONE && rm->ev < rr->nev) {
         const ms_wx_event *e = &rr->ev[rm->ev];
-        if (e->end < sm->entry)
+        if (e->end < sm->entry) {
             w->clock_violations++;
+            if ((uint64_t)(sm->entry - e->end) > w->clock_violation_max_ns)
+                w->clock_violation_max_ns = (uint64_t)(sm->entry - e->end);
+        }
         if (e->charge && sm->entry > e->start &&
             ms_wx_cands_add(cands, r->rank_index, rm->ev, MS_WX_LATE_SENDER, sr->rank, sm->entry) != 0)
             return -1;

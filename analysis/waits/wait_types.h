@@ -145,6 +145,7 @@ typedef struct ms_waits {
     uint64_t colls;             /* collective instances matched (over communicators) */
     uint64_t unmatched_colls;   /* calls of ranks beyond the others' count */
     uint64_t clock_violations;  /* receives that ended before their send began */
+    uint64_t clock_violation_max_ns;  /* by how much, at most */
     /* The critical path. */
     int has_path;
     uint64_t path_ns;
