@@ -188,6 +188,11 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
  *                      that posted the request; 0 without
  *                      MS_MESSAGE_POSTED): one request that the thread's
  *                      next event completed or started (version 5)
+ *       MS_CTL_FILE:   varint file id (<= MS_MAX_FILE_ID), varint comm + 1
+ *                      (0: none), varint len (1..MS_MAX_FILE_PATH), len
+ *                      bytes of the path (no NUL): the file that the
+ *                      rank's MPI-IO calls with ` file=<id>` in their
+ *                      region name are made on (version 5)
  *       MS_CTL_SUMMARY: the aggregate of every call of one region id of
  *                      this thread (summary mode, version 4; see
  *                      docs/FORMAT.md): varint id, varint calls (>= 1),
@@ -222,7 +227,12 @@ enum ms_control {
     MS_CTL_GPU_DROPPED = 11,
     MS_CTL_GPU_TOOL = 12,
     MS_CTL_MESSAGE = 13,
+    MS_CTL_FILE = 14,
 };
+
+/* File records (version 5): the largest file id, the longest path. */
+#define MS_MAX_FILE_ID 0x7fffffffu
+#define MS_MAX_FILE_PATH 4096u
 
 /* A message record's flags (version 5; docs/FORMAT.md "Messages"): the
  * receive side; completed as cancelled; started (MPI_Start, MPI_Startall),

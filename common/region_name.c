@@ -11,5 +11,13 @@ size_t ms_region_format(char *buf, size_t cap, const ms_region_fields *f)
                      " tag=%" PRId32 " comm=%" PRId64 "%s%s",
                      f->op, f->kind, f->bytes, f->peer, f->root, f->tag, f->comm,
                      f->request ? " request=" : "", f->request ? f->request : "");
-    return n < 0 ? 0 : (size_t)n;
+    if (n < 0)
+        return 0;
+    if (f->has_file) {
+        size_t at = (size_t)n < cap ? (size_t)n : (cap ? cap - 1 : 0);
+        int m = snprintf(cap ? buf + at : buf, cap ? cap - at : 0, " file=%" PRId64, f->file);
+        if (m > 0)
+            n += m;
+    }
+    return (size_t)n;
 }

@@ -1,6 +1,6 @@
 /*
  * Canonical region names of MPI calls (DESIGN §4):
- *   mpi:<op> kind=<kind> bytes=<n> peer=<p> root=<r> tag=<t> comm=<c>[ request=<op>]
+ *   mpi:<op> kind=<kind> bytes=<n> peer=<p> root=<r> tag=<t> comm=<c>[ request=<op>][ file=<id>]
  * MPI-free: shared by the wrappers and by tests.
  */
 #ifndef MPISCOPE_REGION_NAME_H
@@ -18,6 +18,8 @@ typedef struct ms_region_fields {
     int32_t tag;          /* -1: none */
     int64_t comm;         /* 0 world, 1 self, else a derived id; -1: none */
     const char *request;  /* completion calls: creating op or "mixed"; NULL: absent */
+    int has_file;         /* MPI-IO calls on a file: file=<file> follows; 0: absent */
+    int64_t file;         /* the file's id (its file record, docs/FORMAT.md) */
 } ms_region_fields;
 
 /* Writes the name into buf (always terminated when cap > 0) and returns its

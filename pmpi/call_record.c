@@ -31,6 +31,8 @@ size_t ms_call_name(const ms_call *c, char *buf, size_t cap)
         .tag = c->tag,
         .comm = c->comm,
         .request = req,
+        .has_file = c->file >= 0,
+        .file = c->file,
     };
     size_t n = ms_region_format(buf, cap, &f);
     return n < cap ? n : cap - 1;

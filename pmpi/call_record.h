@@ -24,12 +24,14 @@ typedef struct ms_call {
     int64_t bytes;     /* -1: not applicable or unknown */
     int64_t comm;      /* -1: none */
     uint64_t site;     /* call site key (callsite.h); 0: none */
+    int32_t file;      /* MPI-IO: the file's id (its file record); -1: none */
+    uint32_t unused;   /* 0 */
 } ms_call;
-_Static_assert(sizeof(ms_call) == 40, "ms_call has no padding");
+_Static_assert(sizeof(ms_call) == 48, "ms_call has no padding");
 
 MS_HOT ms_call ms_call_init(uint16_t op)
 {
-    ms_call c = {.op = op, .req_op = MS_OP_NONE, .peer = -1, .root = -1, .tag = -1, .bytes = -1, .comm = -1, .site = 0};
+    ms_call c = {.op = op, .req_op = MS_OP_NONE, .peer = -1, .root = -1, .tag = -1, .bytes = -1, .comm = -1, .site = 0, .file = -1, .unused = 0};
     return c;
 }
 
@@ -55,17 +57,18 @@ MS_HIDDEN uint32_t ms_call_id_new(ms_thread *t, const ms_call *c);
 
 MS_HOT uint64_t ms_call_hash(const ms_call *c)
 {
-    uint64_t w[5];
+    uint64_t w[6];
     memcpy(w, c, sizeof w);
     uint64_t h = w[0] * 0x9e3779b97f4a7c15ull ^ w[1] * 0xc2b2ae3d27d4eb4full ^ w[2] * 0x165667b19e3779f9ull ^
-                 w[3] * 0x85ebca77c2b2ae63ull ^ w[4] * 0x27d4eb2f165667c5ull;
+                 w[3] * 0x85ebca77c2b2ae63ull ^ w[4] * 0x27d4eb2f165667c5ull ^ w[5] * 0x94d049bb133111ebull;
     return h ^ (h >> 32);
 }
 
 MS_HOT int ms_call_same(const ms_call *a, const ms_call *b)
 {
     return a->op == b->op && a->req_op == b->req_op && a->peer == b->peer && a->root == b->root &&
-           a->tag == b->tag && a->bytes == b->bytes && a->comm == b->comm && a->site == b->site;
+           a->tag == b->tag && a->bytes == b->bytes && a->comm == b->comm && a->site == b->site &&
+           a->file == b->file;
 }
 
 /* The cache slot of c: its entry, or the free slot where it belongs. */
@@ -78,7 +81,7 @@ MS_HOT uint32_t ms_call_slot(const ms_call_cache *k, const ms_call *c)
 }
 
 /* The thread-local region id of the call. A call like the previous one of
- * its op (a loop) is one comparison; another known call a hash of five
+ * its op (a loop) is one comparison; another known call a hash of six
  * words and a probe. */
 MS_HOT uint32_t ms_call_id(ms_thread *t, const ms_call *c)
 {

@@ -135,6 +135,28 @@ static inline MPI_Win ms_f_win(MPI_Fint f)
     return w ? w : MPI_WIN_NULL;
 }
 
+static inline MPI_File ms_f_file(MPI_Fint f)
+{
+    MPI_File h = PMPI_File_f2c(f);
+    return h ? h : MPI_FILE_NULL;
+}
+
+/* A CHARACTER argument of `len` bytes as a C string in buf (cap bytes):
+ * without its trailing blanks, cut to fit. */
+static inline const char *ms_f_string(char *buf, size_t cap, const char *f, size_t len)
+{
+    while (len > 0 && f[len - 1] == ' ')
+        len--;
+    while (len > 0 && *f == ' ')
+        f++, len--;
+    if (len >= cap)
+        len = cap - 1;
+    if (len)
+        memcpy(buf, f, len);
+    buf[len] = '\0';
+    return buf;
+}
+
 static inline MPI_Request ms_f_request(MPI_Fint f)
 {
     MPI_Request r = PMPI_Request_f2c(f);

@@ -87,6 +87,7 @@ static void after_init(uint16_t op, uint64_t t0)
             *c = ' ';
     ms_requests_init();
     ms_objects_init();
+    ms_files_init();
     ms_comm_ids_init();
     ms_start_info info = {
         .dir = dir,

@@ -163,6 +163,10 @@ static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, 
             /* Nothing moved, and the status's other fields are undefined
              * (MPI 4.0, 3.8.4): the posted peer and tag stand. */
             bytes = 0;
+        } else if (m.recv && st && m.op < MS_OP_TABLE_SIZE && ms_op_kinds[m.op] == MS_KIND_IO) {
+            /* A file read: the status says the bytes; its source and tag
+             * are not defined. */
+            bytes = ms_status_bytes(st);
         } else if (m.recv && st) {
             ms_call r = *c;
             ms_from_status(&r, st);

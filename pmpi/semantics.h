@@ -136,6 +136,19 @@ MS_HIDDEN void ms_msg_new(MPI_Message msg, int64_t comm_id);
 /* The comm id a matched message came from; forgets the message. */
 MS_HIDDEN int64_t ms_msg_take(MPI_Message msg);
 
+/* ---- files of MPI-IO (files.c) ---- */
+
+MS_HIDDEN void ms_files_init(void);
+/* A file opened on comm_id with path `name`: a new file id, its file record
+ * written on thread t; the id (-1 when the handle cannot be kept). */
+MS_HIDDEN int32_t ms_file_new(ms_thread *t, MPI_File fh, int64_t comm_id, const char *name);
+/* The call's comm and file from the handle (-1 for a handle not known). */
+MS_HIDDEN void ms_file_of(ms_call *c, MPI_File fh);
+MS_HIDDEN void ms_file_forget(MPI_File fh);
+/* A new file id for a path without a handle (MPI_File_delete), its file
+ * record written (comm none). */
+MS_HIDDEN int32_t ms_file_named(ms_thread *t, const char *name);
+
 /* ---- bytes of collectives (DESIGN §4, docs/FORMAT.md) ---- */
 
 static inline int64_t ms_bytes_scaled(int64_t count, MPI_Datatype t, MPI_Comm comm)

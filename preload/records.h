@@ -99,6 +99,23 @@ static inline uint8_t *ms_rec_comm(uint8_t *p, uint64_t id, const int *world_ran
     return p;
 }
 
+/* Bytes a file record takes at most. */
+#define MS_FILE_REC_MAX (4u * MS_VARINT_MAX + MS_MAX_FILE_PATH)
+
+/* A file of MPI-IO (version 5): its id, the communicator it was opened on
+ * (-1: none), its path (cut to MS_MAX_FILE_PATH bytes). */
+static inline uint8_t *ms_rec_file(uint8_t *p, uint32_t id, int64_t comm, const char *path, size_t len)
+{
+    if (len > MS_MAX_FILE_PATH)
+        len = MS_MAX_FILE_PATH;
+    p = ms_put_varint(p, ((uint64_t)MS_CTL_FILE << 2) | MS_REC_CONTROL);
+    p = ms_put_varint(p, id);
+    p = ms_put_varint(p, (uint64_t)comm + 1u);
+    p = ms_put_varint(p, len);
+    memcpy(p, path, len);
+    return p + len;
+}
+
 /* Bytes a message record takes at most: its head and seven varints. */
 #define MS_MESSAGE_REC_MAX (1u + 7u * MS_VARINT_MAX)
 

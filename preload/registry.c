@@ -218,16 +218,10 @@ void ms_event_pre_slow(ms_thread *t, const uint8_t *pre, size_t n, uint32_t regi
     ms_publish(t, h + len, len);
 }
 
-void ms_comm_define(ms_thread *t, int64_t id, const int *world_ranks, uint32_t n)
+/* A control record of len bytes (at most the ring's capacity) into the
+ * thread's ring. */
+static void put_record(ms_thread *t, const uint8_t *rec, size_t len)
 {
-    size_t need = 3u * MS_VARINT_MAX + (size_t)n * 5u;
-    if (need > t->capacity / 4)
-        n = 0, need = 3u * MS_VARINT_MAX;
-    uint8_t *rec = malloc(need);
-    if (!rec)
-        return;
-    uint8_t *p = ms_rec_comm(rec, (uint64_t)id, world_ranks, n);
-    size_t len = (size_t)(p - rec);
     /* ms_append copies at most capacity bytes at once in two pieces. */
     uint64_t h = t->head_local;
     if (h + len - atomic_load_explicit(&t->tail, memory_order_acquire) > t->capacity) {
@@ -238,5 +232,29 @@ void ms_comm_define(ms_thread *t, int64_t id, const int *world_ranks, uint32_t n
         t->ring[(h + i) & t->mask] = rec[i];
     t->head_local = h + len;
     atomic_store_explicit(&t->head, h + len, memory_order_release);
+}
+
+void ms_comm_define(ms_thread *t, int64_t id, const int *world_ranks, uint32_t n)
+{
+    size_t need = 3u * MS_VARINT_MAX + (size_t)n * 5u;
+    if (need > t->capacity / 4)
+        n = 0, need = 3u * MS_VARINT_MAX;
+    uint8_t *rec = malloc(need);
+    if (!rec)
+        return;
+    uint8_t *p = ms_rec_comm(rec, (uint64_t)id, world_ranks, n);
+    put_record(t, rec, (size_t)(p - rec));
+    free(rec);
+}
+
+void ms_file_define(ms_thread *t, uint32_t id, int64_t comm, const char *path, size_t len)
+{
+    if (MS_FILE_REC_MAX > t->capacity / 4)
+        return;
+    uint8_t *rec = malloc(MS_FILE_REC_MAX);
+    if (!rec)
+        return;
+    uint8_t *p = ms_rec_file(rec, id, comm, path, len);
+    put_record(t, rec, (size_t)(p - rec));
     free(rec);
 }

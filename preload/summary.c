@@ -244,6 +244,8 @@ static int skip_control(uint64_t ctl, const uint8_t **pp, const uint8_t *end)
         return ms_get_varint(pp, end, &v);
     case MS_CTL_MESSAGE:
         return skip_varints(pp, end, 7);
+    case MS_CTL_FILE:
+        return skip_varints(pp, end, 2) != 0 ? -1 : skip_name(pp, end);
     default:
         return -1;
     }

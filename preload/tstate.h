@@ -191,4 +191,8 @@ static inline uint32_t ms_region_define(ms_thread *t, const char *name, size_t l
  * written without members. */
 MS_HIDDEN void ms_comm_define(ms_thread *t, int64_t id, const int *world_ranks, uint32_t n);
 
+/* Record a file of MPI-IO (a file record): its id, the communicator it was
+ * opened on (-1: none) and its path. Not for the hot path. */
+MS_HIDDEN void ms_file_define(ms_thread *t, uint32_t id, int64_t comm, const char *path, size_t len);
+
 #endif

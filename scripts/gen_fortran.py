@@ -54,7 +54,7 @@ SLOTS = 4  # per-thread scratch arrays: MS_F_SLOTS in pmpi/fortran.h
 
 # C parameter base types that are an INTEGER (a handle or an int) in Fortran.
 FINT_TYPES = {"int", "MPI_Datatype", "MPI_Comm", "MPI_Win", "MPI_Op", "MPI_Info", "MPI_Group",
-              "MPI_Request", "MPI_Message", "MPI_Status"}
+              "MPI_Request", "MPI_Message", "MPI_Status", "MPI_File"}
 
 # What the semantics do with each argument of an item (None: a bytes
 # expression): val a scalar read as a C value; buf a choice buffer; hin and
@@ -74,6 +74,8 @@ ITEM_ROLES = {
     "newcomm": ("val", "hout"), "newcommdup": ("val", "hout"), "newcommgroup": ("val", "hout"),
     "newintercomm": ("val", "hout"), "freecomm": ("hin",),
     "newwin": ("val", "hout"), "freewin": ("hin",),
+    "file": ("val",), "newfile": ("val", "str", "hout"), "freefile": ("hin",), "namefile": ("str",),
+    "iostatus": ("status",),
 }
 # The same for bytes expressions; types(E) is an array of datatypes of E
 # elements.
@@ -91,12 +93,15 @@ VAL_CONVERT = {
     "MPI_Datatype": "ms_f_type(*f_{n})",
     "MPI_Comm": "ms_f_comm(*f_{n})",
     "MPI_Win": "ms_f_win(*f_{n})",
+    "MPI_File": "ms_f_file(*f_{n})",
+    "MPI_Offset": "*f_{n}",
 }
 HANDLE_CONVERT = {
     "MPI_Request": ("ms_f_request", "MPI_REQUEST_NULL"),
     "MPI_Message": ("ms_f_message", "MPI_MESSAGE_NULL"),
     "MPI_Comm": ("ms_f_comm", "MPI_COMM_NULL"),
     "MPI_Win": ("ms_f_win", "MPI_WIN_NULL"),
+    "MPI_File": ("ms_f_file", "MPI_FILE_NULL"),
 }
 
 
@@ -109,8 +114,10 @@ def fortran_type(row, p):
     base = base_type(p.ctype)
     if base == "void":
         return "void *"
-    if base in ("MPI_Aint", "MPI_Count"):
+    if base in ("MPI_Aint", "MPI_Count", "MPI_Offset"):
         return f"{base} *"
+    if base == "char":
+        return "char *"
     if base in FINT_TYPES:
         return "MPI_Fint *"
     raise SpecError(f"{row.function}: no Fortran type for parameter '{p.ctype} {p.name}'")
@@ -185,6 +192,10 @@ def conversions(row, body):
             if role == "val":
                 need(not pointer and base in VAL_CONVERT, role)
                 body.convert.append(f"{ctype} {n} = {VAL_CONVERT[base].format(n=n)};")
+            elif role == "str":
+                need(pointer and base == "char", role)
+                body.convert.append(f"char ms_s_{n}[MS_MAX_FILE_PATH + 1];")
+                body.convert.append(f"const char *{n} = ms_f_string(ms_s_{n}, sizeof ms_s_{n}, f_{n}, f_{n}_len);")
             elif role == "buf":
                 need(base == "void", role)
                 body.convert.append(f"const void *{n} = ms_f_buf(b, f_{n});")
@@ -241,6 +252,13 @@ def conversions(row, body):
                 raise SpecError(f"{row.function}: unknown role {role}")
 
 
+def hidden_lengths(row):
+    """The CHARACTER arguments of a row: each has a hidden length after
+    ierror, in order (the gfortran convention, which both MPIs' bindings
+    follow)."""
+    return [p.name for p in row.params if base_type(p.ctype) == "char"]
+
+
 def names(row):
     f = row.function.lower()
     return {"f": f, "F": row.function.upper(), "x": f[len("mpi_"):]}
@@ -287,15 +305,18 @@ def gen_row(row, bindings, syms):
             out.append("\n")
         return "".join(out), count
 
-    fparams = [f"{fortran_type(row, p)}f_{p.name}" for p in row.params] + ["MPI_Fint *f_ierror"]
+    strs = hidden_lengths(row)
+    fparams = ([f"{fortran_type(row, p)}f_{p.name}" for p in row.params] + ["MPI_Fint *f_ierror"] +
+               [f"size_t f_{n}_len" for n in strs])
     out.append(f"typedef void {fn_type(row)}({', '.join(fparams)});\n")
     out.append(f"extern {fn_type(row)} {pmpis};\n\n")
     body = Body()
     conversions(row, body)
     pre, post = gw.semantic_code(row, where=lambda name: f"f_{name}")
     fargs = [f"f_{p.name}" for p in row.params]
-    given = ", ".join(fargs + ["f_ierror"])
-    passed = ", ".join([body.call_args.get(p.name, f"f_{p.name}") for p in row.params] + ["&ms_ierr"])
+    lens = [f"f_{n}_len" for n in strs]
+    given = ", ".join(fargs + ["f_ierror"] + lens)
+    passed = ", ".join([body.call_args.get(p.name, f"f_{p.name}") for p in row.params] + ["&ms_ierr"] + lens)
 
     w = [f"static void ms_fw_{row.op}({fn_type(row)} *pmpi, "
          f"enum ms_f_binding b, void *ms_ra, {', '.join(fparams)})\n{{\n"]

@@ -37,6 +37,7 @@ ITEMS = {
     "newmsg": "p", "usemsg": "p",
     "newcomm": "pp", "newcommdup": "pp", "newcommgroup": "pp", "newintercomm": "pp", "freecomm": "p",
     "newwin": "pp", "freewin": "p",
+    "file": "p", "newfile": "ppp", "freefile": "p", "namefile": "p", "iostatus": "p",
 }
 
 # bytes expression -> its parameter count; expressions over count arrays
@@ -483,6 +484,24 @@ def emit_freewin(e, a):
     e.post.append("if (rc == MPI_SUCCESS)\n        ms_win_forget(ms_freed);")
 
 
+def emit_iostatus(e, a):
+    """Bytes a file read or write moved, from its status (source and tag of
+    a file status are not defined)."""
+    e.own_status(a[0])
+    e.post.append(f"if (rc == MPI_SUCCESS)\n        c.bytes = ms_status_bytes({a[0]});")
+
+
+def emit_newfile(e, a):
+    comm, name, fh = a
+    e.post.append(f"if (rc == MPI_SUCCESS)\n        c.file = ms_file_new(t, *{fh}, ms_comm_id({comm}), {name});")
+
+
+def emit_freefile(e, a):
+    e.pre.append(f"ms_file_of(&c, *{a[0]});")
+    e.pre.append(f"MPI_File ms_freed = *{a[0]};")
+    e.post.append("if (rc == MPI_SUCCESS)\n        ms_file_forget(ms_freed);")
+
+
 # semantic item -> its emitter (every item of ITEMS has one)
 EMITTERS = {
     **{m: emit_nothing for m in MARKERS},
@@ -508,6 +527,9 @@ EMITTERS = {
     "newcommgroup": emit_newcomm("MS_COMM_GROUP"), "newintercomm": emit_newcomm("MS_COMM_INTER"),
     "freecomm": emit_freecomm,
     "newwin": emit_newwin, "freewin": emit_freewin,
+    "file": emit_field("ms_file_of(&c, {});"),
+    "namefile": emit_field("c.file = ms_file_named(t, {});"),
+    "newfile": emit_newfile, "freefile": emit_freefile, "iostatus": emit_iostatus,
 }
 
 

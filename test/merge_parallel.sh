@@ -3,12 +3,13 @@
 # `mpiexec.mpich -n P mpiscope-merge-mpich` for P = 1, 2 and 4, and the
 # program started without mpiexec (singleton), must give exactly what
 # mpiscope-merge gives: --csv, --ranks-csv, --json, --matrix-csv, --waits-csv,
-# --callsites-csv, --roofline-csv, --events-csv, --trace, --html and the text
+# --callsites-csv, --roofline-csv, --events-csv, --files-csv, --trace, --html and the text
 # report byte for byte, the same stderr (the program name aside) and the same exit
 # status. Directories:
 #   halo-4      examples/halo.c at 4 ranks (point-to-point, collectives)
 #   coll-4/-8   test/mpi/coll_global.c at 4 and 8 ranks (many collectives)
 #   rma-4       test/mpi/rma_active.c at 4 ranks (one-sided)
+#   io-4        test/mpi/io_calls.c at 4 ranks (MPI-IO: file records)
 #   sites-3     test/mpi/callsites at 3 ranks: call sites, a library's own
 #   counters-2  test/mpi/likwid/markers.c with the fake liblikwid: hardware
 #               counters (when LIKWID support is built); 4 processes on 2 logs
@@ -83,6 +84,7 @@ cflags="-std=c11 -O1 -g -Wno-error"
 "$MPICC_MPICH" $cflags -o "$out/bin/halo" examples/halo.c -lm || die "cannot build halo"
 "$MPICC_MPICH" $cflags -Itest/mpi -o "$out/bin/coll_global" test/mpi/coll_global.c -lm || die "cannot build coll_global"
 "$MPICC_MPICH" $cflags -Itest/mpi -o "$out/bin/rma_active" test/mpi/rma_active.c -lm || die "cannot build rma_active"
+"$MPICC_MPICH" $cflags -Itest/mpi -o "$out/bin/io_calls" test/mpi/io_calls.c -lm || die "cannot build io_calls"
 "$MPICC_MPICH" -g -O1 -fPIC -shared test/mpi/callsites/helper.c -o "$out/bin/libhelper.so" || die "cannot build libhelper"
 "$MPICC_MPICH" -g -O1 -Itest/mpi/callsites test/mpi/callsites/main.c -L"$out/bin" -lhelper \
     -Wl,-rpath,"$out/bin" -o "$out/bin/callsites" || die "cannot build callsites"
@@ -90,10 +92,11 @@ profile halo-4 4 "$out/bin/halo"
 profile coll-4 4 "$out/bin/coll_global"
 profile coll-8 8 "$out/bin/coll_global"
 profile rma-4 4 "$out/bin/rma_active"
+profile io-4 4 "$out/bin/io_calls"
 profile sites-3 3 "$out/bin/callsites"
 profile summary-4 4 "$out/bin/callsites" MPISCOPE_MODE=summary
 profile skew-4 4 "$out/bin/halo" MPISCOPE_TEST_CLOCK_SKEW=50000000,200
-dirs=(halo-4 coll-4 coll-8 rma-4 sites-3 summary-4 skew-4)
+dirs=(halo-4 coll-4 coll-8 rma-4 io-4 sites-3 summary-4 skew-4)
 
 # Hardware counters from the fake liblikwid (as test/mpi/likwid.sh).
 if printf '#include <likwid-marker.h>\n' | ${CC:-cc} -E -x c - >/dev/null 2>&1 &&
@@ -154,9 +157,9 @@ outputs() {
     local p=$1
     echo --csv "$p.csv" --ranks-csv "$p.ranks.csv" --json "$p.json" --matrix-csv "$p.matrix.csv" \
         --callsites-csv "$p.callsites.csv" --roofline-csv "$p.roofline.csv" --events-csv "$p.events.csv" \
-        --trace "$p.trace.json" --text "$p.txt" --html "$p.html" --waits-csv "$p.waits.csv"
+        --trace "$p.trace.json" --text "$p.txt" --html "$p.html" --waits-csv "$p.waits.csv" --files-csv "$p.files.csv"
 }
-files=(csv ranks.csv json matrix.csv callsites.csv roofline.csv events.csv trace.json txt html waits.csv)
+files=(csv ranks.csv json matrix.csv callsites.csv roofline.csv events.csv trace.json txt html waits.csv files.csv)
 
 # compare NAME LABEL STATUS: LABEL's outputs, stderr and status against the serial merge's.
 compare() {
@@ -209,6 +212,7 @@ grep -q "duplicate log of rank 4" "$out/warn.serial.err" || fail "warn: no dupli
 grep -q "rank-000003.zst.*readable part is used" "$out/warn.serial.err" || fail "warn: no truncation warning"
 [ "$(grep -c . "$out/sites-3.serial.callsites.csv")" -gt 1 ] || fail "sites-3: no call sites"
 [ "$(grep -c . "$out/halo-4.serial.matrix.csv")" -gt 1 ] || fail "halo-4: an empty traffic matrix"
+[ "$(grep -c . "$out/io-4.serial.files.csv")" -gt 60 ] || fail "io-4: too few rows of files"
 # The planted imbalance of examples/halo.c (its last rank pauses 2 ms in
 # every step): the analysis names rank 3 as the cause of its neighbours'
 # late senders and of the waits in MPI_Allreduce, also when the clocks

@@ -28,6 +28,9 @@ const ms_merge_report ms_merge_reports[] = {
     {.option = "callsites-csv", .file = ms_report_callsites_csv,
      .help = "region,rank,function,file,line,calls,total_s: which\n"
              "source line made which calls"},
+    {.option = "files-csv", .file = ms_report_files_csv,
+     .help = "file,rank,op,calls,bytes,total_s: MPI-IO calls per file,\n"
+             "rank and op"},
     {.option = "json", .file = json_writer,
      .help = "everything, machine-readable"},
     {.option = "html", .file = ms_report_html,

@@ -1,7 +1,7 @@
 /*
  * The log reader's definition records (docs/FORMAT.md "Data blocks and
  * records"): region definitions and the bindings of region ids, call
- * sites, objects of the load map, and communicators.
+ * sites, objects of the load map, communicators, and files of MPI-IO.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -181,6 +181,30 @@ ms_read_status ms_rd_comm(ms_reader *r, thread_state *t, const uint8_t **pp, con
         r->members[i] = (int32_t)w;
     }
     if (r->cb && r->cb->comm && r->cb->comm(r->ctx, t->thread, id, r->members, (uint32_t)n) != 0)
+        return ms_rd_stopped(r);
+    return MS_READ_OK;
+}
+
+ms_read_status ms_rd_file(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end)
+{
+    if (r->version < 5)
+        return ms_rd_corrupt_at(r, "file record in a log of format version < 5");
+    uint64_t id, comm1, len;
+    if (get_varint(pp, end, &id) != 0 || get_varint(pp, end, &comm1) != 0 || get_varint(pp, end, &len) != 0)
+        return ms_rd_corrupt_at(r, "file record runs past its block");
+    if (id > MS_MAX_FILE_ID)
+        return ms_rd_corrupt_at(r, "file record with an id out of range");
+    if (comm1 > (uint64_t)INT64_MAX)
+        return ms_rd_corrupt_at(r, "file record with a communicator out of range");
+    if (len == 0 || len > MS_MAX_FILE_PATH || len > (uint64_t)(end - *pp))
+        return ms_rd_corrupt_at(r, "file path empty, too long or past its block");
+    const char *path = (const char *)*pp;
+    if (memchr(path, '\0', len))
+        return ms_rd_corrupt_at(r, "file path contains a NUL byte");
+    *pp += len;
+    ms_read_file f = {.thread = t->thread, .id = (uint32_t)id, .comm = (int64_t)comm1 - 1, .path = path,
+                      .len = (uint32_t)len};
+    if (r->cb && r->cb->file && r->cb->file(r->ctx, &f) != 0)
         return ms_rd_stopped(r);
     return MS_READ_OK;
 }

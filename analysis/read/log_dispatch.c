@@ -176,6 +176,8 @@ static ms_read_status parse_control(ms_reader *r, thread_state *t, uint64_t ctl,
         return ms_rd_summary(r, t, pp, end);
     case MS_CTL_MESSAGE:
         return ms_rd_message(r, t, pp, end);
+    case MS_CTL_FILE:
+        return ms_rd_file(r, t, pp, end);
     default:
         return ms_rd_corrupt_at(r, "unknown control record");
     }

@@ -128,6 +128,17 @@ typedef struct ms_read_message {
                              MS_MSG_POSTED */
 } ms_read_message;
 
+/* A file of MPI-IO (MS_CTL_FILE, version 5; docs/FORMAT.md "Files (version 5)"): the
+ * rank's calls whose region name ends ` file=<id>` are on it. path is valid
+ * during the callback only, len bytes, no NUL. */
+typedef struct ms_read_file {
+    uint32_t thread;      /* thread index within the rank */
+    uint32_t id;          /* <= MS_MAX_FILE_ID */
+    int64_t comm;         /* the communicator it was opened on; -1: none */
+    const char *path;
+    uint32_t len;         /* 1 .. MS_MAX_FILE_PATH */
+} ms_read_file;
+
 /* An aggregate (MS_CTL_SUMMARY), checked (ms_stats_agg_check): durations
  * in ns, agg.first_start and agg.last_end in ns of the tool clock like
  * event times; agg.counts is valid during the callback only. */
@@ -166,6 +177,8 @@ typedef struct ms_read_callbacks {
     int (*sync)(void *ctx, const ms_sync_sample *s);
     /* A message record (version 5), before the event it belongs to. */
     int (*message)(void *ctx, const ms_read_message *m);
+    /* A file record (version 5). */
+    int (*file)(void *ctx, const ms_read_file *f);
 } ms_read_callbacks;
 
 typedef struct ms_read_result {

@@ -164,6 +164,7 @@ ms_read_status ms_rd_region_def(ms_reader *r, thread_state *t, const uint8_t **p
 ms_read_status ms_rd_site(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
 ms_read_status ms_rd_object(ms_reader *r, const uint8_t **pp, const uint8_t *end);
 ms_read_status ms_rd_comm(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
+ms_read_status ms_rd_file(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
 /* decode_counters.c: hardware counters */
 ms_read_status ms_rd_counter_set(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
 ms_read_status ms_rd_counter_sample(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);

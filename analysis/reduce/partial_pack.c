@@ -19,8 +19,8 @@
 
 #if UINTPTR_MAX == UINT64_MAX && defined(__x86_64__)
 #define SIZE_CHECK(T, n) _Static_assert(sizeof(T) == (n), #T " changed: carry its new fields in partial_pack.c")
-SIZE_CHECK(ms_file_job, 1064);
-SIZE_CHECK(ms_rank_info, 400);
+SIZE_CHECK(ms_file_job, 1080);
+SIZE_CHECK(ms_rank_info, 416);
 SIZE_CHECK(ms_read_result, 568);
 SIZE_CHECK(ms_strlist, 24);
 SIZE_CHECK(ms_p2p_chan, 56);
@@ -118,6 +118,9 @@ static void put_rank_info(ms_pbuf *b, const ms_rank_info *in)
     put_str(b, in->run_dir);
     put_str(b, in->clock);
     put_str(b, in->run_id);
+    unsigned char *e = malloc(ms_io_files_encode(&in->io_files, NULL) + 1);
+    b->nomem |= !e || ms_pbuf_put(b, e, ms_io_files_encode(&in->io_files, e)) != 0;
+    free(e);
     for (size_t i = 0; i < in->gpu.norigins; i++) {
         put_u64(b, in->gpu.origins[i].calls);
         put_u64(b, in->gpu.origins[i].gpu_ns);
@@ -194,6 +197,7 @@ static void put_file(ms_pbuf *b, const ms_file_job *j)
     c.base = NULL;
     in->file = in->host = in->mpi_library = in->argv0 = in->run_dir = in->clock = in->run_id = NULL;
     in->gpu.origins = NULL;
+    in->io_files.v = NULL;
     c.warnings.v = NULL;
     c.warnings.cap = c.warnings.n;
     c.chans = NULL;
@@ -406,9 +410,9 @@ static void *get_array(rd *r, size_t n, size_t size)
     return v;
 }
 
-/* in: its bytes already copied, its pointers cleared; its strings and its
- * norigins GPU origins follow. */
-static void get_rank_info(rd *r, ms_rank_info *in, size_t norigins)
+/* in: its bytes already copied, its pointers cleared; its strings, its
+ * nfiles files of MPI-IO and its norigins GPU origins follow. */
+static void get_rank_info(rd *r, ms_rank_info *in, size_t norigins, size_t nfiles)
 {
     in->file = get_str(r);
     in->host = get_str(r);
@@ -417,6 +421,8 @@ static void get_rank_info(rd *r, ms_rank_info *in, size_t norigins)
     in->run_dir = get_str(r);
     in->clock = get_str(r);
     in->run_id = get_str(r);
+    int rc = r->bad || r->nomem ? 0 : ms_io_files_decode(&in->io_files, nfiles, r->p, r->n, &r->off);
+    r->nomem |= rc == -1, r->bad |= rc == -2;
     if (r->bad || r->nomem || norigins == 0)
         return;
     if (norigins > (r->n - r->off) / (3 * sizeof(uint64_t))) {
@@ -588,6 +594,8 @@ static void get_file_all(rd *r, ms_file_job *j)
     size_t norigins = j->info.gpu.norigins;
     j->info.gpu.origins = NULL;
     j->info.gpu.norigins = 0;
+    size_t nfiles = j->info.io_files.n;
+    j->info.io_files = (ms_io_files){0};
     memset(&j->warnings, 0, sizeof j->warnings);
     j->chans = NULL;
     j->nchans = j->chans_cap = 0;
@@ -603,7 +611,7 @@ static void get_file_all(rd *r, ms_file_job *j)
         else
             j->base = j->path + base;
     }
-    get_rank_info(r, &j->info, norigins);
+    get_rank_info(r, &j->info, norigins, nfiles);
     get_strlist(r, &j->warnings);
     if (r->bad || r->nomem)
         return;

@@ -19,7 +19,7 @@
  *            u64 ntables { u64 nregions { str name, u64 nparts { part }... }... }...
  *            u64 nsites { site }...
  *   file     ms_file_job bytes, str path, u64 offset of base in path,
- *            ms_rank_info's strings, warnings (u64 n, str...), channels
+ *            ms_rank_info's strings and files (io_files.h), warnings (u64 n, str...), channels
  *            (u64 n, ms_p2p_chan bytes), counters (u8 present; ms_counter_acc
  *            bytes, its sets and rows)
  *   part     ms_region_rank bytes, then its sketch's buckets

@@ -212,6 +212,16 @@ static int on_comm(void *ctx, uint32_t thread, uint64_t comm_id, const int32_t *
     return 0;
 }
 
+static int on_file(void *ctx, const ms_read_file *r)
+{
+    file_ctx *f = ctx;
+    if (ms_io_files_add(&f->job->info.io_files, r->id, r->comm, r->path, r->len) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
 static int on_counter_set(void *ctx, uint32_t set, const ms_counter_set *def)
 {
     file_ctx *f = ctx;
@@ -267,6 +277,7 @@ static const ms_read_callbacks reduce_callbacks = {
     .region = on_region,
     .event = on_event,
     .comm = on_comm,
+    .file = on_file,
     .end = on_end,
     .counter_set = on_counter_set,
     .counter_sample = on_counter_sample,

@@ -59,6 +59,7 @@ static int parse_fields(const char *name, ms_region_info *o)
     if (copy_field(o->op, p, (size_t)(e - p)) != 0)
         return -1;
     unsigned seen = 0;
+    o->file = -1;
     for (p = e;;) {
         while (*p && is_space(*p))
             p++;
@@ -95,6 +96,8 @@ static int parse_fields(const char *name, ms_region_info *o)
             seen |= F_COMM;
         } else if (KEY("request")) {
             rc = copy_field(o->request, v, vlen);
+        } else if (KEY("file")) {
+            rc = parse_int(v, vlen, 0, INT32_MAX, &o->file);
         }
 #undef KEY
         if (rc != 0)

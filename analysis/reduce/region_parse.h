@@ -1,6 +1,6 @@
 /*
  * Parsing a region name back into its fields (DESIGN section 4):
- *   mpi:<op> kind=<kind> bytes=<n> peer=<p> root=<r> tag=<t> comm=<c>[ request=<op>]
+ *   mpi:<op> kind=<kind> bytes=<n> peer=<p> root=<r> tag=<t> comm=<c>[ request=<op>][ file=<id>]
  * The inverse of ms_region_format (common/region_name.h). It accepts what
  * scope-profiler's parse_mpi_region accepts: fields separated by spaces, in
  * any order, unknown fields ignored, the last of repeated fields wins.
@@ -21,6 +21,8 @@ typedef struct ms_region_info {
     int64_t peer, root, tag;
     int64_t comm;                 /* -1: none */
     char request[MS_FIELD_MAX];   /* "" when absent */
+    int64_t file;                 /* MPI-IO: the file's id in its rank's
+                                     log (file records); -1 when absent */
 } ms_region_info;
 
 /* Fills *out. Returns 1 for a canonical MPI name; 0 for another name (not

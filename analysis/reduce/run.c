@@ -33,6 +33,7 @@ void ms_rank_info_free(ms_rank_info *in)
     free(in->clock);
     free(in->run_id);
     ms_gpu_rank_free(&in->gpu);
+    ms_io_files_free(&in->io_files);
 }
 
 void ms_run_free(ms_run *run)

@@ -31,6 +31,7 @@
 #include "clock_align.h"
 #include "counters.h"
 #include "gpu.h"
+#include "io_files.h"
 #include "../read/log_reader.h"
 #include "matrix.h"
 #include "p2p.h"
@@ -61,6 +62,7 @@ typedef struct ms_rank_info {
     uint64_t app_ns, mpi_ns, wall_ns;
     double mpi_pct;                /* 100 mpi_ns / app_ns, 0 when app_ns is 0 */
     ms_gpu_rank gpu;               /* GPU activity (gpu.h); zero without */
+    ms_io_files io_files;          /* its files of MPI-IO (io_files.h) */
 } ms_rank_info;
 
 /* One rank's part of a region. */

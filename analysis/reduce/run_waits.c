@@ -26,10 +26,11 @@ static int convert(const ms_run *run, const ms_strtab *names, const ms_rank_info
     (void)run;
     for (size_t i = 0; i < f->nev; i++) {
         ms_wx_event *e = &f->ev[i];
+        /* The start on the common clock, the duration as measured: as the
+         * timeline and the trace place calls. */
+        int64_t d = e->end > e->start ? e->end - e->start : 0;
         e->start = ms_rank_time(in, (uint64_t)e->start);
-        e->end = ms_rank_time(in, (uint64_t)e->end);
-        if (e->end < e->start)
-            e->end = e->start;
+        e->end = ms_sat_add_i64(e->start, d);
         e->region = e->region < f->nnames ? map[e->region] : MS_WX_NONE;
     }
     for (size_t i = 0; i < f->nmsg; i++)

@@ -59,6 +59,12 @@ int ms_report_waits_json(FILE *fp, const ms_run *run);
  * records) and the JSON value of "gpu". */
 int ms_report_gpu_text(FILE *fp, const ms_run *run);
 int ms_report_gpu_json(FILE *fp, const ms_run *run);
+/* Files of MPI-IO (report_files.c, io_rows.h): nothing without calls on
+ * files, except the CSV header. The JSON part is the key and its value
+ * after a comma. */
+int ms_report_files_text(FILE *fp, const ms_run *run);
+int ms_report_files_json(FILE *fp, const ms_run *run);
+int ms_report_files_csv(FILE *fp, const ms_run *run);
 
 /* Reports that are directories, reading the logs a second time. Each
  * returns 0, or -1 with a message in err (no program name, no newline).

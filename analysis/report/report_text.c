@@ -516,6 +516,8 @@ int ms_report_text(FILE *fp, const ms_run *run)
         return -1;
     if (ms_report_gpu_text(fp, run) != 0)
         return -1;
+    if (ms_report_files_text(fp, run) != 0)
+        return -1;
     if (ms_report_waits_text(fp, run) != 0)
         return -1;
     warnings(fp, run);

@@ -138,6 +138,25 @@ def message_block():
     return (2, 3, rec)
 
 
+def file_record(fid, comm, path):
+    """A file record (control record 14, version 5)."""
+    return varint((14 << 2) | 1) + varint(fid) + varint(comm + 1) + varint(len(path)) + path
+
+
+def file_block(bad=False):
+    """A data block (thread 4) with file records (docs/FORMAT.md, "Files"):
+    a file opened on MPI_COMM_WORLD, one named without a communicator, a
+    call on the first; `bad` adds a path with a NUL byte."""
+    name = b"mpi:file_write_at kind=io bytes=64 peer=-1 root=-1 tag=-1 comm=0 file=0"
+    rec = file_record(0, 0, b"/tmp/out.dat") + file_record(1, -1, b"old,\"name\".dat")
+    rec += varint(1) + varint(2) + varint(len(name)) + name            # region 2
+    rec += varint(5) + varint(8000000)                                # time
+    rec += varint(2 << 2) + varint(100) + varint(50)
+    if bad:
+        rec += file_record(2, 0, b"a\0b")
+    return (2, 4, rec)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "test", "fuzz", "corpus")
     rng = random.Random(20261129)
@@ -166,6 +185,8 @@ def main():
         blks[name + "-sites"] = encode(b[:-1] + [site_block()] + b[-1:])
         blks[name + "-summary"] = encode(b[:-1] + [summary_block()] + b[-1:])
         blks[name + "-messages"] = encode(b[:-1] + [message_block()] + b[-1:])
+        blks[name + "-files"] = encode(b[:-1] + [file_block()] + b[-1:])
+        blks[name + "-files-bad"] = encode(b[:-1] + [file_block(bad=True)] + b[-1:])
     logs["empty"] = b""
     logs["random"] = bytes(rng.randrange(256) for _ in range(512))
     logs["zstd-magic-only"] = b"\x28\xb5\x2f\xfd"

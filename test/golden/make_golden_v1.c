@@ -17,7 +17,7 @@
 static void name(char *buf, size_t cap, const char *op, const char *kind, int64_t bytes, int32_t peer,
                  int32_t root, int32_t tag, int64_t comm, const char *request)
 {
-    ms_region_fields f = {op, kind, bytes, peer, root, tag, comm, request};
+    ms_region_fields f = {op, kind, bytes, peer, root, tag, comm, request, 0, 0};
     ms_region_format(buf, cap, &f);
 }
 

@@ -43,7 +43,8 @@ CSV_HEADER = (
 
 NAME_RE = re.compile(
     r"^mpi:(?P<operation>[a-z0-9_]+) kind=(?P<kind>[a-z-]+) bytes=(?P<bytes>-?\d+) peer=(?P<peer>-?\d+)"
-    r" root=(?P<root>-?\d+) tag=(?P<tag>-?\d+) comm=(?P<comm>-?\d+)(?: request=(?P<request>[a-z0-9_]+))?$"
+    r" root=(?P<root>-?\d+) tag=(?P<tag>-?\d+) comm=(?P<comm>-?\d+)(?: request=(?P<request>[a-z0-9_]+))?"
+    r"(?: file=\d+)?$"
 )
 
 # Rows the tests do not assert on: their exact form may change. Also the

@@ -42,6 +42,7 @@ P2P = "point-to-point"
 COLL = "collective"
 WAIT = "wait"
 RMA = "rma"
+IO = "io"
 OTHER = "other"
 
 # MPI_PROC_NULL, MPI_ANY_SOURCE and MPI_ANY_TAG as region fields.
@@ -53,12 +54,20 @@ def sym(kind, *parts):
     return ":".join([str(kind)] + [str(p) for p in parts])
 
 
-def region(op, kind, bytes=-1, peer=-1, root=-1, tag=-1, comm=-1, request=None):
+def region(op, kind, bytes=-1, peer=-1, root=-1, tag=-1, comm=-1, request=None, file=None):
     """The region name of DESIGN.md section 4."""
     name = f"mpi:{op} kind={kind} bytes={bytes} peer={peer} root={root} tag={tag} comm={comm}"
     if request is not None:
         name += f" request={request}"
+    if file is not None:
+        name += f" file={file}"
     return name
+
+
+def io(op, file, nbytes=-1, comm=WORLD):
+    """An MPI-IO call on file id `file` (the rank's file ids count from 0 in
+    the order it opened files, or named them to MPI_File_delete)."""
+    return region(op, IO, nbytes, comm=comm, file=file)
 
 
 def send(nbytes, peer, tag, comm=WORLD):

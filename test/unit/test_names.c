@@ -21,11 +21,30 @@ static void round_trip(const ms_region_fields *f)
     cr_expect_eq(info.tag, f->tag, "%s", name);
     cr_expect_eq(info.comm, f->comm, "%s", name);
     cr_expect_str_eq(info.request, f->request ? f->request : "", "%s", name);
+    cr_expect_eq(info.file, f->has_file ? f->file : -1, "%s", name);
+}
+
+Test(names, file)
+{
+    ms_region_fields f = {"file_write_at", "io", 64, -1, -1, -1, 0, NULL, 1, 3};
+    round_trip(&f);
+    char name[256];
+    ms_region_format(name, sizeof name, &f);
+    cr_expect_str_eq(name, "mpi:file_write_at kind=io bytes=64 peer=-1 root=-1 tag=-1 comm=0 file=3");
+    ms_region_fields g = {"file_delete", "io", -1, -1, -1, -1, -1, NULL, 1, INT32_MAX};
+    round_trip(&g);
+    /* Cut short: the length is still the whole name's, as snprintf's. */
+    char small[16];
+    cr_expect_eq(ms_region_format(small, sizeof small, &f), strlen(name));
+    cr_expect_eq(strlen(small), sizeof small - 1);
+    ms_region_info info;
+    cr_expect_eq(ms_region_parse("mpi:file_read kind=io bytes=8 peer=-1 root=-1 tag=-1 comm=0 file=-2", &info), 0);
+    cr_expect_eq(ms_region_parse("mpi:file_read kind=io bytes=8 peer=-1 root=-1 tag=-1 comm=0 file=x", &info), 0);
 }
 
 Test(names, point_to_point)
 {
-    ms_region_fields f = {"send", "point-to-point", 8, 1, -1, 0, 0, NULL};
+    ms_region_fields f = {"send", "point-to-point", 8, 1, -1, 0, 0, NULL, 0, 0};
     round_trip(&f);
     char name[256];
     ms_region_format(name, sizeof name, &f);
@@ -34,29 +53,29 @@ Test(names, point_to_point)
 
 Test(names, negative_values)
 {
-    ms_region_fields f = {"barrier", "collective", -1, -1, -1, -1, 1, NULL};
+    ms_region_fields f = {"barrier", "collective", -1, -1, -1, -1, 1, NULL, 0, 0};
     round_trip(&f);
-    ms_region_fields g = {"recv", "point-to-point", 0, INT32_MAX, INT32_MIN, INT32_MIN, 0, NULL};
+    ms_region_fields g = {"recv", "point-to-point", 0, INT32_MAX, INT32_MIN, INT32_MIN, 0, NULL, 0, 0};
     round_trip(&g);
-    ms_region_fields h = {"file_write", "io", INT64_MAX, -1, -1, -1, 0, NULL};
+    ms_region_fields h = {"file_write", "io", INT64_MAX, -1, -1, -1, 0, NULL, 0, 0};
     round_trip(&h);
 }
 
 Test(names, large_comm_ids)
 {
-    ms_region_fields f = {"allreduce", "collective", 4096, -1, -1, -1, INT64_MAX, NULL};
+    ms_region_fields f = {"allreduce", "collective", 4096, -1, -1, -1, INT64_MAX, NULL, 0, 0};
     round_trip(&f);
-    ms_region_fields g = {"bcast", "collective", 1 << 20, -1, 3, -1, 0x7000000000000001ll, NULL};
+    ms_region_fields g = {"bcast", "collective", 1 << 20, -1, 3, -1, 0x7000000000000001ll, NULL, 0, 0};
     round_trip(&g);
-    ms_region_fields h = {"init", "other", -1, -1, -1, -1, -1, NULL};
+    ms_region_fields h = {"init", "other", -1, -1, -1, -1, -1, NULL, 0, 0};
     round_trip(&h);
 }
 
 Test(names, request)
 {
-    ms_region_fields f = {"waitall", "wait", 1024, -1, -1, -1, 0, "isend"};
+    ms_region_fields f = {"waitall", "wait", 1024, -1, -1, -1, 0, "isend", 0, 0};
     round_trip(&f);
-    ms_region_fields g = {"wait", "wait", -1, 3, -1, 99, 5, "mixed"};
+    ms_region_fields g = {"wait", "wait", -1, 3, -1, 99, 5, "mixed", 0, 0};
     round_trip(&g);
     char name[256];
     ms_region_format(name, sizeof name, &g);

@@ -79,6 +79,10 @@ static void make_file(ms_file_job *j, const char *dir, size_t i)
         fill(&in->gpu.origins[k], sizeof in->gpu.origins[k]);
         in->gpu.origins[k].region = rstr("origin");
     }
+    in->io_files.n = i;
+    in->io_files.v = i ? calloc(i, sizeof *in->io_files.v) : NULL;
+    for (size_t k = 0; k < i; k++)
+        in->io_files.v[k] = (ms_io_file){.id = (uint32_t)(7 * k + 1), .comm = (int64_t)k - 1, .path = rstr("path")};
     j->warnings.n = i;
     j->warnings.cap = i + 3;
     j->warnings.v = calloc(i + 3, sizeof(char *));
@@ -232,6 +236,7 @@ static void same_file(const ms_file_job *a, const ms_file_job *b)
         v[i]->info.file = v[i]->info.host = v[i]->info.mpi_library = v[i]->info.argv0 = NULL;
         v[i]->info.run_dir = v[i]->info.clock = v[i]->info.run_id = NULL;
         v[i]->info.gpu.origins = NULL;
+        v[i]->info.io_files.v = NULL;
         v[i]->warnings.v = NULL;
         v[i]->warnings.cap = 0;
         v[i]->chans = NULL;
@@ -254,6 +259,11 @@ static void same_file(const ms_file_job *a, const ms_file_job *b)
         same_str(a->info.gpu.origins[i].region, b->info.gpu.origins[i].region, "GPU origin");
         cr_assert_eq(a->info.gpu.origins[i].calls, b->info.gpu.origins[i].calls);
         cr_assert_eq(a->info.gpu.origins[i].gpu_ns, b->info.gpu.origins[i].gpu_ns);
+    }
+    for (size_t i = 0; i < a->info.io_files.n; i++) {
+        same_str(a->info.io_files.v[i].path, b->info.io_files.v[i].path, "file path");
+        cr_assert_eq(a->info.io_files.v[i].id, b->info.io_files.v[i].id);
+        cr_assert_eq(a->info.io_files.v[i].comm, b->info.io_files.v[i].comm);
     }
     for (size_t i = 0; i < a->warnings.n; i++)
         same_str(a->warnings.v[i], b->warnings.v[i], "warning");

@@ -60,5 +60,8 @@ int ms_html_waits(FILE *fp, const ms_run *run);
  * (at most MS_HTML_TIMELINE_EVENTS, and MS_HTML_TIMELINE_TOTAL over all
  * ranks), read again from the logs. 0, or -1 when out of memory. */
 int ms_html_timeline(FILE *fp, const ms_run *run);
+/* The section of files of MPI-IO (report_html_files.c): HTML, not data;
+ * nothing when the run has no calls on files. */
+int ms_html_files(FILE *fp, const ms_run *run);
 
 #endif
