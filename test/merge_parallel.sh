@@ -214,13 +214,15 @@ grep -q "rank-000003.zst.*readable part is used" "$out/warn.serial.err" || fail 
 [ "$(grep -c . "$out/halo-4.serial.matrix.csv")" -gt 1 ] || fail "halo-4: an empty traffic matrix"
 [ "$(grep -c . "$out/io-4.serial.files.csv")" -gt 60 ] || fail "io-4: too few rows of files"
 # The planted imbalance of examples/halo.c (its last rank pauses 2 ms in
-# every step): the analysis names rank 3 as the cause of its neighbours'
-# late senders and of the waits in MPI_Allreduce, also when the clocks
-# disagree (skew-4: aligned first).
+# every step): the analysis names rank 3 as the late sender its neighbours
+# (ranks 2 and 0) wait for in MPI_Waitall, also when the clocks disagree
+# (skew-4: aligned first). Who enters MPI_Allreduce last is left to the
+# scheduler when 4 ranks poll on 2 cores, so that is not checked.
 for name in halo-4 skew-4; do
-    for pattern in late_sender wait_at_nxn; do
-        awk -F, -v p=$pattern 'NR > 1 && $1 == p && $6 == 3 { n++ } END { exit !(n >= 2) }' \
-            "$out/$name.serial.waits.csv" || fail "$name: no $pattern rows caused by rank 3: $(cat "$out/$name.serial.waits.csv")"
+    for r in 0 2; do
+        awk -F, -v r=$r 'NR > 1 && $1 == "late_sender" && $2 == r && $6 == 3 { n++ } END { exit !(n >= 1) }' \
+            "$out/$name.serial.waits.csv" ||
+            fail "$name: rank $r has no late sender caused by rank 3: $(cat "$out/$name.serial.waits.csv")"
     done
 done
 if [ -e "$out/counters-2.serial.roofline.csv" ]; then
