@@ -137,13 +137,55 @@ static int make_lane(const ms_wx_rank *r, lane *l)
 
 /* A stretch [a, b) of the path on lane ri into w->path_segs (in walk
  * order; sorted by time once the walk is done). */
+static int64_t seg_len(const ms_wx_path_seg *s)
+{
+    return s->to - s->from;
+}
+
+/* Is piece x shorter than y (the heap's order; ties: the later first)? */
+static int seg_less(const ms_wx_path_seg *x, const ms_wx_path_seg *y)
+{
+    if (seg_len(x) != seg_len(y))
+        return seg_len(x) < seg_len(y);
+    return x->from > y->from;
+}
+
+static void sift_down(ms_wx_path_seg *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && seg_less(&h[l], &h[m]))
+            m = l;
+        if (r < n && seg_less(&h[r], &h[m]))
+            m = r;
+        if (m == i)
+            return;
+        ms_wx_path_seg t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
 static void add_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a, int64_t b)
 {
     ms_waits *w = k->w;
     if (b <= a || k->nomem)
         return;
+    w->npath_segs_all++;
+    ms_wx_path_seg seg = {.rank = k->ranks[ri].rank, .region = region, .from = a, .to = b, .is_mpi = (uint8_t)is_mpi};
+    /* The longest MS_WX_PATH_SEGS, in a heap of the shortest first. */
+    if (w->npath_segs == MS_WX_PATH_SEGS) {
+        if (seg_less(&seg, &w->path_segs[0]))
+            return;
+        w->path_segs[0] = seg;
+        sift_down(w->path_segs, w->npath_segs, 0);
+        return;
+    }
     if (w->npath_segs == k->segcap) {
         size_t c = k->segcap ? k->segcap * 2 : 64;
+        if (c > MS_WX_PATH_SEGS)
+            c = MS_WX_PATH_SEGS;
         ms_wx_path_seg *s = realloc(w->path_segs, c * sizeof *s);
         if (!s) {
             k->nomem = 1;
@@ -152,8 +194,14 @@ static void add_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a, 
         w->path_segs = s;
         k->segcap = c;
     }
-    w->path_segs[w->npath_segs++] =
-        (ms_wx_path_seg){.rank = k->ranks[ri].rank, .region = region, .from = a, .to = b, .is_mpi = (uint8_t)is_mpi};
+    size_t i = w->npath_segs++;
+    w->path_segs[i] = seg;
+    while (i > 0 && seg_less(&w->path_segs[i], &w->path_segs[(i - 1) / 2])) {
+        ms_wx_path_seg t = w->path_segs[i];
+        w->path_segs[i] = w->path_segs[(i - 1) / 2];
+        w->path_segs[(i - 1) / 2] = t;
+        i = (i - 1) / 2;
+    }
 }
 
 /* The slot of region_ns for an event's region: events without a region

@@ -126,6 +126,10 @@ typedef struct ms_wx_path_region {
 /* One stretch of the critical path on one rank: [from, to) in an MPI call
  * (is_mpi, region: the call's) or outside MPI (region: the innermost user
  * region, MS_WX_COMPUTE when none). */
+/* The pieces of the path kept for drawing it (its longest): the timeline
+ * of the HTML report draws at most this many. */
+#define MS_WX_PATH_SEGS 20000u
+
 typedef struct ms_wx_path_seg {
     int32_t rank;
     uint32_t region;
@@ -155,9 +159,13 @@ typedef struct ms_waits {
     ms_wx_path_region *path_regions;  /* time on the path descending */
     size_t npath_regions;
     uint64_t path_steps;        /* segments walked */
-    ms_wx_path_seg *path_segs;  /* the path in time order (by from); per rank
-                                   they sum to its compute_ns and mpi_ns */
+    ms_wx_path_seg *path_segs;  /* the path's MS_WX_PATH_SEGS longest pieces,
+                                   in time order (by from); when none was
+                                   left out (npath_segs == npath_segs_all),
+                                   per rank they sum to its compute_ns and
+                                   mpi_ns */
     size_t npath_segs;
+    size_t npath_segs_all;      /* pieces of the whole path */
 } ms_waits;
 
 /* Free what w holds (NULL: nothing); w is then empty. */

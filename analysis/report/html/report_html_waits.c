@@ -322,7 +322,9 @@ static int put_marks(FILE *fp, const ms_run *run, const ms_waits *w)
     for (size_t i = 0; i < w->npath_segs; i++)
         if (w->path_segs[i].rank <= last)
             m[n++] = (mark){w->path_segs[i].from - run->origin, (uint64_t)(w->path_segs[i].to - w->path_segs[i].from), i};
-    fprintf(fp, "],\n\"segs_total\":%zu,\"segs\":[", n);
+    /* The analysis kept the path's longest pieces: the total is its count. */
+    size_t segs_total = w->npath_segs_all > w->npath_segs ? n + (w->npath_segs_all - w->npath_segs) : n;
+    fprintf(fp, "],\n\"segs_total\":%zu,\"segs\":[", segs_total);
     n = keep_longest(m, n);
     /* Region -> index into the names (assigned on first use); the last
      * slot is (compute). */
