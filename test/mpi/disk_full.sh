@@ -199,7 +199,14 @@ echo "== 4. summary mode on a full disk"
 tmpfs 256k || fail "cannot mount the tmpfs"
 logdir=$mnt/summary
 mkdir -p "$logdir"
-(sleep 0.5; dd if=/dev/zero of="$mnt/filler" bs=1k count=1024 2>/dev/null) &
+# The filler comes once both ranks have their logs (a slow start must not
+# find the disk full before the logs exist), and a snapshot later.
+(for _ in $(seq 300); do
+     [ -e "$logdir/rank-000000.zst" ] && [ -e "$logdir/rank-000001.zst" ] && break
+     sleep 0.1
+ done
+ sleep 0.3
+ dd if=/dev/zero of="$mnt/filler" bs=1k count=1024 2>/dev/null) &
 filler=$!
 profile summary 2 MPISCOPE_MODE=summary MPISCOPE_FLUSH_MS=50 -- 100 $((steps * 5)) 0 ||
     fail "the summary run failed: $(tail -3 "$dir/summary.err")"

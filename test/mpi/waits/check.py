@@ -20,7 +20,7 @@ import sys
 
 SLACK = 0.05          # s
 HIGH = 1.0            # in E
-BALANCED_PER_CALL = {2: 0.002}   # s; ranks sharing cores wait for the scheduler
+BALANCED_PER_CALL = {2: 0.005}   # s; ranks sharing cores wait for the scheduler
 BALANCED_PER_CALL_SHARED = 0.040
 
 
