@@ -15,7 +15,7 @@ const char *ms_run_wait_region(const ms_run *run, uint32_t region)
 
 /* One rank's facts, in place: times to the common clock, regions to run
  * indices (names lookup). 0, or -1 when out of memory. */
-static int convert(const ms_run *run, const ms_strtab *names, const ms_rank_info *in, ms_wait_facts *f)
+static int convert(const ms_strtab *names, const ms_rank_info *in, ms_wait_facts *f)
 {
     uint32_t *map = malloc((f->nnames ? f->nnames : 1) * sizeof *map);
     if (!map)
@@ -23,7 +23,6 @@ static int convert(const ms_run *run, const ms_strtab *names, const ms_rank_info
     for (size_t i = 0; i < f->nnames; i++)
         if (!ms_strtab_find(names, f->names[i], strlen(f->names[i]), &map[i]))
             map[i] = MS_WX_NONE;
-    (void)run;
     for (size_t i = 0; i < f->nev; i++) {
         ms_wx_event *e = &f->ev[i];
         /* The start on the common clock, the duration as measured: as the
@@ -62,7 +61,7 @@ int ms_run_waits(ms_run *run, ms_file_job *jobs, size_t njobs, const uint32_t *f
                 continue;
             const ms_rank_info *in = &run->ranks[r];
             ms_wait_facts *f = jobs[i].waits;
-            if (convert(run, &names, in, f) != 0) {
+            if (convert(&names, in, f) != 0) {
                 rc = -1;
                 break;
             }

@@ -408,7 +408,7 @@ static int name_send(ms_wait_acc *a, const slot *s, int64_t entry, uint32_t ev, 
 }
 
 /* A message record of the event ev (kept at index ev, or MS_WX_NONE). */
-static int record(ms_wait_acc *a, const slot *s, const ms_read_message *m, const ms_read_event *e, uint32_t ev)
+static int record(ms_wait_acc *a, const ms_read_message *m, const ms_read_event *e, uint32_t ev)
 {
     int64_t entry = (m->flags & MS_MSG_POSTED) ? (int64_t)m->post_ns : (int64_t)e->start_ns;
     int32_t other = world(a, m->comm, m->peer);
@@ -436,7 +436,6 @@ static int record(ms_wait_acc *a, const slot *s, const ms_read_message *m, const
         ms_wx_msg x = {.comm = m->comm, .tag = m->tag, .entry = entry, .other = other, .ev = ev, .is_send = 0};
         return add_msg(a, x, NULL);
     }
-    (void)s;
     /* A send or a collective completed: link it to its post. */
     if (!(m->flags & MS_MSG_POSTED))
         return 0;
@@ -534,7 +533,7 @@ int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e)
             continue;
         }
         if (rc == 0)
-            rc = record(a, s, &a->msgs[i], e, ev);
+            rc = record(a, &a->msgs[i], e, ev);
     }
     a->nmsgs = k;
     return rc;

@@ -67,7 +67,10 @@ static int add_piece(lane *l, size_t *cap, int64_t lo, int64_t hi, uint32_t regi
  * pieces where each is innermost. */
 static int flatten(const ms_wx_rank *r, lane *l, const uint32_t *users, size_t n)
 {
-    uint32_t stack[256];
+    /* Regions open at once: at most all of them. */
+    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
+    if (!stack)
+        return -1;
     size_t depth = 0, cap = 0;
     int64_t at = INT64_MIN;
     for (size_t i = 0; i <= n; i++) {
@@ -77,8 +80,10 @@ static int flatten(const ms_wx_rank *r, lane *l, const uint32_t *users, size_t n
             const ms_wx_event *top = &r->ev[stack[depth - 1]];
             if (top->end > next)
                 break;
-            if (add_piece(l, &cap, at > top->start ? at : top->start, top->end, top->region) != 0)
+            if (add_piece(l, &cap, at > top->start ? at : top->start, top->end, top->region) != 0) {
+                free(stack);
                 return -1;
+            }
             at = top->end;
             depth--;
         }
@@ -87,13 +92,15 @@ static int flatten(const ms_wx_rank *r, lane *l, const uint32_t *users, size_t n
         const ms_wx_event *e = &r->ev[users[i]];
         if (depth) {
             const ms_wx_event *top = &r->ev[stack[depth - 1]];
-            if (add_piece(l, &cap, at > top->start ? at : top->start, e->start, top->region) != 0)
+            if (add_piece(l, &cap, at > top->start ? at : top->start, e->start, top->region) != 0) {
+                free(stack);
                 return -1;
+            }
         }
         at = e->start;
-        if (depth < sizeof stack / sizeof *stack)
-            stack[depth++] = users[i];
+        stack[depth++] = users[i];
     }
+    free(stack);
     return 0;
 }
 
