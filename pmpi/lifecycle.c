@@ -7,7 +7,9 @@
  * for the tool, ping-pong with rank 0), then the core starts recording. At
  * MPI_Finalize the ranks measure their clocks again, each for at most
  * MS_SYNC_FINALIZE_MS; MPI_Abort is rank-local: no communication, no
- * waiting.
+ * waiting. From C, each goes on to the next tool's function where another
+ * tool comes after mpiscope in LD_PRELOAD (stacking.h), else to PMPI; the
+ * profiler's own calls here go to PMPI always.
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 #include "../preload/run_ident.h"
 #include "../preload/runtime.h"
 #include "semantics.h"
+#include "stacking.h"
 #include "../preload/user_regions.h"
 
 /* What rank 0 sends every rank at init. */
@@ -117,7 +120,7 @@ MS_EXPORT int MPI_Init(int *argc, char ***argv)
 {
     ms_mpi_make_global();
     uint64_t t0 = ms_now();
-    int rc = PMPI_Init(argc, argv);
+    int rc = ms_next_MPI_Init(argc, argv);
     if (rc == MPI_SUCCESS)
         after_init(MS_OP_INIT, t0);
     return rc;
@@ -127,7 +130,7 @@ MS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
 {
     ms_mpi_make_global();
     uint64_t t0 = ms_now();
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    int rc = ms_next_MPI_Init_thread(argc, argv, required, provided);
     if (rc == MPI_SUCCESS)
         after_init(MS_OP_INIT_THREAD, t0);
     return rc;
@@ -150,7 +153,7 @@ MS_EXPORT int MPI_Finalize(void)
     ms_thread *t = ms_enter();
     uint64_t t0 = ms_now();
     ms_sync_finalize();
-    int rc = PMPI_Finalize();
+    int rc = ms_next_MPI_Finalize();
     after_finalize(t, t0, ms_now());
     return rc;
 }
@@ -160,7 +163,7 @@ MS_EXPORT int MPI_Finalize(void)
 MS_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     ms_runtime_stop(0);
-    return PMPI_Abort(comm, errorcode);
+    return ms_next_MPI_Abort(comm, errorcode);
 }
 
 /* From Fortran: the binding's own PMPI entry point does the work; ierror may

@@ -2,8 +2,9 @@
  * MPI_Pcontrol as IPM and mpiP users mark regions: MPI_Pcontrol(1, "name")
  * begins and MPI_Pcontrol(-1, "name") ends the user region "name" (the same
  * regions as mpiscope_region_begin/end, preload/user_regions.c). Every call
- * is then passed to PMPI_Pcontrol with its level and name; other levels are
- * passed through untouched. MPI_Pcontrol itself is not recorded as a call.
+ * is then passed to PMPI_Pcontrol (or to the next tool's MPI_Pcontrol,
+ * stacking.h) with its level and name; other levels are passed through
+ * untouched. MPI_Pcontrol itself is not recorded as a call.
  *
  * The function is variadic, so it is written here rather than generated
  * from calls.tbl. Callers at levels 1 and -1 do not always pass a name:
@@ -27,6 +28,7 @@
 
 #include "../common/log_format.h"
 #include "semantics.h"
+#include "stacking.h"
 #include "../preload/user_regions.h"
 
 #define PAGE 4096u
@@ -87,10 +89,21 @@ static const char *read_name(const char *p, char *buf)
     return NULL;
 }
 
+/* The next tool's MPI_Pcontrol, or PMPI_Pcontrol (stacking.h), found at
+ * the first call: a rare one. */
+static int (*next_pcontrol(void))(const int, ...)
+{
+    static int (*_Atomic next)(const int, ...);
+    int (*f)(const int, ...) = next;
+    if (!f)
+        next = f = (int (*)(const int, ...))ms_pmpi_next("MPI_Pcontrol", (void *)PMPI_Pcontrol);
+    return f;
+}
+
 MS_EXPORT int MPI_Pcontrol(const int level, ...)
 {
     if (level != 1 && level != -1)
-        return PMPI_Pcontrol(level);
+        return next_pcontrol()(level);
     va_list ap;
     va_start(ap, level);
     const char *arg = va_arg(ap, const char *);
@@ -100,7 +113,7 @@ MS_EXPORT int MPI_Pcontrol(const int level, ...)
                                                                                              : read_name(arg, buf);
     if (name && level == -1)
         ms_user_end(name);
-    int rc = PMPI_Pcontrol(level, arg);
+    int rc = next_pcontrol()(level, arg);
     if (name && level == 1)
         ms_user_begin(name);
     return rc;

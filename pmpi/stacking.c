@@ -1,4 +1,4 @@
-/* Another PMPI tool preloaded ahead of mpiscope: see stacking.h. */
+/* Another PMPI tool preloaded with mpiscope: see stacking.h. */
 #include "stacking.h"
 
 #include <dlfcn.h>
@@ -45,4 +45,14 @@ void ms_pmpi_check_stacking(void)
                  "MPI calls go through it to PMPI, and mpiscope records none of them; put %s first in LD_PRELOAD",
                  theirs.dli_fname && theirs.dli_fname[0] ? theirs.dli_fname : "another library",
                  mine.dli_fname ? mine.dli_fname : "mpiscope's library");
+}
+
+void *ms_pmpi_next(const char *name, void *pmpi)
+{
+    void *next = dlsym(RTLD_NEXT, name);
+    Dl_info theirs, mpi;
+    if (!next || next == pmpi || !dladdr(next, &theirs) || !dladdr(pmpi, &mpi) ||
+        theirs.dli_fbase == mpi.dli_fbase)
+        return pmpi;
+    return next;
 }

@@ -6,7 +6,8 @@ usage: gen_wrappers.py TABLE OUTDIR
 Writes OUTDIR/pmpi_ops.h (op ids, names, kinds), OUTDIR/pmpi_op_table.c
 (the names and kinds) and OUTDIR/pmpi_wrappers.c
 (one C wrapper per row that is not `custom`, and one more for the `_c`
-variant of each `largecount` row). Fails, naming the row, on a malformed
+variant of each `largecount` row; and, for every row, the pointer to the
+function its wrapper calls, the next tool's or PMPI's, with its lookup). Fails, naming the row, on a malformed
 row, an id used twice or taken from a `retired` row, a name used twice, an
 unknown kind or semantic, a semantic that names a parameter the row does
 not have, or large-count types on a row that is not `largecount` (or none
@@ -560,20 +561,54 @@ def gen_wrapper(row):
     pre, post = semantic_code(row)
     params = ", ".join(f"{p.ctype} {p.name}" for p in row.params) or "void"
     args = ", ".join(p.name for p in row.params)
+    call = f"{next_pointer(row)}({args})"
     body = [f"MS_EXPORT int {row.function}({params})\n{{\n"]
     body.append("    ms_thread *t = ms_enter();\n")
-    body.append(f"    if (!t)\n        return P{row.function}({args});\n")
+    body.append(f"    if (!t)\n        return {call};\n")
     body.append(f"    ms_call c = ms_call_init({row.enum});\n")
     body.append("    c.site = ms_site(__builtin_return_address(0));\n")
     for s in pre:
         body.append(f"    {s}\n")
     body.append("    uint64_t t0 = ms_now();\n")
-    body.append(f"    int rc = P{row.function}({args});\n")
+    body.append(f"    int rc = {call};\n")
     body.append("    uint64_t t1 = ms_now();\n")
     for s in post:
         body.append(f"    {s}\n")
     body.append(f"    {record_call(row)}\n    ms_leave(t);\n    return rc;\n}}\n")
     return "".join(body)
+
+
+def next_pointer(row):
+    """The pointer a wrapper calls: the next tool's MPI_X, or PMPI_X."""
+    return "ms_next_" + row.function
+
+
+def wrapped(rows):
+    """Every function mpiscope defines from the table, in id order, as
+    (row, mpi4): the rows (custom ones too) and the `_c` variants."""
+    out = []
+    for r in sorted(rows, key=lambda r: r.id):
+        out.append((r, has(r, "mpi4")))
+        if has(r, "largecount"):
+            out.append((large_count_variant(r), True))
+    return out
+
+
+def gen_next(rows):
+    """The pointers the wrappers call and their lookup at load (see
+    pmpi/stacking.h): each starts as PMPI_X, and ms_pmpi_find_next (a
+    constructor) points it at the next MPI_X where another tool, after mpiscope in LD_PRELOAD,
+    defines one. The custom rows' wrappers (pmpi/lifecycle.c) call theirs."""
+    out = ["\n/* The next tool's MPI_X, or PMPI_X (pmpi/stacking.h). */\n"]
+    look = ["\n/* At library load, before the program runs. */\n"
+            "__attribute__((constructor)) static void ms_pmpi_find_next(void)\n{\n"]
+    for r, mpi4 in wrapped(rows):
+        params = ", ".join(p.ctype for p in r.params) or "void"
+        ptr = next_pointer(r)
+        out.append(guarded(f"MS_HIDDEN int (*{ptr})({params}) = P{r.function};\n", mpi4))
+        look.append(guarded(f"    {ptr} = ms_pmpi_next(\"{r.function}\", (void *){ptr});\n", mpi4))
+    look.append("}\n")
+    return "".join(out + look)
 
 
 def guarded(text, mpi4):
@@ -617,7 +652,8 @@ def gen_op_table_c(rows):
 
 
 def gen_wrappers_c(rows):
-    out = [HEADER, "#include \"semantics.h\"\n"]
+    out = [HEADER, "#include \"semantics.h\"\n#include \"stacking.h\"\n"]
+    out.append(gen_next(rows))
     for r in sorted(rows, key=lambda r: r.id):
         if is_custom(r):
             continue

@@ -1,6 +1,9 @@
 /*
  * For the launcher test (../launcher.sh): a few collectives, then the exit
- * status given as the first argument, after MPI_Finalize.
+ * status given as the first argument, after MPI_Finalize. The output is
+ * flushed before MPI_Finalize: once one rank exits with a nonzero status,
+ * Open MPI's mpirun ends the others, and what a rank still buffered for its
+ * exit would be lost (with or without a profiler).
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -15,6 +18,7 @@ int main(int argc, char **argv)
         MPI_Allreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0)
         printf("ranks %d\n", sum);
+    fflush(stdout);
     MPI_Finalize();
     return argc > 1 ? atoi(argv[1]) : 0;
 }
