@@ -1,7 +1,8 @@
 /*
  * Clock-sync exchange: each rank r > 0 measures its log clock against rank
  * 0's CLOCK_MONOTONIC by ping-pong (Cristian's method) at MPI_Init and at
- * MPI_Finalize, on a duplicate of MPI_COMM_WORLD that only the tool uses
+ * MPI_Finalize, on a duplicate of MPI_COMM_WORLD (or, where sessions began
+ * the run, of the tool's communicator over mpi://WORLD) that only the tool uses
  * (so the application's wildcard receives never see these messages), with
  * errors returned rather than fatal.
  *
@@ -336,12 +337,12 @@ static int run_phase(int phase, unsigned ms, ms_sync_sample *out)
     return measure(phase, deadline, out);
 }
 
-int ms_sync_init(int rank, int size, ms_sync_sample *out)
+int ms_sync_init(MPI_Comm world, int rank, int size, ms_sync_sample *out)
 {
     if (size < 2 || sync_comm != MPI_COMM_NULL)
         return 0;
     MPI_Comm c;
-    if (PMPI_Comm_dup(MPI_COMM_WORLD, &c) != MPI_SUCCESS)
+    if (PMPI_Comm_dup(world, &c) != MPI_SUCCESS)
         return 0;
     PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
     sync_comm = c;

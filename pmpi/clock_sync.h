@@ -6,6 +6,8 @@
 #ifndef MPISCOPE_CLOCK_SYNC_H
 #define MPISCOPE_CLOCK_SYNC_H
 
+#include <mpi.h>
+
 #include "../common/log_format.h"
 #include "../preload/tstate.h"
 
@@ -20,15 +22,17 @@
 /* Round trips per measurement. */
 #define MS_SYNC_EXCHANGES 16
 
-/* Collective over MPI_COMM_WORLD, right after the directory broadcast, on
- * every rank when the broadcast said so (also with MPISCOPE_DISABLE=1):
- * duplicate the tool's communicator and measure. Returns 1 and fills *out
- * on a rank other than 0 that measured; else 0. */
-MS_HIDDEN int ms_sync_init(int rank, int size, ms_sync_sample *out);
+/* Collective over world (MPI_COMM_WORLD, or where sessions began the run
+ * the tool's communicator over mpi://WORLD), right after the directory
+ * broadcast, on every rank when the broadcast said so (also with
+ * MPISCOPE_DISABLE=1): duplicate world for the tool and measure. Returns 1
+ * and fills *out on a rank other than 0 that measured; else 0. */
+MS_HIDDEN int ms_sync_init(MPI_Comm world, int rank, int size, ms_sync_sample *out);
 
-/* At MPI_Finalize, before PMPI_Finalize, on every rank that took part at
- * init: measure again (bounded by MS_SYNC_FINALIZE_MS) and write the
- * measurement to the log when recording. */
+/* At MPI_Finalize, before PMPI_Finalize (or before the run's last
+ * MPI_Session_finalize), on every rank that took part at init: measure
+ * again (bounded by MS_SYNC_FINALIZE_MS) and write the measurement to the
+ * log when recording. Once: later calls do nothing. */
 MS_HIDDEN void ms_sync_finalize(void);
 
 #endif

@@ -5,9 +5,14 @@
  * rank of the new communicator's rank 0. MPI_Comm_create_group, which only a
  * group of the parent calls, counts in a sequence of its own. An
  * intercommunicator's id comes from the world ranks of both groups' rank 0
- * and how many intercommunicators joined those two before. The log keeps
- * each communicator's members as world ranks (for an intercommunicator: its
- * remote group, whose ranks its peers are).
+ * and how many intercommunicators joined those two before. A communicator
+ * of MPI_Comm_create_from_group (MPI 4.0), which has no parent, gets its id
+ * from its members' world ranks, its string tag and how many communicators
+ * those members made with that tag before. The log keeps each
+ * communicator's members as world ranks (for an intercommunicator: its
+ * remote group, whose ranks its peers are). World ranks are ranks of
+ * MPI_COMM_WORLD, or of the mpi://WORLD process set where sessions began the
+ * run (the same numbering).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +24,9 @@
 
 static ms_hmap comms;
 static ms_hmap inter_pairs;  /* (world rank, world rank) -> intercommunicators so far */
+static ms_hmap from_groups;  /* hash of (members, string tag) -> communicators so far */
 static MPI_Group world_group = MPI_GROUP_NULL;
+static int world_known;      /* MPI_COMM_WORLD and MPI_COMM_SELF have their ids */
 
 static inline uint64_t comm_key(MPI_Comm c)
 {
@@ -63,13 +70,23 @@ static void put(MPI_Comm comm, const ms_comm_info *ci)
         ms_warn_once(MS_WARN_COMM, "too many communicators at once; the others are reported as comm=-1");
 }
 
-void ms_comm_ids_init(void)
+void ms_comm_ids_init(MPI_Group world)
 {
-    if (comms.slots)
+    if (!comms.slots) {
+        ms_hmap_init(&comms, COMM_BITS);
+        ms_hmap_init(&inter_pairs, 10);
+        ms_hmap_init(&from_groups, 10);
+    }
+    /* The first world group stays: ids made before MPI_Init used it. */
+    if (world_group == MPI_GROUP_NULL) {
+        if (world != MPI_GROUP_NULL)
+            world_group = world;
+        else
+            PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    }
+    if (world != MPI_GROUP_NULL || world_known)
         return;
-    ms_hmap_init(&comms, COMM_BITS);
-    ms_hmap_init(&inter_pairs, 10);
-    PMPI_Comm_group(MPI_COMM_WORLD, &world_group);
+    world_known = 1;
     ms_comm_info w = query(MPI_COMM_WORLD, 0);
     ms_comm_info s = query(MPI_COMM_SELF, 1);
     put(MPI_COMM_WORLD, &w);
@@ -190,12 +207,52 @@ void ms_comm_created(ms_thread *t, MPI_Comm parent, MPI_Comm newcomm, enum ms_co
     }
     ci.seq = ci.seq_group = 0;
     put(newcomm, &ci);
+    /* Members outside this world (a spawned or connected world's, pmpi/spawn.c)
+     * have no world rank: such a communicator is logged without members. */
+    for (int i = 0; members && i < n; i++)
+        if (members[i] == MPI_UNDEFINED) {
+            free(members);
+            members = NULL;
+        }
     if (t)
         ms_comm_define(t, ci.id, members ? members : &ci.rank, members ? (uint32_t)n : 0);
     free(members);
     if (g != MPI_GROUP_NULL)
         PMPI_Group_free(&g);
 }
+
+#if MPI_VERSION >= 4
+void ms_comm_from_group(ms_thread *t, MPI_Group group, const char *stringtag, MPI_Comm newcomm)
+{
+    (void)group;  /* newcomm's own group: the same members */
+    if (newcomm == MPI_COMM_NULL)
+        return;
+    ms_comm_info ci = query(newcomm, -1);
+    MPI_Group g = MPI_GROUP_NULL;
+    PMPI_Comm_group(newcomm, &g);
+    int *members = g != MPI_GROUP_NULL ? world_ranks(g, ci.size) : NULL;
+    /* Every member calls with the same group and tag, and calls with one
+     * tag on one group come in the same order on all of them (the tag is
+     * what tells concurrent ones apart): the n-th with these members and
+     * this tag is the same communicator everywhere. */
+    uint64_t h = UINT64_C(0xcbf29ce484222325);  /* FNV-1a of the tag */
+    for (const unsigned char *p = (const unsigned char *)(stringtag ? stringtag : ""); *p; p++)
+        h = (h ^ *p) * UINT64_C(0x100000001b3);
+    h = mix64(h ^ (uint64_t)(uint32_t)ci.size);
+    for (int i = 0; members && i < ci.size; i++)
+        h = mix64(h ^ (uint32_t)members[i]);
+    ms_hmap_slot *s = ms_hmap_put(&from_groups, h > MS_HMAP_BUSY ? h : h + MS_HMAP_BUSY + 1);
+    uint64_t nth = s ? ++s->value[0] : 0;
+    ci.id = derive(UINT64_C(0x66726f6d67726f75), h, nth);  /* "fromgrou" */
+    ci.seq = ci.seq_group = 0;
+    put(newcomm, &ci);
+    if (t)
+        ms_comm_define(t, ci.id, members ? members : &ci.rank, members ? (uint32_t)ci.size : 0);
+    free(members);
+    if (g != MPI_GROUP_NULL)
+        PMPI_Group_free(&g);
+}
+#endif
 
 void ms_comm_forget(MPI_Comm comm)
 {

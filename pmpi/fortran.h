@@ -169,6 +169,12 @@ static inline MPI_Message ms_f_message(MPI_Fint f)
     return m ? m : MPI_MESSAGE_NULL;
 }
 
+static inline MPI_Group ms_f_group(MPI_Fint f)
+{
+    MPI_Group g = PMPI_Group_f2c(f);
+    return g ? g : MPI_GROUP_NULL;
+}
+
 /* ---- per-thread scratch arrays ---- */
 
 #define MS_F_SLOTS 4u
@@ -282,5 +288,13 @@ typedef void ms_f_abort_fn(MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierror
 
 MS_HIDDEN void ms_f_finalize(ms_f_finalize_fn *pmpi, MPI_Fint *ierror);
 MS_HIDDEN void ms_f_abort(ms_f_abort_fn *pmpi, MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierror);
+#if MPI_VERSION >= 4
+/* MPI_Session_init and MPI_Session_finalize (the `custom mpi4` rows). */
+typedef void ms_f_session_init_fn(MPI_Fint *info, MPI_Fint *errhandler, MPI_Fint *session, MPI_Fint *ierror);
+typedef void ms_f_session_finalize_fn(MPI_Fint *session, MPI_Fint *ierror);
+MS_HIDDEN void ms_f_session_init(ms_f_session_init_fn *pmpi, MPI_Fint *info, MPI_Fint *errhandler, MPI_Fint *session,
+                                 MPI_Fint *ierror);
+MS_HIDDEN void ms_f_session_finalize(ms_f_session_finalize_fn *pmpi, MPI_Fint *session, MPI_Fint *ierror);
+#endif
 
 #endif

@@ -9,7 +9,9 @@
  * MS_SYNC_FINALIZE_MS; MPI_Abort is rank-local: no communication, no
  * waiting. From C, each goes on to the next tool's function where another
  * tool comes after mpiscope in LD_PRELOAD (stacking.h), else to PMPI; the
- * profiler's own calls here go to PMPI always.
+ * profiler's own calls here go to PMPI always. MPI_Session_init and
+ * MPI_Session_finalize (MPI 4.0) begin and end the run of a program that
+ * uses sessions without MPI_Init ("sessions" below).
  */
 #include <stdatomic.h>
 #include <stdio.h>
@@ -27,6 +29,7 @@
 #include "../preload/run_ident.h"
 #include "../preload/runtime.h"
 #include "semantics.h"
+#include "spawn.h"
 #include "stacking.h"
 #include "../preload/user_regions.h"
 
@@ -37,18 +40,18 @@ typedef struct agreed {
     char sync;                /* 1: measure the clocks (rank 0 records) */
 } agreed;
 
-/* After a successful MPI_Init or MPI_Init_thread (op) that began at t0. */
-static void after_init(uint16_t op, uint64_t t0)
+static int init_in_session_run(uint16_t op, uint64_t t0);
+
+/* The run begins with the call op that began at t0 (MPI_Init,
+ * MPI_Init_thread, or the first MPI_Session_init): the ranks of world
+ * (MPI_COMM_WORLD, or the tool's communicator over mpi://WORLD, whose group
+ * is world_group; MPI_GROUP_NULL with MPI_COMM_WORLD) agree on the log
+ * directory and the run, measure their clocks, and recording starts. */
+static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64_t t0)
 {
-    /* Once per process, even if a Fortran binding's init called the C one. */
-    static atomic_flag done = ATOMIC_FLAG_INIT;
-    if (atomic_flag_test_and_set(&done))
-        return;
-    if (!ms_runtime_allowed() && !ms_cfg.disable)
-        return;  /* setuid, or a forked child: stay out entirely */
     int rank = 0, size = 1;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &size);
+    PMPI_Comm_rank(world, &rank);
+    PMPI_Comm_size(world, &size);
     agreed a;
     memset(&a, 0, sizeof a);
     if (rank == 0) {
@@ -56,12 +59,13 @@ static void after_init(uint16_t op, uint64_t t0)
             memcpy(a.dir, ms_cfg.dir, sizeof a.dir);
         else
             ms_default_dir(a.dir, sizeof a.dir);
+        ms_spawn_world_dir(world, a.dir, sizeof a.dir);
         snprintf(a.run, sizeof a.run, "%016llx", (unsigned long long)ms_new_run_id());
         a.sync = !ms_cfg.disable && size > 1;
     }
     /* Every rank takes part, even with MPISCOPE_DISABLE=1, so that a value
      * that differs between ranks cannot leave a rank waiting here. */
-    PMPI_Bcast(&a, (int)sizeof a, MPI_CHAR, 0, MPI_COMM_WORLD);
+    PMPI_Bcast(&a, (int)sizeof a, MPI_CHAR, 0, world);
     a.dir[sizeof a.dir - 1] = 0;
     a.run[sizeof a.run - 1] = 0;
     const char *dir = a.dir;
@@ -73,7 +77,7 @@ static void after_init(uint16_t op, uint64_t t0)
     int has_sync = 0;
     if (a.sync) {
         ms_skew_setup(rank);
-        has_sync = ms_sync_init(rank, size, &sync);
+        has_sync = ms_sync_init(world, rank, size, &sync);
     }
     if (ms_cfg.disable)
         return;
@@ -91,7 +95,7 @@ static void after_init(uint16_t op, uint64_t t0)
     ms_requests_init();
     ms_objects_init();
     ms_files_init();
-    ms_comm_ids_init();
+    ms_comm_ids_init(world_group);
     ms_start_info info = {
         .dir = dir,
         .rank = rank,
@@ -110,10 +114,25 @@ static void after_init(uint16_t op, uint64_t t0)
     ms_thread *t = ms_enter();
     if (t) {
         ms_sites_start(t);
+        ms_spawn_started(t, world);
         ms_call c = ms_call_init(op);
         ms_call_record(t, &c, t0, info.init_end_ns);
         ms_leave(t);
     }
+}
+
+/* After a successful MPI_Init or MPI_Init_thread (op) that began at t0. */
+static void after_init(uint16_t op, uint64_t t0)
+{
+    /* Once per process, even if a Fortran binding's init called the C one. */
+    static atomic_flag done = ATOMIC_FLAG_INIT;
+    if (atomic_flag_test_and_set(&done))
+        return;
+    if (init_in_session_run(op, t0))
+        return;  /* sessions began the run: this is one of its calls */
+    if (!ms_runtime_allowed() && !ms_cfg.disable)
+        return;  /* setuid, or a forked child: stay out entirely */
+    begin_run(MPI_COMM_WORLD, MPI_GROUP_NULL, op, t0);
 }
 
 MS_EXPORT int MPI_Init(int *argc, char ***argv)
@@ -136,16 +155,23 @@ MS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
     return rc;
 }
 
-/* After MPI_Finalize, from t0 to t1; t from ms_enter before it. */
+static int world_finalized(void);
+static void end_run(uint64_t t0);
+
+/* After MPI_Finalize, from t0 to t1; t from ms_enter before it. The run
+ * ends here unless a session is still open. */
 static void after_finalize(ms_thread *t, uint64_t t0, uint64_t t1)
 {
+    int last = world_finalized();
     if (t) {
-        ms_user_close_all(t, t0);
+        if (last)
+            ms_user_close_all(t, t0);
         ms_call c = ms_call_init(MS_OP_FINALIZE);
         ms_call_record(t, &c, t0, t1);
         ms_leave(t);
     }
-    ms_runtime_stop(t0);
+    if (last)
+        end_run(t0);
 }
 
 MS_EXPORT int MPI_Finalize(void)
@@ -211,4 +237,207 @@ void ms_f_finalize(ms_f_finalize_fn *pmpi, MPI_Fint *ierror)
     after_finalize(t, t0, ms_now());
     if (ierror)
         *ierror = rc;
+}
+
+/* ---- sessions (MPI 4.0) and the run's lifetime ----
+ *
+ * The run, what one log covers, begins at MPI_Init (or MPI_Init_thread),
+ * or at the first MPI_Session_init of a program that has not called
+ * MPI_Init, and ends at the last of MPI_Finalize and the
+ * MPI_Session_finalize that closes the last open session. Other session
+ * calls are calls of the run. A program that never calls MPI_Init must not
+ * use MPI_COMM_WORLD, so where sessions begin the run the tool opens a
+ * session of its own (with the application's info: the same thread
+ * level), whose process set mpi://WORLD gives the world ranks and size, and
+ * makes its own communicator from that group (MPI_Comm_create_from_group,
+ * string tag MS_TOOL_TAG) for the broadcast and the clock measurements.
+ * That session is finalized just before the application's last
+ * MPI_Session_finalize, so that this call ends MPI as without the tool
+ * (after MPI_Finalize where that comes last). As with MPI_Init, every
+ * process of mpi://WORLD must begin the same way (all with MPI_Init, or all
+ * with MPI_Session_init): one that does not leaves the others waiting in
+ * this collective setup. */
+
+#define MS_TOOL_TAG "org.mpiscope.tool"
+
+enum { WORLD_NEVER, WORLD_OPEN, WORLD_DONE };
+static atomic_int world_state = WORLD_NEVER;  /* MPI_Init, then MPI_Finalize */
+static atomic_int sessions_open;              /* the application's sessions */
+static atomic_int run_in_session;             /* MPI_Session_init began the run */
+
+static void record_lifecycle_call(uint16_t op, uint64_t t0, uint64_t t1)
+{
+    ms_thread *t = ms_enter();
+    if (t) {
+        ms_call c = ms_call_init(op);
+        ms_call_record(t, &c, t0, t1);
+        ms_leave(t);
+    }
+}
+
+/* MPI_Init (op, from t0) returned: 1 when sessions began the run, and then
+ * MPI_COMM_WORLD and MPI_COMM_SELF get their ids and the call is recorded. */
+static int init_in_session_run(uint16_t op, uint64_t t0)
+{
+    atomic_store(&world_state, WORLD_OPEN);
+    if (!atomic_load(&run_in_session))
+        return 0;
+    uint64_t t1 = ms_now();
+    if (ms_runtime_allowed())
+        ms_comm_ids_init(MPI_GROUP_NULL);
+    record_lifecycle_call(op, t0, t1);
+    return 1;
+}
+
+/* MPI_Finalize is called: 1 when no session is open, so the run ends. */
+static int world_finalized(void)
+{
+    atomic_store(&world_state, WORLD_DONE);
+    return atomic_load(&sessions_open) == 0;
+}
+
+#if MPI_VERSION >= 4
+/* The custom session rows' pointers (generated with the others: stacking.h). */
+MS_HIDDEN extern int (*ms_next_MPI_Session_init)(MPI_Info, MPI_Errhandler, MPI_Session *);
+MS_HIDDEN extern int (*ms_next_MPI_Session_finalize)(MPI_Session *);
+
+static MPI_Session tool_session = MPI_SESSION_NULL;
+
+/* The tool's communicators of its session are left to its finalization,
+ * as those of MPI_COMM_WORLD are to PMPI_Finalize. */
+static void release_tool_session(void)
+{
+    if (tool_session != MPI_SESSION_NULL)
+        PMPI_Session_finalize(&tool_session);
+    tool_session = MPI_SESSION_NULL;
+}
+
+/* The first MPI_Session_init (from t0, with the application's info) of a
+ * program that has not called MPI_Init: the run begins over mpi://WORLD. */
+static void begin_session_run(MPI_Info info, uint64_t t0)
+{
+    if (!ms_runtime_allowed() && !ms_cfg.disable)
+        return;  /* setuid, or a forked child: stay out entirely */
+    MPI_Group world = MPI_GROUP_NULL;
+    MPI_Comm comm = MPI_COMM_NULL;
+    const char *failed = NULL;
+    if (PMPI_Session_init(info, MPI_ERRORS_RETURN, &tool_session) != MPI_SUCCESS) {
+        tool_session = MPI_SESSION_NULL;
+        failed = "MPI_Session_init";
+    } else if (PMPI_Group_from_session_pset(tool_session, "mpi://WORLD", &world) != MPI_SUCCESS) {
+        world = MPI_GROUP_NULL;
+        failed = "MPI_Group_from_session_pset(\"mpi://WORLD\")";
+    } else if (PMPI_Comm_create_from_group(world, MS_TOOL_TAG, MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm) !=
+               MPI_SUCCESS) {
+        comm = MPI_COMM_NULL;
+        failed = "MPI_Comm_create_from_group";
+    }
+    if (failed) {
+        if (!ms_cfg.disable)
+            ms_warn_once(MS_WARN_SESSION, "%s failed for mpiscope's own session; nothing is recorded", failed);
+        if (world != MPI_GROUP_NULL)
+            PMPI_Group_free(&world);
+        release_tool_session();
+        return;
+    }
+    atomic_store(&run_in_session, 1);
+    begin_run(comm, world, MS_OP_SESSION_INIT, t0);
+}
+
+/* After a successful MPI_Session_init that began at t0. */
+static void after_session_init(MPI_Info info, uint64_t t0)
+{
+    uint64_t t1 = ms_now();
+    atomic_fetch_add(&sessions_open, 1);
+    static atomic_flag first = ATOMIC_FLAG_INIT;
+    if (!atomic_flag_test_and_set(&first) && atomic_load(&world_state) == WORLD_NEVER)
+        begin_session_run(info, t0);
+    else
+        record_lifecycle_call(MS_OP_SESSION_INIT, t0, t1);
+}
+
+/* Before MPI_Session_finalize: 1 when it closes the last open session and
+ * MPI_Finalize was called or never will be (MPI_Init was not): the run
+ * ends with it. The clocks are measured and the tool's session finalized
+ * first. */
+static int before_session_finalize(void)
+{
+    int last = atomic_load(&sessions_open) == 1 && atomic_load(&world_state) != WORLD_OPEN;
+    if (last) {
+        ms_sync_finalize();
+        release_tool_session();
+    }
+    return last;
+}
+
+/* After MPI_Session_finalize (rc), from t0 to t1; t from ms_enter before it. */
+static void after_session_finalize(ms_thread *t, int rc, int last, uint64_t t0, uint64_t t1)
+{
+    if (rc == MPI_SUCCESS)
+        atomic_fetch_sub(&sessions_open, 1);
+    if (t) {
+        if (last)
+            ms_user_close_all(t, t0);
+        ms_call c = ms_call_init(MS_OP_SESSION_FINALIZE);
+        ms_call_record(t, &c, t0, t1);
+        ms_leave(t);
+    }
+    if (last)
+        end_run(t0);
+}
+
+MS_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+{
+    ms_mpi_make_global();
+    uint64_t t0 = ms_now();
+    int rc = ms_next_MPI_Session_init(info, errhandler, session);
+    if (rc == MPI_SUCCESS)
+        after_session_init(info, t0);
+    return rc;
+}
+
+MS_EXPORT int MPI_Session_finalize(MPI_Session *session)
+{
+    ms_thread *t = ms_enter();
+    uint64_t t0 = ms_now();
+    int last = before_session_finalize();
+    int rc = ms_next_MPI_Session_finalize(session);
+    after_session_finalize(t, rc, last, t0, ms_now());
+    return rc;
+}
+
+void ms_f_session_init(ms_f_session_init_fn *pmpi, MPI_Fint *info, MPI_Fint *errhandler, MPI_Fint *session,
+                       MPI_Fint *ierror)
+{
+    uint64_t t0 = ms_now();
+    MPI_Fint rc = MPI_SUCCESS;
+    pmpi(info, errhandler, session, &rc);
+    if (rc == MPI_SUCCESS)
+        after_session_init(PMPI_Info_f2c(*info), t0);
+    if (ierror)
+        *ierror = rc;
+}
+
+void ms_f_session_finalize(ms_f_session_finalize_fn *pmpi, MPI_Fint *session, MPI_Fint *ierror)
+{
+    ms_thread *t = ms_enter();
+    uint64_t t0 = ms_now();
+    int last = before_session_finalize();
+    MPI_Fint rc = MPI_SUCCESS;
+    pmpi(session, &rc);
+    after_session_finalize(t, rc, last, t0, ms_now());
+    if (ierror)
+        *ierror = rc;
+}
+#else
+static void release_tool_session(void)
+{
+}
+#endif
+
+/* The run ends at the MPI_Finalize or MPI_Session_finalize that began at t0. */
+static void end_run(uint64_t t0)
+{
+    ms_runtime_stop(t0);
+    release_tool_session();
 }

@@ -4,7 +4,9 @@
  * creating op (`request=`), and the bytes, peer, tag and communicator of what
  * completed: for receives, what the status says arrived. In trace mode each
  * request completed or started also stages a message record (messages.h):
- * the same facts per request, and when the request was posted.
+ * the same facts per request, and when the request was posted. A
+ * partitioned receive (MS_REQ_RECV_POSTED) names its source and tag and
+ * receives exactly what it posted: its starts and completions report that.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -66,7 +68,7 @@ void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int pe
         .persistent = (uint8_t)persistent,
         .peer = c->peer,
         .tag = c->tag,
-        .bytes = recv ? -1 : c->bytes,
+        .bytes = recv == MS_REQ_RECV ? -1 : c->bytes,
         .comm = c->comm,
         .where = where_of(at),
         .claim = 0,
@@ -163,11 +165,13 @@ static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, 
             /* Nothing moved, and the status's other fields are undefined
              * (MPI 4.0, 3.8.4): the posted peer and tag stand. */
             bytes = 0;
-        } else if (m.recv && st && m.op < MS_OP_TABLE_SIZE && ms_op_kinds[m.op] == MS_KIND_IO) {
+        } else if (m.recv == MS_REQ_RECV && st && m.op < MS_OP_TABLE_SIZE && ms_op_kinds[m.op] == MS_KIND_IO) {
             /* A file read: the status says the bytes; its source and tag
              * are not defined. */
             bytes = ms_status_bytes(st);
-        } else if (m.recv && st) {
+        } else if ((m.recv == MS_REQ_RECV || (m.recv == MS_REQ_RECV_POSTED && !m.posted)) && st) {
+            /* A partitioned receive (MS_REQ_RECV_POSTED) receives what it
+             * posted; inactive, it has the empty status, as any. */
             ms_call r = *c;
             ms_from_status(&r, st);
             bytes = r.bytes;
@@ -236,21 +240,24 @@ void ms_req_started(ms_call *c, const ms_pending *p)
         fold(c, &n, p, NULL, 0, NULL);
 }
 
-/* A started request was posted at t0: kept in its entry, and its message
- * record staged. */
+/* A started request was posted at t0: kept in its entry (in either mode:
+ * a partitioned receive's completion asks whether it was active), and its
+ * message record staged. */
 void ms_req_posted(ms_thread *t, const ms_pending *p, uint64_t t0)
 {
-    if (!ms_msg_on || !p->key)
+    if (!p->key)
         return;
     if (!p->slot) {
-        ms_msg_stage_one(t, 0, MS_MESSAGE_STARTED, -1, -1, -1, -1, 0);
+        if (ms_msg_on)
+            ms_msg_stage_one(t, 0, MS_MESSAGE_STARTED, -1, -1, -1, -1, 0);
         return;
     }
     ms_req_meta *e = (ms_req_meta *)p->slot->value;
     e->posted = 1;
     e->post_t = t0;
-    ms_msg_stage_one(t, e->op, MS_MESSAGE_STARTED | MS_MESSAGE_POSTED | (e->recv ? MS_MESSAGE_RECV : 0u), e->comm,
-                     e->peer, e->tag, e->bytes, t0);
+    if (ms_msg_on)
+        ms_msg_stage_one(t, e->op, MS_MESSAGE_STARTED | MS_MESSAGE_POSTED | (e->recv ? MS_MESSAGE_RECV : 0u),
+                         e->comm, e->peer, e->tag, e->bytes, t0);
 }
 
 void ms_req_cancel(ms_call *c, const MPI_Request *req)

@@ -91,12 +91,23 @@ typedef struct ms_comm_info {
 } ms_comm_info;
 _Static_assert(sizeof(ms_comm_info) <= MS_HMAP_VALUE, "communicator info fits a map slot");
 
-MS_HIDDEN void ms_comm_ids_init(void);
+/* At the run's start. world: the group of mpi://WORLD (of the tool's own
+ * session) when sessions began the run, which need not have MPI_COMM_WORLD:
+ * the members of new communicators are given as ranks of it. MPI_GROUP_NULL
+ * once MPI_Init has returned (again later in a run that sessions began):
+ * MPI_COMM_WORLD gets id 0 and MPI_COMM_SELF id 1. */
+MS_HIDDEN void ms_comm_ids_init(MPI_Group world);
 MS_HIDDEN int64_t ms_comm_lookup(MPI_Comm comm);
 /* The communicator's info: cached, or queried (and then not cached). */
 MS_HIDDEN ms_comm_info ms_comm_get(MPI_Comm comm);
 MS_HIDDEN void ms_comm_created(ms_thread *t, MPI_Comm parent, MPI_Comm newcomm, enum ms_comm_origin how);
 MS_HIDDEN void ms_comm_forget(MPI_Comm comm);
+#if MPI_VERSION >= 4
+/* newcomm made by MPI_Comm_create_from_group from group with stringtag:
+ * its id from its members and the tag, and how many such communicators
+ * those members made with that tag before. */
+MS_HIDDEN void ms_comm_from_group(ms_thread *t, MPI_Group group, const char *stringtag, MPI_Comm newcomm);
+#endif
 /* Out-degree of a topology communicator (0 without a topology). */
 MS_HIDDEN int ms_topo_outdegree(MPI_Comm comm);
 
@@ -155,6 +166,12 @@ static inline int64_t ms_bytes_scaled(int64_t count, MPI_Datatype t, MPI_Comm co
 {
     int64_t b = ms_bytes(count, t);
     return b < 0 ? -1 : b * ms_comm_peers(comm);
+}
+
+/* Partitioned point-to-point: `parts` partitions of `count` elements. */
+static inline int64_t ms_bytes_parts(int64_t parts, int64_t count, MPI_Datatype t)
+{
+    return parts < 0 || count < 0 ? -1 : ms_bytes(parts * count, t);
 }
 
 static inline int64_t ms_bytes_nbr(int64_t count, MPI_Datatype t, MPI_Comm comm)
@@ -260,9 +277,17 @@ MS_HOT void ms_from_status(ms_call *c, const MPI_Status *st)
 
 /* ---- requests (requests.c) ---- */
 
+/* A request's direction (ms_req_meta.recv). */
+enum {
+    MS_REQ_SEND = 0,          /* a send, or a request of no direction */
+    MS_REQ_RECV = 1,          /* a receive: its completion reports what the status says */
+    MS_REQ_RECV_POSTED = 2,   /* a receive of exactly what it posted (partitioned): its
+                               * bytes, peer and tag are known from its creation */
+};
+
 typedef struct ms_req_meta {
     uint16_t op;          /* creating op */
-    uint8_t recv;         /* completion reports what the status says */
+    uint8_t recv;         /* MS_REQ_SEND, MS_REQ_RECV or MS_REQ_RECV_POSTED */
     uint8_t persistent;   /* survives completion */
     uint8_t cancelled;    /* MPI_Cancel was called on it: its completion asks
                            * MPI_Test_cancelled */
@@ -288,7 +313,8 @@ typedef struct ms_pending {
 
 /* `req` points to the caller's handle: its address tells apart requests that
  * the MPI library gave one handle value (requests complete at creation).
- * t0: the start of the creating call, when the request was posted. */
+ * t0: the start of the creating call, when the request was posted; recv:
+ * MS_REQ_SEND, MS_REQ_RECV or MS_REQ_RECV_POSTED. */
 MS_HIDDEN void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent, uint64_t t0);
 MS_HIDDEN ms_pending ms_req_pending(const MPI_Request *req);
 /* MPI_Start (before the call): reports the request; after it,

@@ -56,3 +56,13 @@ void *ms_pmpi_next(const char *name, void *pmpi)
         return pmpi;
     return next;
 }
+
+void *ms_pmpi_next_of(const char *names, void *pmpi)
+{
+    for (const char *n = names; *n; n += strlen(n) + 1) {
+        void *next = ms_pmpi_next(n, pmpi);
+        if (next != pmpi)
+            return next;
+    }
+    return pmpi;
+}

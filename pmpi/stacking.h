@@ -29,6 +29,12 @@ MS_HIDDEN void ms_pmpi_check_stacking(void);
  * (the object defining PMPI, the function at pmpi) has one, else pmpi. */
 MS_HIDDEN void *ms_pmpi_next(const char *name, void *pmpi);
 
+/* The same for a Fortran entry point: NAMES lists its manglings, each
+ * ended by a NUL ("mpi_send_\0mpi_send__\0"), and the first that another
+ * object than PMPI's defines is taken. The generated Fortran entry points
+ * (gen_fortran.py) call through such pointers, set at load. */
+MS_HIDDEN void *ms_pmpi_next_of(const char *names, void *pmpi);
+
 /* The custom rows' pointers (generated; pmpi/lifecycle.c calls them). */
 MS_HIDDEN extern int (*ms_next_MPI_Init)(int *, char ***);
 MS_HIDDEN extern int (*ms_next_MPI_Init_thread)(int *, char ***, int, int *);

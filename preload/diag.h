@@ -20,6 +20,7 @@ enum ms_cause {
     MS_WARN_COLLECTOR,
     MS_WARN_MESSAGES,
     MS_WARN_FILES,
+    MS_WARN_SESSION,
     MS_WARN_COUNT
 };
 

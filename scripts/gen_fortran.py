@@ -10,7 +10,9 @@ Fortran symbols the library exports, in the bindings that FLAVOUR wraps,
 entry points that convert the arguments the row's semantics read into C
 values named like the C parameters, run the same statements as the C
 wrapper (gen_wrappers.semantic_code), call the binding's own PMPI entry
-point with the caller's arguments, and record the call. `custom` rows
+point (or the next tool's definition of the entry point, where another
+tool after mpiscope in LD_PRELOAD has one: pmpi/stacking.h) with the
+caller's arguments, and record the call. `custom` rows
 forward to the hand-written ms_f_<op> of pmpi/lifecycle.c, with the
 parameters that the table does not mark conly().
 
@@ -54,7 +56,7 @@ SLOTS = 4  # per-thread scratch arrays: MS_F_SLOTS in pmpi/fortran.h
 
 # C parameter base types that are an INTEGER (a handle or an int) in Fortran.
 FINT_TYPES = {"int", "MPI_Datatype", "MPI_Comm", "MPI_Win", "MPI_Op", "MPI_Info", "MPI_Group",
-              "MPI_Request", "MPI_Message", "MPI_Status", "MPI_File"}
+              "MPI_Request", "MPI_Message", "MPI_Status", "MPI_File", "MPI_Session", "MPI_Errhandler"}
 
 # What the semantics do with each argument of an item (None: a bytes
 # expression): val a scalar read as a C value; buf a choice buffer; hin and
@@ -66,13 +68,14 @@ ITEM_ROLES = {
     "peer": ("val",), "tag": ("val",), "root": ("val",), "comm": ("val",), "wincomm": ("val",),
     "status": ("status",), "when": ("flag",), "recvstatus": ("status",),
     "newreq": ("hout",), "newrecv": ("hout",), "persist": ("hout",), "persistrecv": ("hout",),
+    "persistprecv": ("hout",), "ofreq": ("val",),
     "start": ("hin",), "startall": ("val", "harr"), "freereq": ("hin",), "cancelreq": ("hin",),
     "complete": ("hin", "status"), "completeall": ("val", "harr", "statuses"),
     "completeany": ("val", "harr", "index", "status"),
     "completesome": ("val", "harr", "out", "indices", "statuses"),
     "newmsg": ("hout",), "usemsg": ("hin",),
     "newcomm": ("val", "hout"), "newcommdup": ("val", "hout"), "newcommgroup": ("val", "hout"),
-    "newintercomm": ("val", "hout"), "freecomm": ("hin",),
+    "newintercomm": ("val", "hout"), "freecomm": ("hin",), "newcommfromgroup": ("val", "str", "hout"),
     "newwin": ("val", "hout"), "freewin": ("hin",),
     "file": ("val",), "newfile": ("val", "str", "hout"), "freefile": ("hin",), "namefile": ("str",),
     "iostatus": ("status",),
@@ -83,7 +86,7 @@ EXPR_ROLES = {
     "count": ("val", "val"), "scaled": ("val", "val", "val"), "nbr": ("val", "val", "val"),
     "sum": ("arr", "val", "val"), "atrank": ("arr", "val", "val"), "nbrsum": ("arr", "val", "val"),
     "sumw": ("arr", "types:ms_comm_peers", "val"), "nbrsumw": ("arr", "types:ms_topo_outdegree", "val"),
-    "typesize": ("val",),
+    "typesize": ("val",), "parts": ("val", "val", "val"),
 }
 
 VAL_CONVERT = {
@@ -95,6 +98,8 @@ VAL_CONVERT = {
     "MPI_Win": "ms_f_win(*f_{n})",
     "MPI_File": "ms_f_file(*f_{n})",
     "MPI_Offset": "*f_{n}",
+    "MPI_Request": "ms_f_request(*f_{n})",
+    "MPI_Group": "ms_f_group(*f_{n})",
 }
 HANDLE_CONVERT = {
     "MPI_Request": ("ms_f_request", "MPI_REQUEST_NULL"),
@@ -295,11 +300,12 @@ def gen_row(row, bindings, syms):
     if gw.is_custom(row):
         func, ftype, extra = custom_parts(row)
         fparams = [f"MPI_Fint *f_{p}" for p in extra] + ["MPI_Fint *f_ierror"]
-        out.append(f"extern {ftype} {pmpis};\n\n")
+        out.append(f"extern {ftype} {pmpis};\n")
+        out.extend(next_pointers(ftype, present))
         args = ", ".join(f"f_{p}" for p in extra + ("ierror",))
         for b, pmpi, entries in present:
             out.append(f"MS_EXPORT void {entries[0]}({', '.join(fparams)})\n{{\n")
-            out.append(f"    {func}({pmpi}, {args});\n}}\n")
+            out.append(f"    {func}({next_pointer(entries)}, {args});\n}}\n")
             for e in entries[1:]:
                 out.append(f"MS_EXPORT {ftype} {e} __attribute__((alias(\"{entries[0]}\")));\n")
             out.append("\n")
@@ -309,7 +315,8 @@ def gen_row(row, bindings, syms):
     fparams = ([f"{fortran_type(row, p)}f_{p.name}" for p in row.params] + ["MPI_Fint *f_ierror"] +
                [f"size_t f_{n}_len" for n in strs])
     out.append(f"typedef void {fn_type(row)}({', '.join(fparams)});\n")
-    out.append(f"extern {fn_type(row)} {pmpis};\n\n")
+    out.append(f"extern {fn_type(row)} {pmpis};\n")
+    out.extend(next_pointers(fn_type(row), present))
     body = Body()
     conversions(row, body)
     pre, post = gw.semantic_code(row, where=lambda name: f"f_{name}")
@@ -348,16 +355,47 @@ def gen_row(row, bindings, syms):
 
     for b, pmpi, entries in present:
         out.append(f"MS_EXPORT void {entries[0]}({', '.join(fparams)})\n{{\n")
-        out.append(f"    ms_fw_{row.op}({pmpi}, {b.enum}, __builtin_return_address(0), {given});\n}}\n")
+        out.append(f"    ms_fw_{row.op}({next_pointer(entries)}, {b.enum}, __builtin_return_address(0), {given});\n}}\n")
         for e in entries[1:]:
             out.append(f"MS_EXPORT {fn_type(row)} {e} __attribute__((alias(\"{entries[0]}\")));\n")
         out.append("\n")
     return "".join(out), count
 
 
+def next_pointer(entries):
+    """The pointer an entry point (and its aliases) calls: the binding's own
+    PMPI entry point, or the next tool's definition of the entry point."""
+    return f"ms_fnext_{entries[0]}"
+
+
+def next_pointers(ftype, present):
+    """Each binding's pointer, and its lookup at load (ms_fortran_find_next):
+    the first of the entry point's names that an object after mpiscope
+    other than the MPI's Fortran library defines (pmpi/stacking.h)."""
+    out = []
+    for _, pmpi, entries in present:
+        out.append(f"static {ftype} *{next_pointer(entries)} = {pmpi};\n")
+    out.append("\n")
+    return out
+
+
+def lookups(row, bindings, syms):
+    """The statements of ms_fortran_find_next for one row."""
+    out = []
+    for b in bindings:
+        n = names(row)
+        pmpi = b.pmpi.format(**n)
+        entries = [e.format(**n) for e in b.entries if e.format(**n) in syms]
+        if entries and pmpi in syms:
+            ftype = custom_parts(row)[1] if gw.is_custom(row) else fn_type(row)
+            listed = "".join(f"{e}\\0" for e in entries)
+            out.append(f"    {next_pointer(entries)} = ({ftype} *)ms_pmpi_next_of(\"{listed}\", (void *){pmpi});\n")
+    return "".join(out)
+
+
 def gen_fortran_c(rows, flavour, syms):
     bindings = BINDINGS[flavour]
-    parts, total, wrapped = [], 0, 0
+    parts, finds, total, wrapped = [], [], 0, 0
     for r in sorted(rows, key=lambda r: r.id):
         text, count = gen_row(r, bindings, syms)
         if not text:
@@ -365,12 +403,17 @@ def gen_fortran_c(rows, flavour, syms):
         total += count
         wrapped += 1
         parts.append(gw.guarded(text, gw.has(r, "mpi4")))
+        finds.append(gw.guarded(lookups(r, bindings, syms), gw.has(r, "mpi4")))
+    parts.append("/* At library load, before the program runs (pmpi/stacking.h). */\n"
+                 "__attribute__((constructor)) static void ms_fortran_find_next(void)\n{\n")
+    parts.extend(finds)
+    parts.append("}\n")
     out = [HEADER]
     out.append(f"/* {flavour}: {total} Fortran entry points of {wrapped} MPI functions, bindings:\n")
     for b in bindings:
         out.append(f" *   {b.name}: {' '.join(e.format(f='mpi_x', F='MPI_X', x='x') for e in b.entries)}"
                    f" -> {b.pmpi.format(f='mpi_x', F='MPI_X', x='x')}\n")
-    out.append(" */\n#include \"fortran.h\"\n\n")
+    out.append(" */\n#include \"fortran.h\"\n#include \"stacking.h\"\n\n")
     out.extend(parts)
     return "".join(out), total
 

@@ -32,11 +32,12 @@ ITEMS = {
     "bytes": "e", "inplace": "pe", "nonroot": "ppe",
     "peer": "p", "tag": "p", "root": "p", "comm": "p", "wincomm": "p",
     "status": "p", "when": "p", "recvstatus": "p",
-    "newreq": "p", "newrecv": "p", "persist": "p", "persistrecv": "p",
+    "newreq": "p", "newrecv": "p", "persist": "p", "persistrecv": "p", "persistprecv": "p", "ofreq": "p",
     "start": "p", "startall": "pp", "freereq": "p", "cancelreq": "p",
     "complete": "pp", "completeall": "ppp", "completeany": "pppp", "completesome": "ppppp",
     "newmsg": "p", "usemsg": "p",
     "newcomm": "pp", "newcommdup": "pp", "newcommgroup": "pp", "newintercomm": "pp", "freecomm": "p",
+    "newcommfromgroup": "ppp",
     "newwin": "pp", "freewin": "p",
     "file": "p", "newfile": "ppp", "freefile": "p", "namefile": "p", "iostatus": "p",
 }
@@ -44,7 +45,7 @@ ITEMS = {
 # bytes expression -> its parameter count; expressions over count arrays
 # (ARRAY_EXPRS) get a flag telling int from MPI_Count arrays
 EXPRS = {"count": 2, "scaled": 3, "sum": 3, "sumw": 3, "atrank": 3, "nbr": 3, "nbrsum": 3,
-         "nbrsumw": 3, "typesize": 1}
+         "nbrsumw": 3, "typesize": 1, "parts": 3}
 ARRAY_EXPRS = {"sum", "sumw", "atrank", "nbrsum", "nbrsumw"}
 
 # Items that state facts about the row (how it is wrapped), not about what a
@@ -294,6 +295,8 @@ def bytes_expr(row, expr):
         return f"ms_bytes((int64_t)({args[0]}), {args[1]})"
     if name == "typesize":
         return f"ms_bytes(1, {args[0]})"
+    if name == "parts":
+        return f"ms_bytes_parts((int64_t)({args[0]}), (int64_t)({args[1]}), {args[2]})"
     if name == "scaled":
         return f"ms_bytes_scaled((int64_t)({args[0]}), {args[1]}, {args[2]})"
     if name == "nbr":
@@ -407,6 +410,15 @@ def emit_start(e, a):
     e.post.append("if (rc == MPI_SUCCESS)\n        ms_req_posted(t, &ms_p, t0);")
 
 
+def emit_ofreq(e, a):
+    """A call on request R, passed by value (pready, parrived): reported as
+    start reports it, left as it is. Only a Fortran handle has an address
+    that tells apart entries of one handle value."""
+    at = e.where(a[0]) if e.fortran else "NULL"
+    e.pre.append(f"ms_pending ms_p = ms_req_pending_at({a[0]}, {at});")
+    e.pre.append("ms_req_started(&c, &ms_p);")
+
+
 def emit_cancelreq(e, a):
     if e.fortran:
         e.pre.append(f"ms_req_cancel_at(&c, *{a[0]}, {e.where(a[0])});")
@@ -469,6 +481,13 @@ def emit_newcomm(how):
     return emit
 
 
+def emit_newcommfromgroup(e, a):
+    """*N created from group G with string tag S (MPI_Comm_create_from_group):
+    no parent communicator, an id from the members and the tag."""
+    group, tag, newcomm = a
+    e.post.append(f"if (rc == MPI_SUCCESS)\n        ms_comm_from_group(t, {group}, {tag}, *{newcomm});")
+
+
 def emit_freecomm(e, a):
     e.pre.append(f"c.comm = ms_comm_id(*{a[0]});")
     e.pre.append(f"MPI_Comm ms_freed = *{a[0]};")
@@ -517,6 +536,9 @@ EMITTERS = {
     "status": emit_status, "recvstatus": emit_recvstatus,
     "newreq": emit_newreq(0, 0), "newrecv": emit_newreq(1, 0),
     "persist": emit_newreq(0, 1), "persistrecv": emit_newreq(1, 1),
+    # A partitioned receive names its source and tag and receives exactly
+    # what it posted: MS_REQ_RECV_POSTED (semantics.h).
+    "persistprecv": emit_newreq("MS_REQ_RECV_POSTED", 1), "ofreq": emit_ofreq,
     "start": emit_start, "startall": emit_startall, "freereq": emit_freereq,
     # MPI_Cancel reports the request as MPI_Start does and marks it: it
     # stays in the table, and its completion asks whether it was cancelled.
@@ -526,7 +548,7 @@ EMITTERS = {
     "newmsg": emit_newmsg,
     "newcomm": emit_newcomm("MS_COMM_SPLIT"), "newcommdup": emit_newcomm("MS_COMM_DUP"),
     "newcommgroup": emit_newcomm("MS_COMM_GROUP"), "newintercomm": emit_newcomm("MS_COMM_INTER"),
-    "freecomm": emit_freecomm,
+    "freecomm": emit_freecomm, "newcommfromgroup": emit_newcommfromgroup,
     "newwin": emit_newwin, "freewin": emit_freewin,
     "file": emit_field("ms_file_of(&c, {});"),
     "namefile": emit_field("c.file = ms_file_named(t, {});"),

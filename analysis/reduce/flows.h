@@ -9,11 +9,11 @@
  *
  *   sends     the MS_P2P_SEND calls of p2p.h, counted where the message is
  *             posted: the send call itself, isend (not its completion),
- *             sendrecv, start of one persistent send;
+ *             sendrecv, start of one persistent send (partitioned too);
  *   receives  the MS_P2P_RECV calls: recv and mrecv (actual source and tag
  *             from the status), and for non-blocking receives the
  *             completion that delivered the message (wait, test, waitany,
- *             testany of an irecv, recv_init or imrecv request): the
+ *             testany of an irecv, recv_init, precv_init or imrecv request): the
  *             receive is matched where the data arrived, in completion
  *             order. A program that completes two receives of one key in
  *             the other order than it posted them gets their two arrows

@@ -5,7 +5,8 @@
  * A cell counts the messages and bytes that world rank `src` sent to world
  * rank `dst` with point-to-point calls: the MS_P2P_SEND calls of p2p.h
  * (blocking sends, non-blocking sends counted once at the call that posts
- * them, the send half of sendrecv, and each start of a persistent send),
+ * them, the send half of sendrecv, and each start of a persistent send,
+ * partitioned ones included),
  * the destination mapped from its rank in the call's communicator to a
  * world rank through the communicator records of the sender's log.
  * Collectives and one-sided calls are not in it. Left out, because the

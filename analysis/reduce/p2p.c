@@ -18,14 +18,16 @@ static const char *const send_ops[] = {"send", "bsend", "ssend", "rsend", "isend
                                        "isendrecv_replace", NULL};
 /* Calls that receive exactly one message, actual source and tag known. */
 static const char *const recv_ops[] = {"recv", "mrecv", NULL};
-static const char *const persistent_sends[] = {"send_init", "bsend_init", "ssend_init", "rsend_init", NULL};
+/* Persistent sends, partitioned ones included: each start sends one message. */
+static const char *const persistent_sends[] = {"send_init", "bsend_init", "ssend_init", "rsend_init", "psend_init",
+                                              NULL};
 /* Completions of one request, and of several. */
 static const char *const single_completions[] = {"wait", "test", "waitany", "testany", NULL};
 static const char *const multi_completions[] = {"waitall", "waitsome", "testall", "testsome", NULL};
 /* Requests whose completion is the receipt of one message (status known). */
-static const char *const recv_requests[] = {"irecv", "recv_init", "imrecv", NULL};
+static const char *const recv_requests[] = {"irecv", "recv_init", "imrecv", "precv_init", NULL};
 /* Requests whose completion may receive a message the name does not tell. */
-static const char *const maybe_recv_requests[] = {"irecv", "recv_init", "imrecv", "isendrecv",
+static const char *const maybe_recv_requests[] = {"irecv", "recv_init", "imrecv", "precv_init", "isendrecv",
                                                   "isendrecv_replace", "mixed", "unknown", NULL};
 
 ms_p2p_dir ms_p2p_classify(const ms_region_info *ri, int64_t *peer, int64_t *tag, int64_t *comm)

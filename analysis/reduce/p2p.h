@@ -13,13 +13,14 @@
  *                    which carries request=isend...), sendrecv,
  *                    sendrecv_replace, isendrecv, isendrecv_replace (their
  *                    send half), and start of one persistent send request
- *                    (request=send_init, bsend_init, ssend_init, rsend_init).
+ *                    (request=send_init, bsend_init, ssend_init, rsend_init,
+ *                    and psend_init: a partitioned send is one message).
  *                    A destination MPI_PROC_NULL (peer -1) sends nothing.
  *   MS_P2P_RECV      each call receives exactly one message whose actual
  *                    source (`peer`) and tag are in the name: recv, mrecv,
  *                    and the single-request completions wait, test,
  *                    waitany, testany of a receive (request=irecv,
- *                    recv_init, imrecv).
+ *                    recv_init, imrecv, precv_init).
  *   MS_P2P_SEND_ANY  calls that may send messages the name does not
  *                    attribute: startall of persistent sends (the number of
  *                    requests is not in the name), start or startall of a

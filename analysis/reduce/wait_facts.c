@@ -58,7 +58,7 @@ struct ms_wait_acc {
 /* What a message record's op is to the analysis (from its name, once). */
 enum op_class {
     OP_OTHER = 0,
-    OP_SEND_INIT,      /* send_init, bsend_init, rsend_init */
+    OP_SEND_INIT,      /* send_init, bsend_init, rsend_init, psend_init */
     OP_SSEND_INIT,
     OP_COLL = 8,       /* + enum ms_wx_coll_class: a collective in any form */
 };
@@ -169,8 +169,9 @@ static int coll_class_any(const char *op, int *posted)
 
 static const char *const send_ops[] = {"send", "bsend", "rsend", "ssend", NULL};
 static const char *const send_posts[] = {"isend", "ibsend", "irsend", "issend", NULL};
-static const char *const send_inits[] = {"send_init", "bsend_init", "rsend_init", "ssend_init", NULL};
-static const char *const recv_reqs[] = {"irecv", "recv_init", "imrecv", NULL};
+static const char *const send_inits[] = {"send_init", "bsend_init", "rsend_init", "ssend_init", "psend_init",
+                                         NULL};
+static const char *const recv_reqs[] = {"irecv", "recv_init", "imrecv", "precv_init", NULL};
 static const char *const waits_charged[] = {"wait", "waitall", "waitany", "waitsome", NULL};
 static const char *const tests[] = {"test", "testall", "testany", "testsome", NULL};
 

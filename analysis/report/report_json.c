@@ -1,10 +1,12 @@
 /* JSON report: see report.h. Strings and numbers are written by json_str.h,
  * so the output is valid JSON for any input. */
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json_str.h"
 #include "report.h"
+#include "report_spawn.h"
 #include "../reduce/tool_stalls.h"
 
 /* A string as the JSON report spells it: \n, \t and \r in short form. */
@@ -77,6 +79,26 @@ static void put_run(FILE *fp, const ms_run *run)
     else
         fputs("null", fp);
     fputc('}', fp);
+}
+
+/* ,"spawned_worlds":[{"dir","ranks"}] when the run spawned worlds (report_spawn.h). */
+static void put_spawned(FILE *fp, const ms_run *run)
+{
+    ms_spawned_world *w = NULL;
+    size_t n = ms_spawned_worlds(run->dir, &w);
+    if (!n)
+        return;
+    fputs(",\n\"spawned_worlds\":[", fp);
+    for (size_t i = 0; i < n; i++) {
+        char sub[32];
+        snprintf(sub, sizeof sub, "spawn-%u", w[i].k);
+        fputs(i ? ",{" : "{", fp);
+        put_key(fp, "dir");
+        put_str(fp, sub);
+        fprintf(fp, ",\"ranks\":%zu}", w[i].logs);
+    }
+    fputc(']', fp);
+    free(w);
 }
 
 static void put_rank(FILE *fp, const ms_run *run, const ms_rank_info *in)
@@ -222,6 +244,7 @@ int ms_report_json(FILE *fp, const ms_run *run, const char *tool_version)
     put_str(fp, tool_version);
     fprintf(fp, ",\"format_version\":%u,\n", MS_FORMAT_VERSION);
     put_run(fp, run);
+    put_spawned(fp, run);
     fputs(",\n\"ranks\":[", fp);
     for (size_t i = 0; i < run->nranks; i++) {
         fputs(i ? ",\n" : "\n", fp);

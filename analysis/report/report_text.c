@@ -9,6 +9,7 @@
 #include "../reduce/ops.h"
 #include "report.h"
 #include "../reduce/tool_stalls.h"
+#include "report_spawn.h"
 
 #define TOP_REGIONS 20
 #define RANK_ROWS_ALL 64      /* more ranks than this: show the first RANK_ROWS_SOME */
@@ -150,6 +151,23 @@ static void short_name(char *dst, size_t cap, const ms_region *g)
 
 /* ---- sections ---- */
 
+/* The worlds the run spawned (report_spawn.h): logged apart, merged apart. */
+static void spawned(FILE *fp, const ms_run *run)
+{
+    ms_spawned_world *w = NULL;
+    size_t n = ms_spawned_worlds(run->dir, &w);
+    char dir[512], fitted[512];
+    printable(dir, sizeof dir, run->dir);
+    fit(fitted, sizeof fitted, dir, 60);
+    size_t len = strlen(fitted);
+    const char *slash = len && fitted[len - 1] == '/' ? "" : "/";
+    for (size_t i = 0; i < n; i++)
+        fprintf(fp, "  %-12s spawn-%u/: a world of %zu rank%s this run spawned, not in this report; its own: "
+                    "mpiscope-merge %s%sspawn-%u\n",
+                i ? "" : "spawned", w[i].k, w[i].logs, w[i].logs == 1 ? "" : "s", fitted, slash, w[i].k);
+    free(w);
+}
+
 static void header(FILE *fp, const ms_run *run)
 {
     char dir[512], a[64], b[64], c[64], fitted[512];
@@ -211,6 +229,7 @@ static void header(FILE *fp, const ms_run *run)
     char clocks[256];
     if (ms_clock_align_describe(run, clocks, sizeof clocks))
         fprintf(fp, "  clocks       %s\n", clocks);
+    spawned(fp, run);
 }
 
 static void rank_table(FILE *fp, const ms_run *run)

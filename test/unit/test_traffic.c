@@ -1,7 +1,8 @@
 /* Point-to-point traffic of a synthesized run of three ranks: the matrix
  * (communicator records, MPI_COMM_SELF, completions not counted twice,
  * MPI_Startall and MPI_PROC_NULL left out), which messages get flows, and
- * the --matrix-csv, --events-csv and --trace outputs. */
+ * the --matrix-csv, --events-csv and --trace outputs; and what the calls of
+ * partitioned requests count as. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "../../analysis/reduce/flows.h"
 #include "../../analysis/reduce/matrix.h"
+#include "../../analysis/reduce/p2p.h"
 #include "../../analysis/reduce/reduce.h"
 #include "../../analysis/report/report.h"
 #include "synth.h"
@@ -200,4 +202,36 @@ Test(traffic, events_csv)
     cr_expect_not_null(strstr(buf, t1), "%s", buf);
     free(buf);
     ms_run_free(run);
+}
+
+/* What the calls of partitioned requests (MPI 4.0) move: a start of a
+ * psend_init request sends one message, a single completion of a
+ * precv_init request receives one; startall, several completions and the
+ * pready/parrived calls attribute none. */
+static ms_p2p_dir classify(const char *name)
+{
+    ms_region_info ri;
+    int64_t peer, tag, comm;
+    cr_assert(ms_region_parse(name, &ri), "%s", name);
+    return ms_p2p_classify(&ri, &peer, &tag, &comm);
+}
+
+Test(traffic, partitioned)
+{
+    cr_expect_eq(classify("mpi:start kind=other bytes=48 peer=1 root=-1 tag=90 comm=0 request=psend_init"),
+                 MS_P2P_SEND);
+    cr_expect_eq(classify("mpi:startall kind=other bytes=48 peer=1 root=-1 tag=90 comm=0 request=psend_init"),
+                 MS_P2P_SEND_ANY);
+    cr_expect_eq(classify("mpi:wait kind=wait bytes=48 peer=3 root=-1 tag=90 comm=0 request=precv_init"),
+                 MS_P2P_RECV);
+    cr_expect_eq(classify("mpi:test kind=wait bytes=48 peer=3 root=-1 tag=90 comm=0 request=precv_init"),
+                 MS_P2P_RECV);
+    cr_expect_eq(classify("mpi:waitall kind=wait bytes=48 peer=3 root=-1 tag=90 comm=0 request=precv_init"),
+                 MS_P2P_RECV_ANY);
+    cr_expect_eq(classify("mpi:wait kind=wait bytes=48 peer=1 root=-1 tag=90 comm=0 request=psend_init"),
+                 MS_P2P_NONE);
+    cr_expect_eq(classify("mpi:pready kind=other bytes=48 peer=1 root=-1 tag=90 comm=0 request=psend_init"),
+                 MS_P2P_NONE);
+    cr_expect_eq(classify("mpi:parrived kind=other bytes=48 peer=3 root=-1 tag=90 comm=0 request=precv_init"),
+                 MS_P2P_NONE);
 }

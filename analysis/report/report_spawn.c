@@ -1,0 +1,93 @@
+/* Spawned worlds of a log directory: see report_spawn.h. */
+#include "report_spawn.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* K of a name spawn-K (K > 0, no leading zero), else 0. */
+static unsigned spawn_k(const char *name)
+{
+    if (strncmp(name, "spawn-", 6) != 0 || name[6] < '1' || name[6] > '9')
+        return 0;
+    unsigned long v = 0;
+    for (const char *c = name + 6; *c; c++) {
+        if (*c < '0' || *c > '9' || v > 100000000UL)
+            return 0;
+        v = v * 10 + (unsigned long)(*c - '0');
+    }
+    return (unsigned)v;
+}
+
+static int is_log(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 10 || strncmp(name, "rank-", 5) != 0 || strcmp(name + n - 4, ".zst") != 0)
+        return 0;
+    for (size_t i = 5; i < n - 4; i++)
+        if (name[i] < '0' || name[i] > '9')
+            return 0;
+    return 1;
+}
+
+static size_t count_logs(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return 0;
+    size_t n = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL)
+        n += (size_t)is_log(de->d_name);
+    closedir(d);
+    return n;
+}
+
+static int by_k(const void *a, const void *b)
+{
+    unsigned x = ((const ms_spawned_world *)a)->k, y = ((const ms_spawned_world *)b)->k;
+    return (x > y) - (x < y);
+}
+
+size_t ms_spawned_worlds(const char *dir, ms_spawned_world **out)
+{
+    *out = NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    ms_spawned_world *v = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        unsigned k = spawn_k(de->d_name);
+        if (!k)
+            continue;
+        size_t len = strlen(dir) + strlen(de->d_name) + 2;
+        char *path = malloc(len);
+        if (!path)
+            break;
+        snprintf(path, len, "%s/%s", dir, de->d_name);
+        size_t logs = count_logs(path);
+        free(path);
+        if (!logs)
+            continue;
+        if (n == cap) {
+            size_t c = cap ? cap * 2 : 8;
+            ms_spawned_world *p = realloc(v, c * sizeof *p);
+            if (!p)
+                break;
+            v = p;
+            cap = c;
+        }
+        v[n++] = (ms_spawned_world){.k = k, .logs = logs};
+    }
+    closedir(d);
+    if (!n) {
+        free(v);
+        return 0;
+    }
+    qsort(v, n, sizeof *v, by_k);
+    *out = v;
+    return n;
+}

@@ -1,0 +1,39 @@
+"""Expected regions of mpi4_partitioned.c: MPI_Psend_init and
+MPI_Precv_init report partitions x count x size(datatype), the peer and
+the tag; MPI_Start/MPI_Startall and the completions report their requests
+as request=psend_init / precv_init with those bytes (a partitioned receive
+names its source and tag: its bytes are known when it is posted), and so
+do MPI_Pready, MPI_Pready_range, MPI_Pready_list and MPI_Parrived, kind
+other, like MPI_Start."""
+
+import mpiexpect as m
+
+FLAVOURS = ("mpich",)
+RANKS = (2, 4)
+PARTS, COUNT, ITERS, TAG = 4, 3, 2, 90
+
+
+def expect(rank, size):
+    left, right = (rank - 1) % size, (rank + 1) % size
+    nbytes = PARTS * COUNT * m.INT
+    recv = m.Req("precv_init", nbytes, left, TAG)
+    send = m.Req("psend_init", nbytes, right, TAG)
+
+    def on_send(op):
+        return m.completion(op, [send], m.OTHER)
+
+    calls = [m.p2p("precv_init", nbytes, left, TAG), m.p2p("psend_init", nbytes, right, TAG)]
+    # 1.
+    calls += ([m.start(recv), m.start(send)] + [on_send("pready")] * PARTS +
+              [m.completion("parrived", [recv], m.OTHER)] * PARTS + [m.wait(send), m.wait(recv)]) * ITERS
+    # 2.
+    calls += [m.startall(recv, send), on_send("pready_range"), on_send("pready_list"),
+              m.waitall(recv, send)] * ITERS
+    # 3.
+    calls += [m.start(recv), m.start(send), on_send("pready_range"), m.test(send), m.test(recv)]
+    calls += [m.request_free(recv), m.request_free(send), m.reduce(8, 0)]
+    return calls
+
+
+if __name__ == "__main__":
+    m.main(expect)

@@ -1,0 +1,138 @@
+#!/usr/bin/env bash
+# Dynamic processes: a parent world of 2 ranks spawns 2 children
+# (MPI_Comm_spawn over MPI_COMM_WORLD, test/mpi/spawn/parent.c); parent r and
+# child r exchange a message each way over the intercommunicator, the
+# children allreduce among themselves (spawn/child.c). With the preload
+# library the program must print what it prints without it and exit 0; the
+# parents log rank-000000..1 into DIR, the children, a world of their own,
+# into DIR/spawn-1; the merge of DIR counts the parents' calls exactly and
+# names spawn-1 (text report and --json "spawned_worlds"), the merge of
+# DIR/spawn-1 the children's. Skipped (77) where spawning fails under this
+# MPI without the library.
+#
+#   spawn.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh)
+set -uo pipefail
+flavour=$1 lib=$2 dir=$3
+root=$(cd "$(dirname "$0")/../.." && pwd)
+BUILD=${BUILD:-$root/build}
+MERGE=${MERGE:-$BUILD/bin/mpiscope-merge}
+TEST_TIMEOUT=${TEST_TIMEOUT:-120}
+PYTHON=${PYTHON:-python3}
+if [ "$flavour" = mpich ]; then
+    cc=${MPICC_MPICH:-mpicc.mpich}
+else
+    cc=${MPICC_OPENMPI:-mpicc.openmpi}
+fi
+
+fail() {
+    echo "FAIL: $*"
+    exit 1
+}
+
+for p in parent child; do
+    $cc -std=c11 -O1 -g -Wall -Wextra -Werror "$root/test/mpi/spawn/$p.c" -o "$dir/$p" || fail "cannot build $p.c"
+done
+
+# run NAME [LIBRARY]: the parent world at 2 ranks, stdout, stderr and status
+# in $dir/NAME.*; with LIBRARY preloaded and MPISCOPE_DIR=$dir/NAME-logs.
+run() {
+    local name=$1 preload=${2:-} args=()
+    if [ "$flavour" = mpich ]; then
+        [ -z "$preload" ] || args=(-genv LD_PRELOAD "$preload" -genv MPISCOPE_DIR "$dir/$name-logs")
+        timeout -k 10 "$TEST_TIMEOUT" "${MPIEXEC_MPICH:-mpiexec.mpich}" -n 2 ${args[@]+"${args[@]}"} \
+            "$dir/parent" "$dir/child" >"$dir/$name.out" 2>"$dir/$name.err"
+    else
+        [ -z "$preload" ] || args=(-x "LD_PRELOAD=$preload" -x "MPISCOPE_DIR=$dir/$name-logs")
+        timeout -k 10 "$TEST_TIMEOUT" "${MPIRUN_OPENMPI:-mpirun.openmpi}" --allow-run-as-root --oversubscribe \
+            -np 2 ${args[@]+"${args[@]}"} "$dir/parent" "$dir/child" >"$dir/$name.out" 2>"$dir/$name.err"
+    fi
+    echo $? >"$dir/$name.status"
+}
+
+run plain
+if [ "$(cat "$dir/plain.status")" != 0 ]; then
+    cat "$dir/plain.err"
+    # The parent prints only after the spawn: no output, the spawn failed
+    # (MPICH 4.0 with ch4:ucx cannot spawn: "Error in spawn call"; its
+    # abort message is sometimes lost).
+    why=$(grep -i -E 'spawn' "$dir/plain.err" | tail -n 1 | sed 's/^ *//' | cut -c1-160)
+    if [ ! -s "$dir/plain.out" ]; then
+        echo "MPI_Comm_spawn fails under $flavour on this machine without the library" \
+            "(exit $(cat "$dir/plain.status"): ${why:-no message})"
+        exit 77
+    fi
+    fail "the program exits $(cat "$dir/plain.status") without the library"
+fi
+grep -q '^rank 1 got 31$' "$dir/plain.out" || fail "unexpected output without the library: $(cat "$dir/plain.out")"
+
+run profiled "$lib"
+[ "$(cat "$dir/profiled.status")" = 0 ] ||
+    fail "exit status $(cat "$dir/profiled.status") with the library (0 without): $(head -20 "$dir/profiled.err")"
+diff "$dir/plain.out" "$dir/profiled.out" >"$dir/stdout.diff" ||
+    fail "stdout differs with the library (< without, > with): $(cat "$dir/stdout.diff")"
+! grep 'mpiscope:' "$dir/profiled.err" || fail "the library printed diagnostics"
+
+logs=$dir/profiled-logs
+want=$'rank-000000.zst\nrank-000001.zst'
+for d in "$logs" "$logs/spawn-1"; do
+    got=$(cd "$d" 2>/dev/null && ls -1 rank-*.zst 2>/dev/null)
+    [ "$got" = "$want" ] || fail "logs in $d are [${got//$'\n'/ }], expected [${want//$'\n'/ }]"
+    zstd -tq "$d"/rank-*.zst || fail "a log in $d is not a valid zstd stream"
+done
+others=$(cd "$logs" && ls -1 | grep -v -x -E 'rank-00000[01]\.zst|spawn-1')
+[ -z "$others" ] || fail "unexpected entries in $logs: $others"
+
+# merge NAME DIR: text report, --csv and --json of DIR into $dir/NAME.*
+merge() {
+    "$MERGE" "$2" >"$dir/$1.txt" 2>"$dir/$1.merge.err" && [ ! -s "$dir/$1.merge.err" ] ||
+        fail "mpiscope-merge $2 fails or complains: $(cat "$dir/$1.merge.err")"
+    "$MERGE" --csv "$dir/$1.csv" --json "$dir/$1.json" "$2" >/dev/null 2>"$dir/$1.merge.err" &&
+        [ ! -s "$dir/$1.merge.err" ] ||
+        fail "mpiscope-merge --csv --json $2 fails or complains: $(cat "$dir/$1.merge.err")"
+}
+merge parent "$logs"
+merge child "$logs/spawn-1"
+
+grep -q "spawn-1/: a world of 2 ranks this run spawned" "$dir/parent.txt" ||
+    fail "the parent's report does not name spawn-1: $(head -20 "$dir/parent.txt")"
+grep -qF "mpiscope-merge $logs/spawn-1" "$dir/parent.txt" || fail "the parent's report does not say how to merge spawn-1"
+! grep -q "spawned  " "$dir/child.txt" || fail "the children's report names spawned worlds"
+
+$PYTHON - "$dir" <<'PY' || fail "the merged counts are not as expected (files in $dir)"
+import csv, json, sys
+d = sys.argv[1]
+
+def calls(name):
+    out = {}
+    for r in csv.DictReader(open(f"{d}/{name}.csv")):
+        if r["name"].startswith("mpi:"):
+            op = r["operation"]
+            out.setdefault(op, []).append(r)
+    return out
+
+def total(rows, op):
+    return sum(int(r["calls"]) for r in rows.get(op, []))
+
+def comms(rows, op):
+    return {r["comm"] for r in rows.get(op, [])}
+
+p, c = calls("parent"), calls("child")
+want_p = {"comm_spawn": 2, "send": 2, "recv": 2, "allreduce": 0, "gather": 2, "comm_free": 2}
+want_c = {"comm_spawn": 0, "send": 2, "recv": 2, "allreduce": 2, "gather": 0, "comm_free": 2}
+for world, rows, want in (("parent", p, want_p), ("child", c, want_c)):
+    for op, n in want.items():
+        assert total(rows, op) == n, f"{world}: {op} calls {total(rows, op)}, expected {n}"
+spawn = p["comm_spawn"]
+assert len(spawn) == 1 and spawn[0]["root"] == "0" and spawn[0]["comm"] == "0" \
+    and spawn[0]["kind"] == "collective" and spawn[0]["ranks"] == "2", spawn
+for world, rows in (("parent", p), ("child", c)):
+    ids = comms(rows, "send") | comms(rows, "recv") | comms(rows, "comm_free")
+    assert len(ids) == 1 and int(ids.pop()) > 1, f"{world}: the intercommunicator's ids {ids}"
+assert comms(c, "allreduce") == {"0"}, comms(c, "allreduce")
+jp = json.load(open(f"{d}/parent.json"))
+assert jp.get("spawned_worlds") == [{"dir": "spawn-1", "ranks": 2}], jp.get("spawned_worlds")
+assert jp["run"]["ranks"] == 2, jp["run"]
+jc = json.load(open(f"{d}/child.json"))
+assert "spawned_worlds" not in jc and jc["run"]["ranks"] == 2, jc["run"]
+PY
+echo "ok: parents in $logs, children in $logs/spawn-1"
