@@ -158,20 +158,27 @@ MS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provid
 static int world_finalized(void);
 static void end_run(uint64_t t0);
 
-/* After MPI_Finalize, from t0 to t1; t from ms_enter before it. The run
- * ends here unless a session is still open. */
-static void after_finalize(ms_thread *t, uint64_t t0, uint64_t t1)
+/* Records a finalizing call OP (t from ms_enter before it; none: not
+ * recorded); where it is the LAST, user regions still open close at t0 and
+ * the run ends. */
+static void record_last(ms_thread *t, uint16_t op, int last, uint64_t t0, uint64_t t1)
 {
-    int last = world_finalized();
     if (t) {
         if (last)
             ms_user_close_all(t, t0);
-        ms_call c = ms_call_init(MS_OP_FINALIZE);
+        ms_call c = ms_call_init(op);
         ms_call_record(t, &c, t0, t1);
         ms_leave(t);
     }
     if (last)
         end_run(t0);
+}
+
+/* After MPI_Finalize, from t0 to t1; t from ms_enter before it. The run
+ * ends here unless a session is still open. */
+static void after_finalize(ms_thread *t, uint64_t t0, uint64_t t1)
+{
+    record_last(t, MS_OP_FINALIZE, world_finalized(), t0, t1);
 }
 
 MS_EXPORT int MPI_Finalize(void)
@@ -375,15 +382,7 @@ static void after_session_finalize(ms_thread *t, int rc, int last, uint64_t t0, 
 {
     if (rc == MPI_SUCCESS)
         atomic_fetch_sub(&sessions_open, 1);
-    if (t) {
-        if (last)
-            ms_user_close_all(t, t0);
-        ms_call c = ms_call_init(MS_OP_SESSION_FINALIZE);
-        ms_call_record(t, &c, t0, t1);
-        ms_leave(t);
-    }
-    if (last)
-        end_run(t0);
+    record_last(t, MS_OP_SESSION_FINALIZE, last, t0, t1);
 }
 
 MS_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
