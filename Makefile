@@ -85,7 +85,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all config deps demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-sanity scaling clean FORCE
+.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -216,6 +216,8 @@ UNIT_BINS  := $(UNIT_SRCS:%.c=$(BUILD)/%)
 $(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -DMS_HAVE_DW=$(HAVE_DW) -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
+# The handle map is the preload library's (MPI-free), tested on its own.
+$(BUILD)/test/unit/test_handle_map: pmpi/handle_map.c
 include test/symbolize/fixtures.mk
 
 # The test-only log synthesizer (test/scale/): logs of any size, written by
@@ -303,8 +305,19 @@ merge-parallel-tests: all $(SYNTH_LOGS) $(if $(filter 1,$(HAVE_MPICH)),$(MERGE_M
 	BUILD=$(BUILD) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  bash test/merge_parallel.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
+# mpiP, the peer profiler (not part of mpiscope): built from
+# ../shared/peers into $(BUILD)/mpip-<flavour> where that script exists, for
+# the stacking test and `make bench`; a note where it does not.
+PEERS := $(abspath ..)/shared/peers/build-mpip.sh
+peers:
+	@if [ -x "$(PEERS)" ] || [ -f "$(PEERS)" ]; then \
+	  for f in $(if $(filter 1,$(HAVE_MPICH)),mpich) $(if $(filter 1,$(HAVE_OPENMPI)),openmpi); do \
+	    bash "$(PEERS)" $(BUILD)/mpip-$$f $$f >/dev/null || echo "note: mpiP for $$f did not build (see $(BUILD)/mpip-$$f)"; \
+	  done; \
+	else echo "note: $(PEERS) not found: tests and benchmarks run without mpiP"; fi
+
 # MPI_TESTS (names, default all) and TEST_RANKS (rank counts) narrow it.
-mpi-tests: all $(MSG_DUMP)
+mpi-tests: all $(MSG_DUMP) peers
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
 	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) $(if $(TEST_RANKS),TEST_RANKS="$(TEST_RANKS)") \

@@ -67,7 +67,7 @@ static void put(MPI_Comm comm, const ms_comm_info *ci)
     if (s)
         memcpy(s->value, ci, sizeof *ci);
     else
-        ms_warn_once(MS_WARN_COMM, "too many communicators at once; the others are reported as comm=-1");
+        ms_warn_once(MS_WARN_COMM, "no memory for more communicators; the others are reported as comm=-1");
 }
 
 void ms_comm_ids_init(MPI_Group world)

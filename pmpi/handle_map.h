@@ -1,11 +1,20 @@
 /*
- * A fixed-size, lock-free map from MPI handles (requests, communicators) to
- * small records, shared by all threads. Open addressing with linear probing;
+ * A lock-free map from MPI handles (requests, communicators) to small
+ * records, shared by all threads. Open addressing with linear probing;
  * keys are the handle's bits, 0 to 2 are reserved (empty, deleted, busy).
  * A key is inserted by one thread and looked up or erased by threads that
  * received the handle from it through the application's own synchronization,
- * so the value needs no atomics of its own. Memory is fixed: when the map is
- * full, ms_hmap_put fails and callers fall back (documented per use).
+ * so the value needs no atomics of its own.
+ *
+ * No limit: a key lies within MS_HMAP_PROBE slots of its home slot in one
+ * of a chain of levels, each twice the size of the one before. An insertion
+ * that finds the first MS_HMAP_PROBE slots of a level taken goes on to the
+ * next level, which the first thread to need it maps (zero-filled: pages
+ * never touched cost nothing). So a probe is bounded, the common case (the
+ * first level, a short chain) is as before, and the memory grows with what
+ * is live at once, never with the run's length. Only a failed mapping
+ * fails an insertion (callers fall back, documented per use).
+ *
  * A key may also be held by several slots at once (ms_hmap_add): MPI
  * libraries give one handle to many requests that completed at once.
  */
@@ -19,6 +28,8 @@
 #include "../preload/tstate.h"
 
 #define MS_HMAP_VALUE 56u   /* a slot is 64 bytes, one cache line */
+#define MS_HMAP_PROBE 64u   /* slots a key may lie from its home in a level */
+#define MS_HMAP_LEVELS 24u  /* levels at most: 2^bits x (2^24 - 1) slots */
 
 typedef struct ms_hmap_slot {
     _Atomic uint64_t key;
@@ -26,19 +37,27 @@ typedef struct ms_hmap_slot {
 } ms_hmap_slot;
 
 typedef struct ms_hmap {
-    ms_hmap_slot *slots;     /* 1 << bits slots */
+    ms_hmap_slot *slots;     /* the first level: 1 << bits slots */
     uint32_t bits;
+    /* level k >= 1: 1 << (bits + k) slots, mapped when first needed */
+    _Atomic(ms_hmap_slot *) more[MS_HMAP_LEVELS];
 } ms_hmap;
 
-/* Slots come from a zero-filled mapping: pages never touched cost nothing. */
+/* Maps the first level (zero-filled: pages never touched cost nothing). */
 MS_HIDDEN int ms_hmap_init(ms_hmap *m, uint32_t bits);
 
 /* The slot holding key, or NULL. */
 MS_HIDDEN ms_hmap_slot *ms_hmap_get(ms_hmap *m, uint64_t key);
 
 /* The slot for key: the existing one, else a newly claimed one (value
- * zeroed). NULL when the map is full. */
+ * zeroed). NULL only when no memory is left. */
 MS_HIDDEN ms_hmap_slot *ms_hmap_put(ms_hmap *m, uint64_t key);
+
+/* The next level's slots, mapped now if no thread did yet; NULL when it
+ * cannot be. */
+MS_HIDDEN ms_hmap_slot *ms_hmap_grow(ms_hmap *m, uint32_t level);
+
+MS_HIDDEN void ms_hmap_erase_chain(ms_hmap_slot *slots, uint64_t mask, ms_hmap_slot *slot);
 
 #define MS_HMAP_EMPTY 0u
 #define MS_HMAP_DELETED 1u
@@ -52,55 +71,79 @@ static inline uint64_t ms_hmap_mix(uint64_t k)
     return k;
 }
 
+/* Level `level`'s slots (NULL: not mapped yet) and its index mask. */
+static inline ms_hmap_slot *ms_hmap_level(ms_hmap *m, uint32_t level, uint64_t *mask)
+{
+    *mask = ((uint64_t)1 << (m->bits + level)) - 1;
+    return level ? atomic_load_explicit(&m->more[level - 1], memory_order_acquire) : m->slots;
+}
+
+/* How many slots from its home a key may lie in a level of mask + 1. */
+static inline uint64_t ms_hmap_probe(uint64_t mask)
+{
+    return mask < MS_HMAP_PROBE ? mask + 1 : MS_HMAP_PROBE;
+}
+
 /* A new slot for key even if the key is held already, holding `value`
  * (len bytes, the rest zero). The slot is claimed as busy and gets its key
  * only once the value is written, so a reader that finds the key sees this
- * value, never the previous occupant's. NULL when full. */
+ * value, never the previous occupant's. NULL only when no memory is left. */
 static inline ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key, const void *value, size_t len)
 {
     if (!m->slots || key <= MS_HMAP_BUSY || len > MS_HMAP_VALUE)
         return NULL;
-    uint64_t mask = ((uint64_t)1 << m->bits) - 1;
-    uint64_t i = ms_hmap_mix(key) & mask;
-    for (uint64_t n = 0; n <= mask; n++, i = (i + 1) & mask) {
-        uint64_t k = atomic_load_explicit(&m->slots[i].key, memory_order_relaxed);
-        if (k != MS_HMAP_EMPTY && k != MS_HMAP_DELETED)
-            continue;
-        if (atomic_compare_exchange_strong_explicit(&m->slots[i].key, &k, MS_HMAP_BUSY, memory_order_acq_rel,
-                                                    memory_order_relaxed)) {
-            memset(m->slots[i].value, 0, sizeof m->slots[i].value);
-            if (len)
-                memcpy(m->slots[i].value, value, len);
-            atomic_store_explicit(&m->slots[i].key, key, memory_order_release);
-            return &m->slots[i];
+    uint64_t h = ms_hmap_mix(key);
+    for (uint32_t level = 0; level <= MS_HMAP_LEVELS; level++) {
+        uint64_t mask;
+        ms_hmap_slot *s = ms_hmap_level(m, level, &mask);
+        if (!s && !(s = ms_hmap_grow(m, level)))
+            return NULL;
+        uint64_t i = h & mask;
+        for (uint64_t n = 0, probe = ms_hmap_probe(mask); n < probe; n++, i = (i + 1) & mask) {
+            uint64_t k = atomic_load_explicit(&s[i].key, memory_order_relaxed);
+            if (k != MS_HMAP_EMPTY && k != MS_HMAP_DELETED)
+                continue;
+            if (atomic_compare_exchange_strong_explicit(&s[i].key, &k, MS_HMAP_BUSY, memory_order_acq_rel,
+                                                        memory_order_relaxed)) {
+                memset(s[i].value, 0, sizeof s[i].value);
+                if (len)
+                    memcpy(s[i].value, value, len);
+                atomic_store_explicit(&s[i].key, key, memory_order_release);
+                return &s[i];
+            }
         }
     }
     return NULL;
 }
 
 /* The slots holding key, one per call: start with *cursor = 0; NULL at the
- * end. */
+ * end. The cursor holds the level (high bits) and the probe position. */
 static inline ms_hmap_slot *ms_hmap_scan(ms_hmap *m, uint64_t key, uint64_t *cursor)
 {
     if (!m->slots || key <= MS_HMAP_BUSY)
         return NULL;
-    uint64_t mask = ((uint64_t)1 << m->bits) - 1;
-    uint64_t start = ms_hmap_mix(key) & mask;
-    for (uint64_t n = *cursor; n <= mask; n++) {
-        uint64_t i = (start + n) & mask;
-        uint64_t k = atomic_load_explicit(&m->slots[i].key, memory_order_acquire);
-        if (k == MS_HMAP_EMPTY)
+    uint64_t h = ms_hmap_mix(key);
+    for (uint32_t level = (uint32_t)(*cursor >> 32); level <= MS_HMAP_LEVELS; level++) {
+        uint64_t mask;
+        ms_hmap_slot *s = ms_hmap_level(m, level, &mask);
+        if (!s)
             break;
-        if (k == key) {
-            *cursor = n + 1;
-            return &m->slots[i];
+        uint64_t start = h & mask;
+        uint64_t n0 = (uint32_t)(*cursor >> 32) == level ? (uint32_t)*cursor : 0;
+        for (uint64_t n = n0, probe = ms_hmap_probe(mask); n < probe; n++) {
+            uint64_t i = (start + n) & mask;
+            uint64_t k = atomic_load_explicit(&s[i].key, memory_order_acquire);
+            if (k == MS_HMAP_EMPTY)
+                break;
+            if (k == key) {
+                *cursor = ((uint64_t)level << 32) | (n + 1);
+                return &s[i];
+            }
         }
     }
-    *cursor = mask + 1;
+    *cursor = (uint64_t)(MS_HMAP_LEVELS + 1) << 32;
     return NULL;
 }
-
-MS_HIDDEN void ms_hmap_erase_chain(ms_hmap *m, ms_hmap_slot *slot);
 
 /* Free a slot. While one thread alone records (ms_nthreads), a slot at the
  * end of its probe chain (and the deleted slots before it) becomes empty
@@ -109,14 +152,20 @@ MS_HIDDEN void ms_hmap_erase_chain(ms_hmap *m, ms_hmap_slot *slot);
  * before it touches a map, so only the window of one erase can overlap. */
 static inline void ms_hmap_erase(ms_hmap *m, ms_hmap_slot *slot)
 {
-    uint64_t mask = ((uint64_t)1 << m->bits) - 1;
-    uint64_t next = ((uint64_t)(slot - m->slots) + 1) & mask;
+    uint64_t mask = 0;
+    ms_hmap_slot *s = NULL;
+    for (uint32_t level = 0; level <= MS_HMAP_LEVELS; level++) {
+        s = ms_hmap_level(m, level, &mask);
+        if (s && slot >= s && slot <= s + mask)
+            break;
+    }
+    uint64_t next = ((uint64_t)(slot - s) + 1) & mask;
     if (atomic_load_explicit(&ms_nthreads, memory_order_relaxed) > 1 ||
-        atomic_load_explicit(&m->slots[next].key, memory_order_relaxed) != MS_HMAP_EMPTY) {
+        atomic_load_explicit(&s[next].key, memory_order_relaxed) != MS_HMAP_EMPTY) {
         atomic_store_explicit(&slot->key, MS_HMAP_DELETED, memory_order_release);
         return;
     }
-    ms_hmap_erase_chain(m, slot);
+    ms_hmap_erase_chain(s, mask, slot);
 }
 
 #endif

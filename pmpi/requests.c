@@ -16,7 +16,7 @@
 #include "pmpi_collector.h"
 #include "semantics.h"
 
-#define REQUEST_BITS 16u  /* live requests tracked at once; more report request=unknown */
+#define REQUEST_BITS 16u  /* the table's first level; it grows with the requests live at once */
 
 static ms_hmap requests;
 
@@ -79,8 +79,8 @@ void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int pe
     /* Every request gets its own entry, even one whose handle value a live
      * request already has: completions tell them apart by address. */
     if (!ms_hmap_add(&requests, key, &m, sizeof m) && key && requests.slots)
-        ms_warn_once(MS_WARN_MEMORY, "more than %u requests live at once; completions of the others report "
-                     "request=unknown", 1u << REQUEST_BITS);
+        ms_warn_once(MS_WARN_MEMORY, "no memory for more live requests; completions of the others report "
+                     "request=unknown");
 }
 
 /* The entry of request `req` whose handle is at `at`: the one returned to

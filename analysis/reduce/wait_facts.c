@@ -463,6 +463,10 @@ static int keep(const slot *s, const ms_read_event *e, size_t nrecords)
 int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e)
 {
     slot *s = &a->slots[e->region];
+    /* The tool's own events (a stall between the parts of a call's message
+     * records) leave the records to the call's event. */
+    if (s->cls == C_SKIP)
+        return 0;
     /* The message records of this thread belong to this event. */
     size_t nrec = 0;
     for (size_t i = 0; i < a->nmsgs; i++)
