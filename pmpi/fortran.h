@@ -25,6 +25,35 @@ extern int *mpi_fortran_status_ignore_;
 extern int *mpi_fortran_statuses_ignore_;
 #endif
 
+#if defined(MPICH)
+/* MPICH's mpif.h sentinels (libmpichfort): pointers to the common blocks,
+ * set by mpirinitf_ on the first Fortran call that compares with them
+ * (MPIR_F_NeedInit), as MPICH's own pmpi_*_ routines do. Weak: they exist
+ * only where the Fortran library is loaded. */
+extern int MPIR_F_NeedInit __attribute__((weak));
+extern void *MPIR_F_MPI_BOTTOM __attribute__((weak));
+extern void *MPIR_F_MPI_IN_PLACE __attribute__((weak));
+extern void mpirinitf_(void) __attribute__((weak));
+
+/* Sets MPICH's mpif.h sentinels if no MPICH Fortran routine did yet. */
+static inline void ms_f_mpich_init(void)
+{
+    if (&MPIR_F_NeedInit && MPIR_F_NeedInit && mpirinitf_) {
+        mpirinitf_();
+        MPIR_F_NeedInit = 0;
+    }
+}
+
+/* MPICH's mpif.h sentinel *p (NULL where the Fortran library is absent). */
+static inline const void *ms_f_mpich_sentinel(void *const *p)
+{
+    if (!p)
+        return NULL;
+    ms_f_mpich_init();
+    return *p;
+}
+#endif
+
 /* The Fortran bindings: mpif.h and `use mpi` (one set of symbols), and
  * `use mpi_f08`. */
 enum ms_f_binding { MS_F_MPIFH, MS_F_F08 };
@@ -46,15 +75,17 @@ _Static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status), "MPICH's mpi_f08 st
 
 /* Open MPI: common blocks of mpif.h, which mpi_f08 binds to the same
  * symbols; its own Fortran wrappers compare with these addresses
- * (OMPI_IS_FORTRAN_*). MPICH (whose mpif.h binding calls the C functions
- * and is not wrapped, docs/FORTRAN.md): the objects of mpi_f08. */
+ * (OMPI_IS_FORTRAN_*). MPICH: the objects of mpi_f08, and for mpif.h the
+ * values of its pointers MPI_F_STATUS(ES)_IGNORE, MPIR_F_MPI_IN_PLACE and
+ * MPIR_F_MPI_BOTTOM, which its pmpi_*_ routines compare with. */
 static inline const void *ms_f_status_ignore(enum ms_f_binding b)
 {
 #if defined(OPEN_MPI)
     (void)b;
     return &mpi_fortran_status_ignore_;
 #elif defined(MPICH)
-    return b == MS_F_F08 ? (const void *)MPI_F08_STATUS_IGNORE : (const void *)MPI_F_STATUS_IGNORE;
+    return b == MS_F_F08 ? (const void *)MPI_F08_STATUS_IGNORE
+                         : ms_f_mpich_sentinel((void *const *)&MPI_F_STATUS_IGNORE);
 #else
     return b == MS_F_F08 ? NULL : (const void *)MPI_F_STATUS_IGNORE;
 #endif
@@ -66,7 +97,8 @@ static inline const void *ms_f_statuses_ignore(enum ms_f_binding b)
     (void)b;
     return &mpi_fortran_statuses_ignore_;
 #elif defined(MPICH)
-    return b == MS_F_F08 ? (const void *)MPI_F08_STATUSES_IGNORE : (const void *)MPI_F_STATUSES_IGNORE;
+    return b == MS_F_F08 ? (const void *)MPI_F08_STATUSES_IGNORE
+                         : ms_f_mpich_sentinel((void *const *)&MPI_F_STATUSES_IGNORE);
 #else
     return b == MS_F_F08 ? NULL : (const void *)MPI_F_STATUSES_IGNORE;
 #endif
@@ -78,7 +110,7 @@ static inline const void *ms_f_in_place(enum ms_f_binding b)
     (void)b;
     return &mpi_fortran_in_place_;
 #elif defined(MPICH)
-    return b == MS_F_F08 ? (const void *)&MPIR_F08_MPI_IN_PLACE : NULL;
+    return b == MS_F_F08 ? (const void *)&MPIR_F08_MPI_IN_PLACE : ms_f_mpich_sentinel(&MPIR_F_MPI_IN_PLACE);
 #else
     (void)b;
     return NULL;
@@ -91,7 +123,7 @@ static inline const void *ms_f_bottom(enum ms_f_binding b)
     (void)b;
     return &mpi_fortran_bottom_;
 #elif defined(MPICH)
-    return b == MS_F_F08 ? (const void *)&MPIR_F08_MPI_BOTTOM : NULL;
+    return b == MS_F_F08 ? (const void *)&MPIR_F08_MPI_BOTTOM : ms_f_mpich_sentinel(&MPIR_F_MPI_BOTTOM);
 #else
     (void)b;
     return NULL;

@@ -181,8 +181,15 @@ static void after_finalize(ms_thread *t, uint64_t t0, uint64_t t1)
     record_last(t, MS_OP_FINALIZE, world_finalized(), t0, t1);
 }
 
+/* Set on this thread while a Fortran entry point's MPI_Finalize runs: a
+ * binding that calls the C MPI_Finalize inside (MPICH's pmpi_finalize_)
+ * must not end the run before the entry point records the call. */
+static _Thread_local int f_finalizing;
+
 MS_EXPORT int MPI_Finalize(void)
 {
+    if (f_finalizing)
+        return ms_next_MPI_Finalize();
     ms_thread *t = ms_enter();
     uint64_t t0 = ms_now();
     ms_sync_finalize();
@@ -240,7 +247,9 @@ void ms_f_finalize(ms_f_finalize_fn *pmpi, MPI_Fint *ierror)
     uint64_t t0 = ms_now();
     ms_sync_finalize();
     MPI_Fint rc = MPI_SUCCESS;
+    f_finalizing = 1;
     pmpi(&rc);
+    f_finalizing = 0;
     after_finalize(t, t0, ms_now());
     if (ierror)
         *ierror = rc;

@@ -18,10 +18,12 @@ parameters that the table does not mark conly().
 
 Which bindings each MPI needs, and why, is in docs/FORTRAN.md: Open MPI's
 Fortran bindings call PMPI_* (or its internal ompi_*_f) directly, so the C
-wrappers never see them; MPICH's mpif.h and `use mpi` bindings and the
-buffer-taking mpi_f08 routines (mpi_*_f08ts_) call the C MPI_* functions,
-which the C wrappers record, while its other mpi_f08 routines (mpi_*_f08_)
-call PMPI_* directly.
+wrappers never see them; MPICH's mpif.h and `use mpi` bindings call the C
+MPI_* functions, but are wrapped so that the calls also reach the next tool's
+Fortran entry points (the re-entry guard keeps the C wrapper they call from
+recording them again); its buffer-taking mpi_f08 routines (mpi_*_f08ts_) call
+MPI_* and are left to the C wrappers, while its other mpi_f08 routines
+(mpi_*_f08_) call PMPI_* directly.
 """
 import re
 import sys
@@ -46,6 +48,7 @@ BINDINGS = {
         Binding("use mpi_f08", "MS_F_F08", ("{f}_f08_",), "p{f}_f08_"),
     ),
     "mpich": (
+        Binding("mpif.h and use mpi", "MS_F_MPIFH", ("{f}_", "{f}__", "{f}", "{F}"), "p{f}_"),
         Binding("use mpi_f08 (routines without a choice buffer)", "MS_F_F08", ("{f}_f08_",), "pmpir_{x}_f08_"),
     ),
 }
@@ -282,8 +285,9 @@ def custom_parts(row):
     return f"ms_f_{row.op}", fn_type(row), extra
 
 
-def gen_row(row, bindings, syms):
-    """The entry points of one row in the bindings whose symbols exist."""
+def present_in(row, bindings, syms):
+    """(binding, its PMPI routine, the entry points) of each binding whose
+    symbols for the row exist."""
     present = []
     for b in bindings:
         n = names(row)
@@ -291,6 +295,12 @@ def gen_row(row, bindings, syms):
         entries = [e.format(**n) for e in b.entries if e.format(**n) in syms]
         if entries and pmpi in syms:
             present.append((b, pmpi, entries))
+    return present
+
+
+def gen_row(row, bindings, syms):
+    """The entry points of one row in the bindings whose symbols exist."""
+    present = present_in(row, bindings, syms)
     if not present:
         return "", 0
     count = sum(len(e) for _, _, e in present)
@@ -382,14 +392,10 @@ def next_pointers(ftype, present):
 def lookups(row, bindings, syms):
     """The statements of ms_fortran_find_next for one row."""
     out = []
-    for b in bindings:
-        n = names(row)
-        pmpi = b.pmpi.format(**n)
-        entries = [e.format(**n) for e in b.entries if e.format(**n) in syms]
-        if entries and pmpi in syms:
-            ftype = custom_parts(row)[1] if gw.is_custom(row) else fn_type(row)
-            listed = "".join(f"{e}\\0" for e in entries)
-            out.append(f"    {next_pointer(entries)} = ({ftype} *)ms_pmpi_next_of(\"{listed}\", (void *){pmpi});\n")
+    ftype = custom_parts(row)[1] if gw.is_custom(row) else fn_type(row)
+    for _, pmpi, entries in present_in(row, bindings, syms):
+        listed = "".join(f"{e}\\0" for e in entries)
+        out.append(f"    {next_pointer(entries)} = ({ftype} *)ms_pmpi_next_of(\"{listed}\", (void *){pmpi});\n")
     return "".join(out)
 
 

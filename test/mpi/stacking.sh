@@ -12,7 +12,10 @@
 #   - the launcher (bin/mpiscope) with LD_PRELOAD naming the test's tool:
 #     it puts mpiscope first and keeps the tool after it, which counts as
 #     above;
-#   - mpiscope alone: no such warning, and a log per rank.
+#   - mpiscope alone: no such warning, and a log per rank; with mpiP first,
+#     mpiP counts what mpiscope alone records;
+#   - a Fortran program (test/mpi/fortran_mpifh.f90) with mpiP after
+#     mpiscope: both count the same calls.
 #
 #   stacking.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh; exit 77: skipped)
 set -uo pipefail
@@ -38,14 +41,16 @@ fail() {
 $cc -O2 "$root/examples/halo.c" -o "$dir/halo" -lm || fail "cannot build halo.c"
 $cc -O2 -shared -fPIC "$here/stacking/tool.c" -o "$dir/libtool.so" || fail "cannot build the test's tool"
 
-# run NAME PRELOAD [VAR=VALUE...]: halo at 3 ranks with LD_PRELOAD=PRELOAD
-# (and the variables), logs in $dir/NAME.
+# run NAME PRELOAD [VAR=VALUE...]: the program ${prog[@]} (halo unless
+# set) at 3 ranks with LD_PRELOAD=PRELOAD (and the variables), logs in
+# $dir/NAME.
+prog=(./halo 10 200)
 run() {
     local name=$1 preload=$2 envs
     shift 2
     rm -rf "${dir:?}/$name"
     mapfile -t envs < <(env_of "LD_PRELOAD=$preload" "MPISCOPE_DIR=$dir/$name" "$@")
-    (cd "$dir" && timeout -k 10 "$TEST_TIMEOUT" "${launch[@]}" "${envs[@]}" ./halo 10 200) \
+    (cd "$dir" && timeout -k 10 "$TEST_TIMEOUT" "${launch[@]}" "${envs[@]}" "${prog[@]}") \
         >"$dir/$name.out" 2>"$dir/$name.err" || fail "$name: the run failed: $(tail -3 "$dir/$name.err")"
 }
 
@@ -55,7 +60,8 @@ run() {
 # behind TOOL NAME: TOOL first in LD_PRELOAD, mpiscope second.
 behind() {
     local tool=$1 name=$2
-    run "$name" "$tool:$lib"
+    shift 2
+    run "$name" "$tool:$lib" "$@"
     # mpiP's own lines (its banner, where it stored its report) aside.
     cmp -s "$dir/plain.out" <(grep -v '^mpiP:' "$dir/$name.out") || fail "$name: the program's output changed"
     local n
@@ -70,9 +76,10 @@ behind "$dir/libtool.so" tool-first
 
 mpip=$BUILD/mpip-$flavour/$flavour/libmpiP.so
 if [ -e "$mpip" ]; then
-    behind "$mpip" mpip-first
+    rm -rf "$dir/mpip-first.reports" && mkdir -p "$dir/mpip-first.reports"
+    behind "$mpip" mpip-first "MPIP=-f $dir/mpip-first.reports"
 else
-    echo "note: mpiP not built ($mpip); ../shared/peers/build-mpip.sh builds it"
+    echo "note: mpiP not built ($mpip); ../shared/peers/build-mpip.sh (make peers) builds it"
 fi
 
 # ops NAME: "op calls" lines, summed over ranks, from the merge of $dir/NAME.
@@ -100,22 +107,36 @@ ahead_tool() {
     echo "ok: $name: the tool after mpiscope sees every call mpiscope records: $(echo $theirs)"
 }
 
-# ahead_mpip: mpiP after mpiscope counts, for every function both record,
-# the calls mpiscope records (its report's callsite statistics, the "*"
-# rows of all ranks, summed per function).
-ahead_mpip() {
-    local name=mpip-after report
-    rm -f "$dir"/halo.*.mpiP
-    run "$name" "$lib:$mpip" "MPIP=-f $dir"
-    report=$(ls "$dir"/halo.*.mpiP 2>/dev/null | head -1)
-    [ -n "$report" ] || fail "$name: mpiP wrote no report (it did not initialize): $(tail -3 "$dir/$name.err")"
-    local theirs ours
-    theirs=$(awk '/^@--- Callsite Time statistics/ { on = 1; next } /^@---/ { on = 0 }
-                  on && NF >= 4 && $3 == "*" { n[tolower($1)] += $4 }
-                  END { for (o in n) print o, n[o] }' "$report" | sort)
-    ours=$(ops "$name" | awk 'NR == FNR { t[$1] = 1; next } ($1 in t)' <(echo "$theirs") -)
+# mpip_counts DIR: "function calls" lines from the one mpiP report in DIR
+# (its callsite statistics, the "*" rows of all ranks, summed per function).
+mpip_counts() {
+    local report
+    report=$(ls "$1"/*.mpiP 2>/dev/null | head -1)
+    [ -n "$report" ] || return 1
+    awk '/^@--- Callsite Time statistics/ { on = 1; next } /^@---/ { on = 0 }
+         on && NF >= 4 && $3 == "*" { n[tolower($1)] += $4 }
+         END { for (o in n) print o, n[o] }' "$report" | sort
+}
+
+# same_counts NAME THEIRS OURS-RUN WHO: THEIRS equals what the merge of
+# OURS-RUN counts, for the functions in THEIRS.
+same_counts() {
+    local name=$1 theirs=$2 run=$3 who=$4 ours
+    ours=$(ops "$run" | awk 'NR == FNR { t[$1] = 1; next } ($1 in t)' <(echo "$theirs") -)
     [ -n "$theirs" ] && [ "$ours" = "$theirs" ] ||
-        fail "$name: mpiP after mpiscope counts [$(echo $theirs)], mpiscope [$(echo $ours)]"
+        fail "$name: $who counts [$(echo $theirs)], mpiscope [$(echo $ours)]"
+}
+
+# ahead_mpip NAME: mpiP after mpiscope counts, for every function both
+# record, the calls mpiscope records in the same run.
+ahead_mpip() {
+    local name=$1 theirs
+    rm -rf "$dir/$name.reports" && mkdir -p "$dir/$name.reports"
+    run "$name" "$lib:$mpip" "MPIP=-f $dir/$name.reports"
+    grep -v '^mpiP:' "$dir/$name.out" | cmp -s "$dir/$name.plain" - || fail "$name: the program's output changed"
+    theirs=$(mpip_counts "$dir/$name.reports") ||
+        fail "$name: mpiP wrote no report (it did not initialize): $(tail -3 "$dir/$name.err")"
+    same_counts "$name" "$theirs" "$name" "mpiP after mpiscope"
     echo "ok: $name: mpiP after mpiscope counts what mpiscope records: $(echo $theirs)"
 }
 
@@ -137,7 +158,8 @@ launched() {
 
 ahead_tool tool-after
 if [ -e "$mpip" ]; then
-    ahead_mpip
+    cp "$dir/plain.out" "$dir/mpip-after.plain"
+    ahead_mpip mpip-after
 fi
 launcher=$BUILD/bin/mpiscope
 case $launcher in /*) ;; *) launcher=$root/$launcher ;; esac
@@ -156,4 +178,25 @@ theirs=$(sed -n 's/^tool: \([0-9]*\) isends$/\1/p' "$dir/tool-first.err")
 [ "$ours" -gt 0 ] && [ "$ours" = "$theirs" ] ||
     fail "isends: mpiscope alone counts $ours, the test's tool (first) $theirs"
 echo "ok: mpiscope alone: no warning, 3 logs, $ours isends as the other tool counted"
+
+# mpiP first: mpiscope records nothing (it said so above), and mpiP counts
+# what mpiscope alone counts of the same program.
+if [ -e "$mpip" ]; then
+    theirs=$(mpip_counts "$dir/mpip-first.reports") || fail "mpip-first: mpiP wrote no report"
+    same_counts mpip-first "$theirs" alone "mpiP ahead of mpiscope"
+    echo "ok: mpip-first: mpiP counts what mpiscope alone records: $(echo $theirs)"
+fi
+
+# A Fortran program (mpif.h: point-to-point, requests, collectives,
+# communicators): mpiP after mpiscope sees every call mpiscope records
+# there too, through mpiscope's Fortran entry points.
+fc=${MPIF90_MPICH:-mpif90.mpich}
+[ "$flavour" = openmpi ] && fc=${MPIF90_OPENMPI:-mpif90.openmpi}
+if [ -e "$mpip" ] && command -v "$fc" >/dev/null; then
+    "$fc" -O1 "$here/fortran_mpifh.f90" -o "$dir/fortran_mpifh" || fail "cannot build fortran_mpifh.f90"
+    prog=(./fortran_mpifh)
+    (cd "$dir" && timeout -k 10 "$TEST_TIMEOUT" "${launch[@]}" "${prog[@]}") >"$dir/fortran-after.plain" 2>/dev/null ||
+        fail "fortran_mpifh does not run without the library"
+    ahead_mpip fortran-after
+fi
 exit 0
