@@ -18,17 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include <mpi.h>
+#include "mpitest.h"
 
-static int me = -1, failures;
-
-static void check(int ok, const char *what, long got)
-{
-    if (!ok) {
-        fprintf(stderr, "check failed on rank %d: %s: %ld\n", me, what, got);
-        failures++;
-    }
-}
+/* mpitest.h's checks (its mt_init and mt_finish are not for a program
+ * that starts with a session). */
+#define check(ok, what, got) mt_check((ok), "%s: %ld", (what), (long)(got))
 
 int main(void)
 {
@@ -38,28 +32,28 @@ int main(void)
     MPI_Group world_group;
     MPI_Group_from_session_pset(session, "mpi://WORLD", &world_group);
     int n = 0;
-    MPI_Group_rank(world_group, &me);
+    MPI_Group_rank(world_group, &mt_rank);
     MPI_Group_size(world_group, &n);
     MPI_Comm world;
     MPI_Comm_create_from_group(world_group, "mpi4_sessions.world", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &world);
     int cr = -1;
     MPI_Comm_rank(world, &cr);
-    check(cr == me, "rank in world", cr);
+    check(cr == mt_rank, "rank in world", cr);
     long sum = 0;
 
     /* 2. */
-    const int right = (me + 1) % n, left = (me + n - 1) % n;
-    int out3[3] = {me, 7, 8}, in3[3] = {-1, -1, -1};
+    const int right = (mt_rank + 1) % n, left = (mt_rank + n - 1) % n;
+    int out3[3] = {mt_rank, 7, 8}, in3[3] = {-1, -1, -1};
     MPI_Request rq;
     MPI_Isend(out3, 3, MPI_INT, right, 5, world, &rq);
     MPI_Recv(in3, 3, MPI_INT, left, 5, world, MPI_STATUS_IGNORE);
     MPI_Wait(&rq, MPI_STATUS_IGNORE);
     check(in3[0] == left && in3[2] == 8, "ring delivered", in3[0]);
-    double d = me, dsum = 0;
+    double d = mt_rank, dsum = 0;
     MPI_Allreduce(&d, &dsum, 1, MPI_DOUBLE, MPI_SUM, world);
     check(dsum == n * (n - 1) / 2, "allreduce", (long)dsum);
     int b2[2] = {0, 0};
-    if (me == 0)
+    if (mt_rank == 0)
         b2[0] = 11, b2[1] = 12;
     MPI_Bcast(b2, 2, MPI_INT, 0, world);
     check(b2[1] == 12, "bcast", b2[1]);
@@ -73,7 +67,7 @@ int main(void)
     MPI_Group_incl(world_group, ne, evens, &even_group);
     free(evens);
     MPI_Comm even1 = MPI_COMM_NULL, even2 = MPI_COMM_NULL;
-    if (me % 2 == 0) {
+    if (mt_rank % 2 == 0) {
         MPI_Comm_create_from_group(even_group, "mpi4_sessions.evens", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &even1);
         MPI_Comm_create_from_group(even_group, "mpi4_sessions.evens", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &even2);
         MPI_Barrier(even1);
@@ -96,17 +90,17 @@ int main(void)
     MPI_Group_free(&self_group);
 
     /* 5. */
-    if (me % 2 == 0) {
+    if (mt_rank % 2 == 0) {
         MPI_Comm_free(&even1);
         MPI_Comm_free(&even2);
     }
     MPI_Comm_free(&self);
     long all = 0;
     MPI_Reduce(&sum, &all, 1, MPI_LONG, MPI_SUM, 0, world);
-    if (me == 0)
+    if (mt_rank == 0)
         printf("mpi4_sessions: ranks=%d checksum=%ld\n", n, all);
     MPI_Comm_free(&world);
     MPI_Group_free(&world_group);
     MPI_Session_finalize(&session);
-    return failures ? 1 : 0;
+    return mt_failures ? 1 : 0;
 }

@@ -14,17 +14,11 @@
  */
 #include <stdio.h>
 
-#include <mpi.h>
+#include "mpitest.h"
 
-static int me = -1, failures;
-
-static void check(int ok, const char *what, long got)
-{
-    if (!ok) {
-        fprintf(stderr, "check failed on rank %d: %s: %ld\n", me, what, got);
-        failures++;
-    }
-}
+/* mpitest.h's checks (its mt_init and mt_finish are not for a program
+ * that starts with a session). */
+#define check(ok, what, got) mt_check((ok), "%s: %ld", (what), (long)(got))
 
 int main(int argc, char **argv)
 {
@@ -40,15 +34,15 @@ int main(int argc, char **argv)
     /* 2. */
     MPI_Init(&argc, &argv);
     int n = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
-    int b = me == 0 ? 7 : 0;
+    int b = mt_rank == 0 ? 7 : 0;
     MPI_Bcast(&b, 1, MPI_INT, 0, MPI_COMM_WORLD);
     check(b == 7, "bcast", b);
     int one = 1, ones = 0;
     MPI_Allreduce(&one, &ones, 1, MPI_INT, MPI_SUM, MPI_COMM_SELF);
     check(ones == 1, "allreduce on self", ones);
-    double d = me, ds = 0;
+    double d = mt_rank, ds = 0;
     MPI_Allreduce(&d, &ds, 1, MPI_DOUBLE, MPI_SUM, sworld);
     check(ds == n * (n - 1) / 2, "allreduce on sworld", (long)ds);
 
@@ -58,8 +52,8 @@ int main(int argc, char **argv)
     MPI_Session_finalize(&session);
     long sum = b + ones + (long)ds, all = 0;
     MPI_Reduce(&sum, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (me == 0)
+    if (mt_rank == 0)
         printf("mpi4_sessions_init: ranks=%d checksum=%ld\n", n, all);
     MPI_Finalize();
-    return failures ? 1 : 0;
+    return mt_failures ? 1 : 0;
 }

@@ -14,26 +14,20 @@
  */
 #include <stdio.h>
 
-#include <mpi.h>
+#include "mpitest.h"
 
-static int me = -1, failures;
-
-static void check(int ok, const char *what, long got)
-{
-    if (!ok) {
-        fprintf(stderr, "check failed on rank %d: %s: %ld\n", me, what, got);
-        failures++;
-    }
-}
+/* mpitest.h's checks (its mt_init and mt_finish are not for a program
+ * that starts with a session). */
+#define check(ok, what, got) mt_check((ok), "%s: %ld", (what), (long)(got))
 
 int main(int argc, char **argv)
 {
     /* 1. */
     MPI_Init(&argc, &argv);
     int n = 0;
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_rank(MPI_COMM_WORLD, &mt_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &n);
-    int b = me == 0 ? 42 : 0;
+    int b = mt_rank == 0 ? 42 : 0;
     MPI_Bcast(&b, 1, MPI_INT, 0, MPI_COMM_WORLD);
     check(b == 42, "bcast", b);
     long sum = b;
@@ -47,8 +41,8 @@ int main(int argc, char **argv)
     MPI_Comm_create_from_group(group, "mpi4_sessions_mixed", MPI_INFO_NULL, MPI_ERRORS_ARE_FATAL, &sworld);
     int sr = -1;
     MPI_Comm_rank(sworld, &sr);
-    check(sr == me, "rank in the session's world", sr);
-    int x = me, xs = 0;
+    check(sr == mt_rank, "rank in the session's world", sr);
+    int x = mt_rank, xs = 0;
     MPI_Allreduce(&x, &xs, 1, MPI_INT, MPI_SUM, sworld);
     check(xs == n * (n - 1) / 2, "allreduce on sworld", xs);
     MPI_Comm dup;
@@ -62,16 +56,16 @@ int main(int argc, char **argv)
 
     /* 3. */
     MPI_Finalize();
-    int two[2] = {me, 1}, twos[2] = {0, 0};
+    int two[2] = {mt_rank, 1}, twos[2] = {0, 0};
     MPI_Allreduce(two, twos, 2, MPI_INT, MPI_MAX, sworld);
     check(twos[0] == n - 1 && twos[1] == 1, "allreduce after MPI_Finalize", twos[0]);
     sum += twos[0];
     long all = 0;
     MPI_Reduce(&sum, &all, 1, MPI_LONG, MPI_SUM, 0, sworld);
-    if (me == 0)
+    if (mt_rank == 0)
         printf("mpi4_sessions_mixed: ranks=%d checksum=%ld\n", n, all);
     MPI_Comm_free(&sworld);
     MPI_Group_free(&group);
     MPI_Session_finalize(&session);
-    return failures ? 1 : 0;
+    return mt_failures ? 1 : 0;
 }
