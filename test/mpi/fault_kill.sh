@@ -29,6 +29,12 @@ source "$(dirname "$0")/faults/common.sh"
 build_progress
 flush_ms=100
 mode=${FAULT_KILL_MODE:-trace}
+# Open MPI's launcher, once a rank died, sends the others SIGTERM and 1 s
+# later SIGKILL (odls_base_sigkill_timeout): a rank still writing its log in
+# its SIGTERM handler, 4 ranks on 2 slow cores, can be cut off, with or
+# without this test's own SIGTERM. A batch system gives seconds (Slurm's
+# KillWait: 30 s); so does the test.
+export OMPI_MCA_odls_base_sigkill_timeout=10
 
 # wait_calls PDIR N COUNT: until every rank completed COUNT calls (10 s at most).
 wait_calls() {
