@@ -17,22 +17,27 @@
  *             receive is matched where the data arrived, in completion
  *             order. A program that completes two receives of one key in
  *             the other order than it posted them gets their two arrows
- *             crossed.
+ *             crossed;
+ *   records   in a trace with message records (p2p_facts.h), the sends a
+ *             startall started and the receives a waitall, waitsome,
+ *             testall, testsome or a completion of mixed or isendrecv
+ *             requests delivered, one by one, in the order of the call's
+ *             records.
  *
  * A key gets flows only when both counts are exact: none when the sender
- * made calls that may have sent messages of that key without saying so in
- * their name (MS_P2P_SEND_ANY: startall, unknown requests), or the
- * receiver made calls that may have received some (MS_P2P_RECV_ANY:
- * sendrecv's receive half, waitall and the other multi-request
- * completions, mixed requests), or either side used a communicator whose
- * record is missing. Then min(sends, receives) messages of the key get
- * flow ids base..base+n-1, in order, on both sides.
+ * made calls that may have sent messages of that key without saying so
+ * (MS_P2P_SEND_ANY: startall without message records, requests of unknown
+ * origin), or the receiver made calls that may have received some
+ * (MS_P2P_RECV_ANY: sendrecv's receive half, multi-request completions and
+ * mixed requests without message records), or either side used a
+ * communicator whose record is missing. Then min(sends, receives) messages
+ * of the key get flow ids base..base+n-1, in order, on both sides.
  *
  * Everything comes from the run's channels (run.h: run->chans), so
  * sends and receives are numbered while each rank's log is read on its
  * own, in any order of ranks: memory is O(keys), the distinct (src, dst,
- * tag, comm) of the run's point-to-point region names, and never grows
- * with the number of events or messages.
+ * tag, comm) of the run's point-to-point channels, and never grows with
+ * the number of events or messages.
  */
 #ifndef MPISCOPE_FLOWS_H
 #define MPISCOPE_FLOWS_H

@@ -69,6 +69,11 @@ ms_p2p_dir ms_p2p_classify(const ms_region_info *ri, int64_t *peer, int64_t *tag
     return MS_P2P_NONE;
 }
 
+int ms_p2p_is_completion(const ms_region_info *ri)
+{
+    return ri->is_mpi && (is_one_of(ri->op, single_completions) || is_one_of(ri->op, multi_completions));
+}
+
 static int cmp_i64(int64_t a, int64_t b)
 {
     return a < b ? -1 : a > b;

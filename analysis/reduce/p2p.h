@@ -34,7 +34,9 @@
  *                    that may include receives. Their peer, tag and comm
  *                    are a pattern: -1 matches any.
  *
- * Collectives, one-sided calls and everything else are none of these.
+ * Collectives, one-sided calls and everything else are none of these. In a
+ * trace with message records, the _ANY calls of start, startall and the
+ * completions are counted from their records instead (p2p_facts.h).
  */
 #ifndef MPISCOPE_P2P_H
 #define MPISCOPE_P2P_H
@@ -56,6 +58,10 @@ typedef enum ms_p2p_dir {
  * *peer, *tag and *comm are set to the pattern (-1: any), else to the
  * name's fields. */
 ms_p2p_dir ms_p2p_classify(const ms_region_info *ri, int64_t *peer, int64_t *tag, int64_t *comm);
+
+/* Whether the region's op completes requests (wait, test and their any,
+ * all and some forms). */
+int ms_p2p_is_completion(const ms_region_info *ri);
 
 /* The point-to-point calls of one rank's region: a channel. One per
  * (rank, dir, comm, peer, tag); regions that differ only in bytes or op

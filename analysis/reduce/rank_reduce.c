@@ -2,8 +2,9 @@
  * One log -> its per-file result (reduce_partial.h: ms_file_job): the
  * reader's callbacks accumulate per-region statistics, call sites,
  * communicators, exclusive times, counters, GPU activity and clock-sync
- * measurements of the file; then the rank's times, warnings, channels and
- * region parts are made from them.
+ * measurements of the file, and the messages of its message records
+ * (p2p_facts.h); then the rank's times, warnings, channels and region parts
+ * are made from them.
  */
 #include "reduce_internal.h"
 
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "../../common/nesting.h"
+#include "p2p_facts.h"
 
 /* A region of the file (by the reader's id): its calls so far. */
 typedef struct file_slot {
@@ -20,6 +22,8 @@ typedef struct file_slot {
     uint64_t excl_ns;              /* exclusive time (nesting.h) */
     int is_gpu;                    /* "cuda:": device time, never nested */
     int is_mpi;
+    ms_p2p_facts facts;            /* what its message records say (p2p_facts.h) */
+    uint64_t resolved;             /* its calls counted from their records */
 } file_slot;
 
 /* What the callbacks accumulate while the file is read. */
@@ -37,6 +41,10 @@ typedef struct file_ctx {
     ms_nest nest;                  /* exclusive times (nesting.h) */
     ms_gpu_acc *gpu;               /* GPU activity (gpu.h) */
     ms_wait_acc *waits;            /* the wait-state facts (wait_facts.h) */
+    int facts_on;                  /* calls wrote message records (p2p_facts.h) */
+    ms_p2p_pending pending;        /* ... read since each thread's last call */
+    ms_p2p_chan *mchans;           /* channels of the messages of those records */
+    size_t nmchans, mchans_cap;
     int trace_summary;             /* a trace log holds summaries: a full disk */
     uint64_t summary_first;        /* the earliest call they count */
     int nomem;
@@ -84,6 +92,7 @@ static int on_header(void *ctx, const ms_log_meta *m)
             return -1;
         }
     }
+    f->facts_on = ms_p2p_facts_on(h->version, h->mode);
     f->win_lo = h->init_end_ns;
     f->win_hi = (m->has_end_hint && m->end_hint.finalize_start_ns) ? m->end_hint.finalize_start_ns
                                                                     : UINT64_MAX;
@@ -113,8 +122,12 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
         s->is_mpi = 0;
         s->excl_ns = 0;
         s->is_gpu = 0;
+        s->facts = MS_P2P_FACTS_NONE;
+        s->resolved = 0;
     }
     f->slots[region].is_mpi = ms_region_is_mpi(name, len);
+    if (f->slots[region].is_mpi)
+        f->slots[region].facts = ms_p2p_facts_kind(name, len);
     f->slots[region].is_gpu = len >= 5 && memcmp(name, "cuda:", 5) == 0;
     if (ms_gpu_acc_region(f->gpu, region, name, len) != 0 ||
         (f->waits && ms_wait_acc_region(f->waits, region, name, len) != 0)) {
@@ -124,10 +137,55 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
     return 0;
 }
 
+/* One message of a record as a channel of one call; merged with the
+ * others of its key whenever they doubled since the last merge, so memory
+ * follows the keys, not the messages. */
+static int add_message_chan(file_ctx *f, ms_p2p_dir dir, const ms_read_message *m)
+{
+    if (f->nmchans == f->mchans_cap) {
+        f->nmchans = ms_p2p_chans_normalize(f->mchans, f->nmchans);
+        if (f->nmchans >= f->mchans_cap / 2) {
+            size_t cap = f->mchans_cap ? f->mchans_cap * 2 : 64;
+            ms_p2p_chan *v = realloc(f->mchans, cap * sizeof *v);
+            if (!v)
+                return -1;
+            f->mchans = v;
+            f->mchans_cap = cap;
+        }
+    }
+    f->mchans[f->nmchans++] = (ms_p2p_chan){.rank = f->job->info.rank, .dir = dir, .comm = m->comm,
+                                            .peer = m->peer, .tag = m->tag, .world_peer = -1, .calls = 1,
+                                            .bytes = m->bytes > 0 ? (uint64_t)m->bytes : 0};
+    return 0;
+}
+
+/* The message records of an MPI call, read before its event: the messages
+ * its name does not attribute (p2p_facts.h). */
+static int take_messages(file_ctx *f, file_slot *s, uint32_t thread)
+{
+    size_t n;
+    const ms_read_message *m = ms_p2p_pending_take(&f->pending, thread, &n);
+    if (!f->facts_on || s->facts == MS_P2P_FACTS_NONE || !ms_p2p_facts_known(m, n))
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        ms_p2p_dir dir = ms_p2p_fact_dir(s->facts, &m[i]);
+        if (dir != MS_P2P_NONE && add_message_chan(f, dir, &m[i]) != 0)
+            return -1;
+    }
+    s->resolved++;
+    return 0;
+}
+
 static int on_event(void *ctx, const ms_read_event *ev)
 {
     file_ctx *f = ctx;
     file_slot *s = &f->slots[ev->region];
+    /* The tool's own events (its stalls) may come between a call's
+     * records and its event. */
+    if (s->is_mpi && take_messages(f, s, ev->thread) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
     uint64_t d = ev->end_ns - ev->start_ns;
     /* The reader keeps times within int64. */
     if (ms_stats_add(&s->stats, (int64_t)ev->start_ns, d) != 0) {
@@ -263,6 +321,10 @@ static int on_sync(void *ctx, const ms_sync_sample *s)
 static int on_message(void *ctx, const ms_read_message *m)
 {
     file_ctx *f = ctx;
+    if (f->facts_on && ms_p2p_pending_add(&f->pending, m) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
     if (f->waits && ms_wait_acc_message(f->waits, m) != 0) {
         f->nomem = 1;
         return -1;
@@ -294,11 +356,39 @@ static void free_slots(file_ctx *f)
     ms_site_acc_free(&f->sites);
     ms_comm_map_free(&f->comms);
     ms_nest_free(&f->nest);
+    ms_p2p_pending_free(&f->pending);
+    free(f->mchans);
+    f->mchans = NULL;
+    f->nmchans = f->mchans_cap = 0;
     for (size_t i = 0; i < f->nslots; i++)
         ms_stats_free(&f->slots[i].stats);
     free(f->slots);
     f->slots = NULL;
     f->nslots = f->cap = 0;
+}
+
+/* The channels of the messages of message records, their peers mapped to
+ * world ranks now that every communicator record is read. */
+static int append_message_chans(file_ctx *f)
+{
+    ms_file_job *j = f->job;
+    size_t n = ms_p2p_chans_normalize(f->mchans, f->nmchans);
+    if (n == 0)
+        return 0;
+    if (j->nchans + n > j->chans_cap) {
+        size_t cap = j->nchans + n;
+        ms_p2p_chan *v = realloc(j->chans, cap * sizeof *v);
+        if (!v)
+            return -1;
+        j->chans = v;
+        j->chans_cap = cap;
+    }
+    for (size_t i = 0; i < n; i++) {
+        ms_p2p_chan c = f->mchans[i];
+        c.world_peer = ms_comm_map_world(&f->comms, c.comm, c.peer, j->info.rank);
+        j->chans[j->nchans++] = c;
+    }
+    return 0;
 }
 
 /* Per-rank times, once the file is read. */
@@ -416,8 +506,11 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
         ms_stats_shift(&s->stats, j->info.clock_offset_ns);
         size_t len;
         const char *name = ms_reader_region_name(rd, (uint32_t)i, &len);
-        if (s->is_mpi && ms_p2p_add_region(&j->chans, &j->nchans, &j->chans_cap, j->info.rank, name,
-                                           s->stats.calls, &f.comms) != 0)
+        /* Calls counted from their message records leave the name's
+         * pattern to the others. */
+        uint64_t unresolved = s->stats.calls - (s->resolved < s->stats.calls ? s->resolved : s->stats.calls);
+        if (s->is_mpi && ms_p2p_add_region(&j->chans, &j->nchans, &j->chans_cap, j->info.rank, name, unresolved,
+                                           &f.comms) != 0)
             rc = -1;
         ms_region_rank part = {.rank_index = (uint32_t)file_index, .window_ns = s->window_ns, .excl_ns = s->excl_ns,
                                .stats = s->stats};
@@ -426,12 +519,16 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
             rc = -1;
         }
     }
+    if (rc == 0 && append_message_chans(&f) != 0)
+        rc = -1;
     free(f.slots);
     ms_wait_acc_free(f.waits);
     f.waits = NULL;
     ms_nest_free(&f.nest);
     ms_site_acc_free(&f.sites);
     ms_comm_map_free(&f.comms);
+    ms_p2p_pending_free(&f.pending);
+    free(f.mchans);
     /* GPU activity: a second read of the log when launches are to be
      * charged to their enclosing regions (gpu.h). */
     ms_rank_info *in = &j->info;

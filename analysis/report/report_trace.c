@@ -40,6 +40,7 @@
 #include "../reduce/flows.h"
 #include "json_str.h"
 #include "../reduce/p2p.h"
+#include "../reduce/p2p_facts.h"
 #include "report.h"
 #include "../reduce/tool_stalls.h"
 #include "u32set.h"
@@ -54,6 +55,8 @@ typedef struct trace_region {
     ms_flow_key *key;          /* its flow key, or NULL */
     int dir;                   /* MS_P2P_SEND or MS_P2P_RECV with a key */
     int tool;                  /* the tool's own stalls: a track of their own */
+    int mpi;
+    ms_p2p_facts facts;        /* its calls' messages from their records */
 } trace_region;
 
 typedef struct trace_ctx {
@@ -66,6 +69,8 @@ typedef struct trace_ctx {
     size_t nregions, cap;
     ms_u32set threads;         /* threads named so far in this log */
     int first;                 /* no event written yet */
+    int facts_on;              /* the log's calls wrote message records */
+    ms_p2p_pending pending;    /* ... read since each thread's last call */
     int nomem;
 } trace_ctx;
 
@@ -121,8 +126,11 @@ static int prepare_region(trace_ctx *c, trace_region *tr, const char *name, size
     tr->key = NULL;
     tr->dir = MS_P2P_NONE;
     tr->tool = ms_stall_name(name, len);
+    tr->mpi = mpi;
+    tr->facts = MS_P2P_FACTS_NONE;
     if (!mpi || !c->flows->nkeys)
         return 0;
+    tr->facts = ms_p2p_facts_kind(name, len);
     int64_t peer, tag, comm;
     ms_p2p_dir dir = ms_p2p_classify(&ri, &peer, &tag, &comm);
     if (dir != MS_P2P_SEND && dir != MS_P2P_RECV)
@@ -223,6 +231,52 @@ static void put_flow(trace_ctx *c, const char *ph, uint64_t id, uint32_t thread,
     fputc('}', c->fp);
 }
 
+/* The key of a message of this rank, or NULL. */
+static ms_flow_key *message_key(trace_ctx *c, ms_p2p_dir dir, const ms_read_message *m)
+{
+    const ms_p2p_chan *ch = ms_p2p_chan_find(c->run->chans, c->run->nchans, c->in->rank, dir, m->comm, m->peer,
+                                             m->tag);
+    if (!ch || ch->world_peer < 0)
+        return NULL;
+    int32_t me = c->in->rank, other = ch->world_peer;
+    return dir == MS_P2P_SEND ? ms_flows_find(c->flows, me, other, m->tag, m->comm)
+                              : ms_flows_find(c->flows, other, me, m->tag, m->comm);
+}
+
+/* The arrows of the messages a call's records name (p2p_facts.h). */
+static void put_message_flows(trace_ctx *c, const trace_region *tr, const ms_read_message *m, size_t n,
+                              uint32_t thread, int64_t ts)
+{
+    if (!c->facts_on || tr->facts == MS_P2P_FACTS_NONE || !ms_p2p_facts_known(m, n))
+        return;
+    for (size_t i = 0; i < n; i++) {
+        ms_p2p_dir dir = ms_p2p_fact_dir(tr->facts, &m[i]);
+        ms_flow_key *k = dir == MS_P2P_NONE ? NULL : message_key(c, dir, &m[i]);
+        uint64_t id;
+        if (k && dir == MS_P2P_SEND && ms_flows_send(k, &id))
+            put_flow(c, "s", id, thread, ts);
+        else if (k && dir == MS_P2P_RECV && ms_flows_recv(k, &id))
+            put_flow(c, "f", id, thread, ts);
+    }
+}
+
+static int on_message(void *ctx, const ms_read_message *m)
+{
+    trace_ctx *c = ctx;
+    if (c->facts_on && ms_p2p_pending_add(&c->pending, m) != 0) {
+        c->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
+static int on_header(void *ctx, const ms_log_meta *m)
+{
+    trace_ctx *c = ctx;
+    c->facts_on = ms_p2p_facts_on(m->header.version, m->header.mode);
+    return 0;
+}
+
 static int on_event(void *ctx, const ms_read_event *ev)
 {
     trace_ctx *c = ctx;
@@ -250,10 +304,18 @@ static int on_event(void *ctx, const ms_read_event *ev)
         put_flow(c, "s", id, ev->thread, ts);
     else if (tr->key && tr->dir == MS_P2P_RECV && ms_flows_recv(tr->key, &id))
         put_flow(c, "f", id, ev->thread, ts);
+    /* The tool's own events may come between a call's records and its
+     * event. */
+    if (tr->mpi) {
+        size_t n;
+        const ms_read_message *m = ms_p2p_pending_take(&c->pending, ev->thread, &n);
+        put_message_flows(c, tr, m, n, ev->thread, ts);
+    }
     return 0;
 }
 
-static const ms_read_callbacks trace_callbacks = {.region = on_region, .event = on_event, .gpu = on_gpu};
+static const ms_read_callbacks trace_callbacks = {.header = on_header, .region = on_region, .event = on_event,
+                                                  .gpu = on_gpu, .message = on_message};
 
 static void free_regions(trace_ctx *c)
 {
@@ -295,8 +357,10 @@ static int trace_rank(trace_ctx *c, ms_reader *rd)
         return 0;
     c->threads.n = 0;
     ms_read_result res;
+    c->facts_on = 0;
     ms_read_status st = ms_reader_read(rd, c->in->file, &trace_callbacks, c, &res);
     free_regions(c);
+    ms_p2p_pending_free(&c->pending);
     if (c->nomem || st == MS_READ_NOMEM) {
         errno = ENOMEM;
         return -1;

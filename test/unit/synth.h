@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../../common/op_names.h"
 #include "../../preload/log_file.h"
 #include "../../preload/records.h"
 
@@ -138,6 +139,19 @@ static inline void synth_message(synth *s, int thread, uint32_t op, uint32_t fla
     uint8_t *p = ms_rec_message(s->buf[thread] + s->len[thread], op, flags | MS_MESSAGE_POSTED, comm, peer, tag,
                                 bytes, (int64_t)(s->cursor[thread] - post));
     s->len[thread] = (size_t)(p - s->buf[thread]);
+}
+
+/* The calls.tbl op id of an op name, for message records; 0: none. */
+static inline uint32_t synth_op(const char *name)
+{
+    for (uint32_t i = 1; i <= MS_MESSAGE_MAX_OP; i++) {
+        const char *n = ms_op_name(i);
+        if (!n)
+            break;
+        if (strcmp(n, name) == 0)
+            return i;
+    }
+    return 0;
 }
 
 static inline void synth_comm(synth *s, int thread, uint64_t id, const int *ranks, uint32_t n)

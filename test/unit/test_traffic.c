@@ -1,6 +1,8 @@
 /* Point-to-point traffic of a synthesized run of three ranks: the matrix
  * (communicator records, MPI_COMM_SELF, completions not counted twice,
- * MPI_Startall and MPI_PROC_NULL left out), which messages get flows, and
+ * MPI_PROC_NULL left out, the sends of MPI_Startall and the receives of
+ * MPI_Waitall from their message records, and a startall of a request the
+ * tool did not see created left out), which messages get flows, and
  * the --matrix-csv, --events-csv and --trace outputs; and what the calls of
  * partitioned requests count as. */
 #include <criterion/criterion.h>
@@ -21,6 +23,7 @@
 #define ISEND_77 P2P("isend", "bytes=100 peer=0 root=-1 tag=6 comm=77")
 #define WAIT_ISEND "mpi:wait kind=wait bytes=100 peer=0 root=-1 tag=6 comm=77 request=isend"
 #define STARTALL "mpi:startall kind=other bytes=32 peer=1 root=-1 tag=9 comm=0 request=send_init"
+#define STARTALL_UNKNOWN "mpi:startall kind=other bytes=-1 peer=-1 root=-1 tag=-1 comm=-1 request=unknown"
 #define SEND_NULL P2P("send", "bytes=4 peer=-1 root=-1 tag=1 comm=0")
 #define SEND_SELF P2P("send", "bytes=3 peer=0 root=-1 tag=2 comm=1")
 #define ALLRED "mpi:allreduce kind=collective bytes=8 peer=-1 root=-1 tag=-1 comm=0"
@@ -53,10 +56,14 @@ static void write_run(void)
     const char *names0[] = {SEND_5, ISEND_77, WAIT_ISEND, STARTALL, SEND_NULL, SEND_SELF, ALLRED};
     for (uint32_t i = 0; i < 7; i++)
         synth_region(&s, 0, i, names0[i]);
-    /* send x2, isend, its wait, startall, send to MPI_PROC_NULL, self, allreduce */
+    /* send x2, isend, its wait, startall (its message record: one send of
+     * 32 bytes to rank 1, tag 9), send to MPI_PROC_NULL, self, allreduce */
     const uint32_t order0[] = {0, 0, 1, 2, 3, 4, 5, 6};
-    for (uint64_t k = 0; k < 8; k++)
+    for (uint64_t k = 0; k < 8; k++) {
+        if (order0[k] == 3)
+            synth_message(&s, 0, synth_op("send_init"), MS_MESSAGE_STARTED, 0, 1, 9, 32, 10000 + 1000 * k);
         synth_event(&s, 0, order0[k], 10000 + 1000 * k, 10500 + 1000 * k);
+    }
     /* A second thread, flushed first: its rows still come after thread 0's. */
     synth_region(&s, 1, 0, STEP);
     synth_event(&s, 1, 0, 9000, 9100);
@@ -79,8 +86,17 @@ static void write_run(void)
     synth_region(&s, 0, 1, WAIT_RINIT);
     synth_region(&s, 0, 2, WAITALL_RINIT);
     synth_region(&s, 0, 3, SENDRECV_SELF);
-    for (uint32_t k = 0; k < 4; k++)
+    synth_region(&s, 0, 4, STARTALL_UNKNOWN);
+    /* The waitall's message record: the receive of tag 3 from rank 1. A
+     * startall of a request of unknown origin (its record says op 0)
+     * keeps its name's pattern. */
+    for (uint32_t k = 0; k < 5; k++) {
+        if (k == 2)
+            synth_message(&s, 0, synth_op("recv_init"), MS_MESSAGE_RECV, 0, 1, 3, 12, 20000 + 1000 * k);
+        if (k == 4)
+            synth_message(&s, 0, 0, MS_MESSAGE_STARTED, -1, -1, -1, -1, 20000 + 1000 * k);
         synth_event(&s, 0, k, 20000 + 1000 * k, 20500 + 1000 * k);
+    }
     cr_assert_eq(synth_close(&s, 50000), 0);
 }
 
@@ -99,7 +115,7 @@ Test(traffic, matrix)
     ms_run *run = reduce();
     const ms_matrix_cell want[] = {
         {0, 0, 1, 3},    /* MPI_COMM_SELF */
-        {0, 1, 2, 16},   /* send x2; not the startall, not MPI_PROC_NULL */
+        {0, 1, 3, 48},   /* send x2 and the startall's send; not MPI_PROC_NULL */
         {0, 2, 1, 100},  /* isend on comm 77: comm rank 0 is world 2; its wait not again */
         {1, 2, 2, 24},   /* MPI_Start of a persistent send, twice */
         {2, 2, 1, 16},   /* sendrecv's send half on MPI_COMM_SELF */
@@ -113,6 +129,8 @@ Test(traffic, matrix)
                   (unsigned long)c->bytes);
     }
     cr_expect_not_null(ms_matrix_find(run->matrix, run->nmatrix, 1, 2));
+    cr_expect_not_null(ms_p2p_chan_find(run->chans, run->nchans, 2, MS_P2P_SEND_ANY, -1, -1, -1),
+                       "the startall of an unknown request keeps its pattern");
     cr_expect_null(ms_matrix_find(run->matrix, run->nmatrix, 2, 1));
 
     char *buf = NULL;
@@ -120,7 +138,7 @@ Test(traffic, matrix)
     FILE *fp = open_memstream(&buf, &len);
     cr_assert_eq(ms_report_matrix_csv(fp, run), 0);
     fclose(fp);
-    cr_expect_str_eq(buf, "src,dst,messages,bytes\n0,0,1,3\n0,1,2,16\n0,2,1,100\n1,2,2,24\n2,2,1,16\n");
+    cr_expect_str_eq(buf, "src,dst,messages,bytes\n0,0,1,3\n0,1,3,48\n0,2,1,100\n1,2,2,24\n2,2,1,16\n");
     free(buf);
     ms_run_free(run);
 }
@@ -140,13 +158,14 @@ Test(traffic, flow_keys)
     cr_expect_eq(k->n, 1, "isend matched to its wait, through communicator 77");
     k = ms_flows_find(&f, 0, 1, 9, 0);
     cr_assert_not_null(k);
-    cr_expect_eq(k->n, 0, "the sender's startall may have sent tag 9");
+    cr_expect_eq(k->sends, 1, "the startall's send, from its message record");
+    cr_expect_eq(k->n, 1, "the startall's send matched to its receive");
     k = ms_flows_find(&f, 1, 2, 3, 0);
     cr_assert_not_null(k);
     cr_expect_eq(k->sends, 2);
-    cr_expect_eq(k->recvs, 1);
-    cr_expect_eq(k->n, 0, "the receiver's waitall may have received tag 3");
-    cr_expect_eq(f.nflows, 3);
+    cr_expect_eq(k->recvs, 2, "the waitall's receive, from its message record");
+    cr_expect_eq(k->n, 2, "matched across MPI_Waitall");
+    cr_expect_eq(f.nflows, 6);
     ms_flows_free(&f);
     ms_run_free(run);
 }
@@ -167,9 +186,10 @@ Test(traffic, trace)
     FILE *fp = open_memstream(&buf, &len);
     cr_assert_eq(ms_report_trace(fp, run), 0);
     fclose(fp);
-    cr_expect_eq(count(buf, "\"ph\":\"X\""), run->events);
-    cr_expect_eq(count(buf, "\"ph\":\"s\""), 3);
-    cr_expect_eq(count(buf, "\"ph\":\"f\",\"bp\":\"e\""), 3);
+    /* Every event, and the waiting calls' slices inside them. */
+    cr_expect_eq(count(buf, "\"ph\":\"X\"") - count(buf, "\"cat\":\"wait_state\""), run->events);
+    cr_expect_eq(count(buf, "\"ph\":\"s\""), 6);
+    cr_expect_eq(count(buf, "\"ph\":\"f\",\"bp\":\"e\""), 6);
     cr_expect_eq(count(buf, "\"name\":\"rank 1 (node0)\""), 1);
     cr_expect_eq(count(buf, "\"name\":\"thread 1\""), 1);
     /* The first send of rank 0 starts 1 us after the run's first event. */

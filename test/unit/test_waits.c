@@ -991,15 +991,9 @@ Test(waits_logs, truncated_receiver_leaves_sends_unmatched)
 /* The calls.tbl op id of an op name. */
 static uint32_t op_id(const char *name)
 {
-    for (uint32_t i = 1; i <= MS_MESSAGE_MAX_OP; i++) {
-        const char *n = ms_op_name(i);
-        if (!n)
-            break;
-        if (strcmp(n, name) == 0)
-            return i;
-    }
-    cr_assert_fail("no op %s", name);
-    return 0;
+    uint32_t id = synth_op(name);
+    cr_assert_neq(id, 0, "no op %s", name);
+    return id;
 }
 
 Test(waits_logs, waitall_from_message_records)

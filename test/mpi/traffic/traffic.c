@@ -19,7 +19,10 @@
  *   F. a duplicate of MPI_COMM_WORLD: 16 chars to the right with
  *      MPI_Isend/MPI_Irecv completed together by MPI_Waitall (tag 50);
  *   G. an MPI_Send to MPI_PROC_NULL (no message), an MPI_Allreduce and an
- *      MPI_Barrier (not point-to-point).
+ *      MPI_Barrier (not point-to-point);
+ *   H. a persistent send of 3 ints to the left and a persistent receive
+ *      from the right (tag 70), started together by MPI_Startall twice and
+ *      completed together by MPI_Waitall.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -163,6 +166,22 @@ int main(int argc, char **argv)
     long total = 0;
     MPI_Allreduce(&sum, &total, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
+
+    /* H. */
+    int hout[3], hin[3];
+    MPI_Request h[2];
+    MPI_Recv_init(hin, 3, MPI_INT, right, 70, MPI_COMM_WORLD, &h[0]);
+    MPI_Send_init(hout, 3, MPI_INT, left, 70, MPI_COMM_WORLD, &h[1]);
+    for (int it = 0; it < 2; it++) {
+        hout[0] = rank;
+        hout[1] = it;
+        hout[2] = 0;
+        MPI_Startall(2, h);
+        MPI_Waitall(2, h, MPI_STATUSES_IGNORE);
+        check(hin[0] == right && hin[1] == it, "H data", rank);
+    }
+    MPI_Request_free(&h[0]);
+    MPI_Request_free(&h[1]);
     if (rank == 0)
         printf("traffic: ranks=%d total=%ld\n", size, total);
     MPI_Finalize();
