@@ -30,6 +30,8 @@ static _Atomic int writer_stop;
 /* The mode, set at start; a signal handler reaches it only while it holds
  * the open log. */
 static const ms_sink *sink;
+/* The writer thread's CPU time, read as it ends (MPISCOPE_VERBOSE). */
+static uint64_t writer_cpu_ns;
 
 /* Who writes the log now: 0 nobody, else a kernel thread id. The writer
  * thread (one block at a time), ms_writer_stop and a signal handler take
@@ -221,6 +223,9 @@ static void *writer_main(void *arg)
         int rc = ms_registry_wait(&deadline);
         sink->periodic(rc == 0);
     }
+    struct timespec cpu;
+    if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
+        writer_cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
     return NULL;
 }
 
@@ -261,6 +266,10 @@ void ms_writer_stop(uint64_t finalize_start_ns, uint64_t t0)
         ms_end_record end;
         fill_end(&end, finalize_start_ns);
         sink->end(&end, finalize_start_ns);
+        if (ms_cfg.verbose)
+            ms_info("writer thread: %.3f ms CPU for %llu events (%.1f ns per event), before the last flush",
+                    (double)writer_cpu_ns / 1e6, (unsigned long long)end.events,
+                    end.events ? (double)writer_cpu_ns / (double)end.events : 0.0);
         atomic_store(&log_done, 1);
         ms_writer_log_give();
     }
