@@ -344,9 +344,11 @@ html-tests: all
 	BUILD=$(BUILD) CC=$(CC) PYTHON=$(PYTHON) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  bash test/html/run.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
-# Overhead, log size and merge speed (DESIGN §8), as ratios within one run.
-bench: all
-	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) $(PYTHON) scripts/bench.py --build $(BUILD) --out docs/PERFORMANCE.md
+# Overhead, log size and merge speed (DESIGN §8), as ratios within one run,
+# beside mpiP (peers) and LAMMPS in.melt (scripts/deps.sh --bench installs it).
+bench: all peers
+	MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
+	  $(PYTHON) scripts/bench.py --build $(BUILD) --out docs/PERFORMANCE.md
 
 # The writer's cost of following a trace and of folding it (bench/follow_cost.c).
 $(BUILD)/bench/follow_cost: bench/follow_cost.c $(BUILD)/obj/core/preload/summary.o \

@@ -1,7 +1,7 @@
 /*
  * Halo exchange with many small messages: each rank exchanges 8-byte
  * messages with 4 neighbours on a ring (distance 1 and 2, both ways) with
- * MPI_Irecv / MPI_Isend / MPI_Waitall. Prints "us_per_step X" on rank 0.
+ * MPI_Irecv / MPI_Isend / MPI_Waitall. Prints "ns_per_step X" on rank 0.
  */
 #include <mpi.h>
 #include <stdio.h>
@@ -31,7 +31,7 @@ int main(int argc, char **argv)
     }
     double t1 = bench_now();
     if (rank == 0)
-        printf("us_per_step %.4f\n", (t1 - t0) / (double)n * 1e6);
+        printf("ns_per_step %.3f\n", (t1 - t0) / (double)n * 1e9);
     MPI_Finalize();
     return 0;
 }

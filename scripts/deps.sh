@@ -2,6 +2,8 @@
 # The Debian packages mpiscope needs to build, test and run its demo.
 #   scripts/deps.sh          install what is missing (as root), else say how
 #   scripts/deps.sh --list   print the list, one package a line
+#   scripts/deps.sh --bench  install BENCH_PACKAGES (what `make bench` also
+#                            measures: LAMMPS in.melt), not needed otherwise
 # Prints nothing and exits 0 when everything is already installed.
 # Also: a Python virtual environment with PIP_PACKAGES (test checkers that
 # use other tools' own readers) at $MPISCOPE_VENV, default $BUILD/venv
@@ -25,6 +27,7 @@ PACKAGES=(
     slurm-wlm munge                               # the launcher under srun (a one-node Slurm in its test)
     environment-modules                           # the installed modulefile, in its test
 )
+BENCH_PACKAGES=(lammps lammps-examples)           # make bench: LAMMPS in.melt (the examples ship it)
 PIP_PACKAGES=(scope-profiler==0.7.5)              # mpiscope-merge --spt is checked with its reader
 VENV=${MPISCOPE_VENV:-${BUILD:-build}/venv}
 
@@ -39,11 +42,15 @@ python_venv() {
     "$VENV/bin/pip" install -q "${PIP_PACKAGES[@]}"
 }
 
+bench=0
 if [ "${1:-}" = "--list" ]; then
     printf '%s\n' "${PACKAGES[@]}"
     exit 0
+elif [ "${1:-}" = "--bench" ] && [ $# -eq 1 ]; then
+    bench=1
+    PACKAGES=("${BENCH_PACKAGES[@]}")
 elif [ $# -gt 0 ]; then
-    echo "usage: $0 [--list]" >&2
+    echo "usage: $0 [--list | --bench]" >&2
     exit 2
 fi
 
@@ -57,7 +64,7 @@ for p in "${PACKAGES[@]}"; do
     esac
 done
 if [ ${#missing[@]} -eq 0 ]; then
-    python_venv
+    [ $bench -eq 1 ] || python_venv
     exit 0
 fi
 
@@ -70,4 +77,4 @@ fi
 echo "mpiscope: installing ${missing[*]}"
 apt-get update
 DEBIAN_FRONTEND=noninteractive $cmd
-python_venv
+[ $bench -eq 1 ] || python_venv
