@@ -16,7 +16,10 @@
  * fails an insertion (callers fall back, documented per use).
  *
  * A key may also be held by several slots at once (ms_hmap_add): MPI
- * libraries give one handle to many requests that completed at once.
+ * libraries give one handle to many requests that completed at once. All
+ * of them share the windows of their key's home slots, so a map caps how
+ * many one key can have (ms_hmap_add_upto): the request table keeps the
+ * rest in a second map by handle and address (requests.c).
  */
 #ifndef MPISCOPE_HANDLE_MAP_H
 #define MPISCOPE_HANDLE_MAP_H
@@ -85,15 +88,17 @@ static inline uint64_t ms_hmap_probe(uint64_t mask)
 }
 
 /* A new slot for key even if the key is held already, holding `value`
- * (len bytes, the rest zero). The slot is claimed as busy and gets its key
+ * (len bytes, the rest zero), in one of the first levels + 1 levels
+ * (ms_hmap_add: any). The slot is claimed as busy and gets its key
  * only once the value is written, so a reader that finds the key sees this
  * value, never the previous occupant's. NULL only when no memory is left. */
-static inline ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key, const void *value, size_t len)
+static inline ms_hmap_slot *ms_hmap_add_upto(ms_hmap *m, uint64_t key, const void *value, size_t len,
+                                             uint32_t levels)
 {
     if (!m->slots || key <= MS_HMAP_BUSY || len > MS_HMAP_VALUE)
         return NULL;
     uint64_t h = ms_hmap_mix(key);
-    for (uint32_t level = 0; level <= MS_HMAP_LEVELS; level++) {
+    for (uint32_t level = 0; level <= levels && level <= MS_HMAP_LEVELS; level++) {
         uint64_t mask;
         ms_hmap_slot *s = ms_hmap_level(m, level, &mask);
         if (!s && !(s = ms_hmap_grow(m, level)))
@@ -114,6 +119,25 @@ static inline ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key, const void *va
         }
     }
     return NULL;
+}
+
+static inline ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key, const void *value, size_t len)
+{
+    return ms_hmap_add_upto(m, key, value, len, MS_HMAP_LEVELS);
+}
+
+/* Whether slot is one of m's. */
+static inline int ms_hmap_holds(ms_hmap *m, const ms_hmap_slot *slot)
+{
+    for (uint32_t level = 0; level <= MS_HMAP_LEVELS; level++) {
+        uint64_t mask;
+        ms_hmap_slot *s = ms_hmap_level(m, level, &mask);
+        if (!s)
+            return 0;
+        if (slot >= s && slot <= s + mask)
+            return 1;
+    }
+    return 0;
 }
 
 /* The slots holding key, one per call: start with *cursor = 0; NULL at the

@@ -20,6 +20,23 @@
 
 static ms_hmap requests;
 
+/* Requests that share one handle value share its probe windows: beyond
+ * what the first DUP_LEVELS + 1 levels' windows hold (64 each), they go to
+ * a second map, keyed by the handle and the address it was returned to, so
+ * that one value may be held by any number of live requests (Open MPI
+ * gives every send to MPI_PROC_NULL the same one). Those are found by the
+ * address their completion passes. */
+#define DUP_LEVELS 3u
+#define SPILL_BITS 10u
+static ms_hmap spill;
+static _Atomic int spill_used;
+
+static inline uint64_t spill_key(uint64_t key, uint64_t where)
+{
+    uint64_t k = ms_hmap_mix(key ^ ms_hmap_mix(where + 0x9e3779b97f4a7c15ull));
+    return k <= MS_HMAP_BUSY ? k + MS_HMAP_BUSY + 1u : k;
+}
+
 typedef struct scratch {
     ms_pending *pend;
     size_t pend_cap;
@@ -31,6 +48,9 @@ void ms_requests_init(void)
 {
     if (!requests.slots && ms_hmap_init(&requests, REQUEST_BITS) != 0)
         ms_warn_once(MS_WARN_MEMORY, "no memory for the request table; completions report request=unknown");
+    if (!spill.slots && ms_hmap_init(&spill, SPILL_BITS) != 0)
+        ms_warn_once(MS_WARN_MEMORY, "no memory for the request table; completions of requests that share a "
+                     "handle may report request=unknown");
     ms_msg_setup();
 }
 
@@ -78,9 +98,15 @@ void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int pe
     };
     /* Every request gets its own entry, even one whose handle value a live
      * request already has: completions tell them apart by address. */
-    if (!ms_hmap_add(&requests, key, &m, sizeof m) && key && requests.slots)
-        ms_warn_once(MS_WARN_MEMORY, "no memory for more live requests; completions of the others report "
-                     "request=unknown");
+    if (!key || !requests.slots || ms_hmap_add_upto(&requests, key, &m, sizeof m, DUP_LEVELS))
+        return;
+    if (ms_hmap_add(&spill, spill_key(key, m.where), &m, sizeof m)) {
+        if (!atomic_load_explicit(&spill_used, memory_order_relaxed))
+            atomic_store_explicit(&spill_used, 1, memory_order_relaxed);
+        return;
+    }
+    ms_warn_once(MS_WARN_MEMORY, "no memory for more live requests; completions of the others report "
+                 "request=unknown");
 }
 
 /* The entry of request `req` whose handle is at `at`: the one returned to
@@ -104,9 +130,27 @@ static ms_pending find(MPI_Request req, const void *at, uint64_t token)
         if (!p.slot)
             p.slot = x;
     }
+    if ((!p.slot || ((ms_req_meta *)p.slot->value)->where != where) &&
+        atomic_load_explicit(&spill_used, memory_order_relaxed)) {
+        /* One of many requests of this handle value, by its address. */
+        cursor = 0;
+        while ((x = ms_hmap_scan(&spill, spill_key(p.key, where), &cursor)) != NULL) {
+            ms_req_meta *m = (ms_req_meta *)x->value;
+            if ((!token || m->claim != token) && m->where == where) {
+                p.slot = x;
+                break;
+            }
+        }
+    }
     if (p.slot && token)
         ((ms_req_meta *)p.slot->value)->claim = token;
     return p;
+}
+
+/* A request's entry leaves the table. */
+static void erase(ms_hmap_slot *slot)
+{
+    ms_hmap_erase(ms_hmap_holds(&requests, slot) ? &requests : &spill, slot);
 }
 
 ms_pending ms_req_pending(const MPI_Request *req)
@@ -193,7 +237,7 @@ static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, 
             }
         }
         if (completing && !m.persistent)
-            ms_hmap_erase(&requests, p->slot);
+            erase(p->slot);
         else if (completing && m.posted)
             /* Inactive until started again. */
             ((ms_req_meta *)p->slot->value)->posted = 0;
@@ -313,7 +357,7 @@ void ms_req_forget(ms_call *c, const ms_pending *p)
         return;
     fold(c, &n, p, NULL, 0, NULL);
     if (p->slot)
-        ms_hmap_erase(&requests, p->slot);
+        erase(p->slot);
 }
 
 void ms_req_done(ms_thread *t, ms_call *c, const ms_pending *p, const MPI_Status *st, int rc)

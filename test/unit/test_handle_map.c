@@ -78,3 +78,29 @@ Test(handle_map, put_finds_or_adds)
     cr_assert_null(ms_hmap_get(&m, key_of(5000)));
     cr_assert_null(ms_hmap_add(&m, MS_HMAP_BUSY, NULL, 0), "reserved keys are refused");
 }
+
+/* One key held by many slots: they share its probe windows, so a map of
+ * levels 0..L holds at most (L + 1) x MS_HMAP_PROBE of them (the request
+ * table puts the rest in a second map, requests.c); every slot added is
+ * the map's, and a slot of another map is not. */
+Test(handle_map, duplicates_of_one_key_are_capped_per_level)
+{
+    ms_hmap m, other;
+    cr_assert_eq(ms_hmap_init(&m, 8), 0);
+    cr_assert_eq(ms_hmap_init(&other, 8), 0);
+    const uint32_t levels = 2, cap = (levels + 1) * MS_HMAP_PROBE;
+    for (uint32_t i = 0; i < cap; i++) {
+        uint64_t v = i;
+        ms_hmap_slot *s = ms_hmap_add_upto(&m, 0x5000, &v, sizeof v, levels);
+        cr_assert_not_null(s, "duplicate %u", i);
+        cr_assert(ms_hmap_holds(&m, s));
+        cr_assert(!ms_hmap_holds(&other, s));
+    }
+    uint64_t v = cap;
+    cr_expect_null(ms_hmap_add_upto(&m, 0x5000, &v, sizeof v, levels), "the windows of levels 0..2 are full");
+    cr_expect_not_null(ms_hmap_add_upto(&m, 0x5000, &v, sizeof v, levels + 1), "level 3 has room");
+    uint64_t cursor = 0, n = 0;
+    while (ms_hmap_scan(&m, 0x5000, &cursor))
+        n++;
+    cr_expect_eq(n, cap + 1, "a scan finds every duplicate");
+}
