@@ -118,7 +118,20 @@ static ms_pending find(MPI_Request req, const void *at, uint64_t token)
     if (!p.key)
         return p;
     uint64_t cursor = 0, where = where_of(at);
-    ms_hmap_slot *x;
+    if (MS_UNLIKELY(!requests.slots))
+        return p;
+    /* Most often the entry is the first the scan would see: its home
+     * slot in the first level, returned to this address. */
+    ms_hmap_slot *x = &requests.slots[ms_hmap_mix(p.key) & (((uint64_t)1 << requests.bits) - 1)];
+    if (atomic_load_explicit(&x->key, memory_order_acquire) == p.key) {
+        ms_req_meta *m = (ms_req_meta *)x->value;
+        if (m->where == where && (!token || m->claim != token)) {
+            if (token)
+                m->claim = token;
+            p.slot = x;
+            return p;
+        }
+    }
     while ((x = ms_hmap_scan(&requests, p.key, &cursor)) != NULL) {
         ms_req_meta *m = (ms_req_meta *)x->value;
         if (token && m->claim == token)
@@ -150,7 +163,8 @@ static ms_pending find(MPI_Request req, const void *at, uint64_t token)
 /* A request's entry leaves the table. */
 static void erase(ms_hmap_slot *slot)
 {
-    ms_hmap_erase(ms_hmap_holds(&requests, slot) ? &requests : &spill, slot);
+    int spilled = atomic_load_explicit(&spill_used, memory_order_relaxed) && !ms_hmap_holds(&requests, slot);
+    ms_hmap_erase(spilled ? &spill : &requests, slot);
 }
 
 ms_pending ms_req_pending(const MPI_Request *req)
@@ -172,6 +186,16 @@ typedef struct msg_view {
     int64_t rpeer, rtag, rbytes;    /* ... the receive's */
 } msg_view;
 
+/* What a receive's status says arrived (ms_from_status). */
+static inline void from_status(const MPI_Status *st, int64_t *bytes, int64_t *peer, int64_t *tag)
+{
+    ms_call r = ms_call_init(MS_OP_NONE);
+    ms_from_status(&r, st);
+    *bytes = r.bytes;
+    *peer = r.peer;
+    *tag = r.tag;
+}
+
 static int is_pair(uint16_t op)
 {
     return op == MS_OP_ISENDRECV || op == MS_OP_ISENDRECV_REPLACE;
@@ -183,70 +207,59 @@ static int is_pair(uint16_t op)
  * its message records say. */
 static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, int completing, msg_view *v)
 {
-    ms_req_meta m;
     uint16_t op = MS_OP_UNKNOWN;
-    int64_t bytes = -1, comm = -1;
-    int32_t peer = -1, tag = -1;
+    int64_t bytes = -1, comm = -1, peer = -1, tag = -1;
     if (v && !p->slot)
         *v = (msg_view){.comm = -1, .peer = -1, .tag = -1, .bytes = -1};
     if (p->slot) {
-        memcpy(&m, p->slot->value, sizeof m);
-        op = m.op;
-        comm = m.comm;
-        peer = m.peer;
-        tag = m.tag;
-        bytes = m.bytes;
+        ms_req_meta *m = (ms_req_meta *)p->slot->value;
+        op = m->op;
+        comm = m->comm;
+        peer = m->peer;
+        tag = m->tag;
+        bytes = m->bytes;
+        uint8_t recv = m->recv, posted = m->posted, persistent = m->persistent;
         int cancelled = 0;
-        if (m.cancelled && st && completing) {
+        if (MS_UNLIKELY(m->cancelled) && st && completing) {
             PMPI_Test_cancelled(st, &cancelled);
-            if (m.persistent) {
+            if (persistent)
                 /* A restart is a new operation, cancelled only if asked again. */
-                m.cancelled = 0;
-                memcpy(p->slot->value, &m, sizeof m);
-            }
+                m->cancelled = 0;
         }
         if (cancelled) {
             /* Nothing moved, and the status's other fields are undefined
              * (MPI 4.0, 3.8.4): the posted peer and tag stand. */
             bytes = 0;
-        } else if (m.recv == MS_REQ_RECV && st && m.op < MS_OP_TABLE_SIZE && ms_op_kinds[m.op] == MS_KIND_IO) {
+        } else if (recv == MS_REQ_RECV && st && op < MS_OP_TABLE_SIZE && ms_op_kinds[op] == MS_KIND_IO) {
             /* A file read: the status says the bytes; its source and tag
              * are not defined. */
             bytes = ms_status_bytes(st);
-        } else if ((m.recv == MS_REQ_RECV || (m.recv == MS_REQ_RECV_POSTED && !m.posted)) && st) {
+        } else if ((recv == MS_REQ_RECV || (recv == MS_REQ_RECV_POSTED && !posted)) && st) {
             /* A partitioned receive (MS_REQ_RECV_POSTED) receives what it
              * posted; inactive, it has the empty status, as any. */
-            ms_call r = *c;
-            ms_from_status(&r, st);
-            bytes = r.bytes;
-            peer = r.peer;
-            tag = r.tag;
+            from_status(st, &bytes, &peer, &tag);
         }
         if (v) {
-            *v = (msg_view){.op = op, .comm = comm, .peer = peer, .tag = tag, .bytes = bytes, .post_t = m.post_t,
+            *v = (msg_view){.op = op, .comm = comm, .peer = peer, .tag = tag, .bytes = bytes, .post_t = m->post_t,
                             .rpeer = -1, .rtag = -1, .rbytes = cancelled ? 0 : -1};
-            v->flags = (m.recv ? MS_MESSAGE_RECV : 0u) | (cancelled ? MS_MESSAGE_CANCELLED : 0u) |
-                       (m.posted ? MS_MESSAGE_POSTED : 0u);
+            v->flags = (recv ? MS_MESSAGE_RECV : 0u) | (cancelled ? MS_MESSAGE_CANCELLED : 0u) |
+                       (posted ? MS_MESSAGE_POSTED : 0u);
             v->pair = is_pair(op);
-            if (v->pair && !cancelled && st) {
-                ms_call r = *c;
-                ms_from_status(&r, st);
-                v->rbytes = r.bytes;
-                v->rpeer = r.peer;
-                v->rtag = r.tag;
-            }
+            if (v->pair && !cancelled && st)
+                from_status(st, &v->rbytes, &v->rpeer, &v->rtag);
         }
-        if (completing && !m.persistent)
+        /* Everything is read: the entry may go. */
+        if (completing && !persistent)
             erase(p->slot);
-        else if (completing && m.posted)
+        else if (completing && posted)
             /* Inactive until started again. */
-            ((ms_req_meta *)p->slot->value)->posted = 0;
+            m->posted = 0;
     }
     if ((*n)++ == 0) {
         c->req_op = op;
         c->bytes = bytes;
-        c->peer = peer;
-        c->tag = tag;
+        c->peer = (int32_t)peer;
+        c->tag = (int32_t)tag;
         c->comm = comm;
         return;
     }

@@ -1,6 +1,7 @@
 /* Summary mode's aggregation in the writer thread: see summary.h. */
 #include "summary.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -393,12 +394,63 @@ static int fold_event(ms_sum *s, uint32_t thread, sum_region *r, uint64_t start,
     return 0;
 }
 
+/* A varint the caller knows lies whole before the end of its buffer (the
+ * writer's own records, MS_VARINT_MAX bytes or more from the end). */
+static inline const uint8_t *varint_in(const uint8_t *p, uint64_t *out)
+{
+    uint64_t v = *p & 0x7f;
+    unsigned shift = 7;
+    while (*p++ & 0x80) {
+        v |= (uint64_t)(*p & 0x7f) << shift;
+        shift += 7;
+    }
+    *out = v;
+    return p;
+}
+
+static inline const uint8_t *skip_varint_in(const uint8_t *p)
+{
+    while (*p++ & 0x80) {
+    }
+    return p;
+}
+
+/* The longest record follow_fast reads: a message record (a head byte and
+ * 7 varints); an event is 3 varints. */
+#define FOLLOW_MARGIN (1u + 7u * MS_VARINT_MAX)
+
+/* Following only: the events and message records of a thread that has a
+ * state, while a whole record surely lies before the end, read without a
+ * bound check per byte; returns where the general loop goes on. */
+static const uint8_t *follow_fast(sum_thread *t, const uint8_t *p, const uint8_t *end)
+{
+    const uint8_t message_head = (uint8_t)(((unsigned)MS_CTL_MESSAGE << 2) | MS_REC_CONTROL);
+    while (end - p >= (ptrdiff_t)FOLLOW_MARGIN) {
+        if ((*p & 3u) == MS_REC_EVENT) {
+            uint64_t gap, dur;
+            p = skip_varint_in(p);
+            p = varint_in(p, &gap);
+            p = varint_in(p, &dur);
+            t->cursor += gap + dur;
+        } else if (*p == message_head) {
+            p++;
+            for (int i = 0; i < 7; i++)
+                p = skip_varint_in(p);
+        } else {
+            break;
+        }
+    }
+    return p;
+}
+
 uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
 {
     sum_thread *t = thread_at(s, thread);
     const uint8_t *end = p + n;
     uint64_t lost = 0;
     while (p < end) {
+        if (s->follow_only && t && (p = follow_fast(t, p, end)) >= end)
+            break;
         const uint8_t *rec = p;
         uint64_t h;
         if (ms_get_varint(&p, end, &h) != 0)
