@@ -3,7 +3,9 @@
  * MPI_<collective>_init calls on MPI_COMM_WORLD and (the neighbourhood ones)
  * on a one-dimensional non-periodic cart. ITERS times: MPI_Start + MPI_Wait
  * of the allreduce and of the allgather, MPI_Startall + MPI_Waitall of the
- * other world ones, then of the cart ones; finally MPI_Request_free of each.
+ * other world ones, then of the cart ones; then the allreduce once more,
+ * completed by MPI_Waitsome, and once by MPI_Testsome; finally
+ * MPI_Request_free of each.
  *
  * MPICH 4.0.2 itself (without the tool) gets MPI_Allgather_init wrong: its
  * results go stale after the first start, and it breaks other persistent
@@ -157,6 +159,20 @@ int main(int argc, char **argv)
         if (has_left)
             mt_check(nw_in[0] == 0.5 * (me - 1), "neighbor_alltoallw_init %g", nw_in[0]);
     }
+
+    /* The allreduce once more, completed by MPI_Waitsome, then by
+     * MPI_Testsome once it is done. */
+    int outcount = 0, done_at[1];
+    for (int k = 0; k < 4; k++)
+        ar_in[k] = 1;
+    MPI_Start(&ar);
+    MPI_Waitsome(1, &ar, &outcount, done_at, MPI_STATUSES_IGNORE);
+    mt_check(outcount == 1 && ar_out[0] == n, "allreduce_init by waitsome: %d %d", outcount, ar_out[0]);
+    MPI_Start(&ar);
+    for (int flag = 0; !flag;)
+        MPI_Request_get_status(ar, &flag, MPI_STATUS_IGNORE);
+    MPI_Testsome(1, &ar, &outcount, done_at, MPI_STATUSES_IGNORE);
+    mt_check(outcount == 1 && ar_out[0] == n, "allreduce_init by testsome: %d %d", outcount, ar_out[0]);
 
     MPI_Request_free(&ar);
     MPI_Request_free(&ag);

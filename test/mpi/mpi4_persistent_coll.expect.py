@@ -35,6 +35,7 @@ def expect(rank, size):
     for _ in range(ITERS):
         calls += [m.start(ar), m.wait(ar), m.start(ag), m.wait(ag)]
         calls += [m.startall(*wreqs), m.waitall(*wreqs), m.startall(*creqs), m.waitall(*creqs)]
+    calls += [m.start(ar), m.waitsome(ar), m.start(ar), m.testsome(ar)]
     calls += [m.request_free(r) for r in [ar, ag] + wreqs + creqs]
     calls += [m.coll("comm_free", comm="cart"), m.reduce(8, 0)]
     return calls
