@@ -32,6 +32,7 @@
 #include "spawn.h"
 #include "stacking.h"
 #include "../preload/user_regions.h"
+#include "writer_cpu.h"
 
 /* What rank 0 sends every rank at init. */
 typedef struct agreed {
@@ -79,6 +80,7 @@ static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64
         ms_skew_setup(rank);
         has_sync = ms_sync_init(world, rank, size, &sync);
     }
+    ms_writer_cpu_choose(world);
     if (ms_cfg.disable)
         return;
     ms_config_report(rank == 0 && ms_cfg.verbose);

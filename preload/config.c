@@ -34,6 +34,7 @@ typedef struct var {
 static const choice mode_choices[] = {{"trace", MS_MODE_TRACE}, {"summary", MS_MODE_SUMMARY}, {NULL, 0}};
 static const choice cupti_choices[] = {{"auto", MS_CUPTI_AUTO}, {"1", MS_CUPTI_ON}, {"0", MS_CUPTI_OFF}, {NULL, 0}};
 static const choice bool_choices[] = {{"0", 0}, {"1", 1}, {NULL, 0}};
+static const choice writer_cpu_choices[] = {{"auto", MS_WRITER_CPU_AUTO}, {"off", MS_WRITER_CPU_OFF}, {NULL, 0}};
 
 #define FIELD(f) offsetof(ms_config, f), sizeof(((ms_config *)0)->f)
 
@@ -56,6 +57,9 @@ static const var vars[] = {
      "1: load, record nothing, write nothing"},
     {"MPISCOPE_VERBOSE", V_BOOL, "0", FIELD(verbose), bool_choices, 0, 0,
      "1: print the effective configuration at start (rank 0)"},
+    {"MPISCOPE_WRITER_CPU", V_CHOICE, "auto", FIELD(writer_cpu), writer_cpu_choices, 0, 0,
+     "auto: a rank bound to CPUs runs its writer thread on a CPU of its node that no rank is bound to, "
+     "when there is one; off: where the rank runs"},
 };
 #define NVARS (sizeof vars / sizeof vars[0])
 _Static_assert(NVARS <= MS_WARN_CONFIG_LAST - MS_WARN_CONFIG_FIRST + 1, "one warning cause per variable");

@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 enum { MS_CUPTI_OFF = 0, MS_CUPTI_ON = 1, MS_CUPTI_AUTO = 2 };
+enum { MS_WRITER_CPU_OFF = 0, MS_WRITER_CPU_AUTO = 1 };
 
 typedef struct ms_config {
     char dir[2048];          /* MPISCOPE_DIR; "" = agree on a default */
@@ -22,6 +23,7 @@ typedef struct ms_config {
     unsigned callsite_depth; /* frames kept per call; 0 = off */
     int disable;             /* load, record nothing, write nothing */
     int verbose;             /* print the configuration at start */
+    int writer_cpu;          /* MS_WRITER_CPU_*: where the writer thread runs */
 } ms_config;
 
 extern ms_config ms_cfg;

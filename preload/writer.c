@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@ static _Atomic int writer_stop;
 /* The mode, set at start; a signal handler reaches it only while it holds
  * the open log. */
 static const ms_sink *sink;
+/* The CPUs to pin the writer thread to, in order (ms_writer_place). */
+#define PLACE_MAX 64
+static int place[PLACE_MAX], nplace;
 /* The writer thread's CPU time, read as it ends (MPISCOPE_VERBOSE). */
 static uint64_t writer_cpu_ns;
 
@@ -208,12 +212,38 @@ void ms_runtime_flush_from_signal(int close_log)
 
 /* ---- the writer thread ---- */
 
+void ms_writer_place(const int *cpus, int n, int first)
+{
+    nplace = 0;
+    for (int k = 0; k < n && nplace < PLACE_MAX; k++)
+        place[nplace++] = cpus[(first + k) % n];
+}
+
+/* Pin the calling (writer) thread to the first CPU of place[] the system
+ * accepts. */
+static void pin_writer(void)
+{
+    for (int k = 0; k < nplace; k++) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(place[k], &set);
+        if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0) {
+            if (ms_cfg.verbose)
+                ms_info("writer thread on CPU %d, which no rank of this node is bound to", place[k]);
+            return;
+        }
+    }
+    if (nplace > 0 && ms_cfg.verbose)
+        ms_info("writer thread: no free CPU accepted it; it runs where the rank runs");
+}
+
 static void *writer_main(void *arg)
 {
     (void)arg;
     sigset_t all;
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
+    pin_writer();
     while (!atomic_load(&writer_stop)) {
         struct timespec deadline;
         clock_gettime(CLOCK_REALTIME, &deadline);
