@@ -1,7 +1,8 @@
 /*
  * Time of single MPI calls that cost MPI itself little: to and from
  * MPI_PROC_NULL, MPI_Allreduce on MPI_COMM_SELF, MPI_Waitall on 8 requests
- * already complete. Each call is timed on its own with a clock read either
+ * already complete (sends to MPI_PROC_NULL: one handle shared by all 8), and
+ * MPI_Waitall on 4 receives and 4 sends of a rank to itself (8 handles). Each call is timed on its own with a clock read either
  * side (CLOCK_MONOTONIC), summed over n iterations after n / 100 of warm-up;
  * the calls around it that it needs (the MPI_Irecv before an MPI_Wait, the
  * MPI_Wait after an MPI_Isend) stay outside the timed segment. Prints one
@@ -14,9 +15,9 @@
 
 #include "bench_util.h"
 
-enum { SEND, RECV, ISEND, IRECV, WAIT, TEST, ALLREDUCE, SENDRECV, WAITALL, NCALLS };
+enum { SEND, RECV, ISEND, IRECV, WAIT, TEST, ALLREDUCE, SENDRECV, WAITALL, WAITALL_SELF, NCALLS };
 static const char *const names[NCALLS] = {
-    "send", "recv", "isend", "irecv", "wait", "test", "allreduce", "sendrecv", "waitall",
+    "send", "recv", "isend", "irecv", "wait", "test", "allreduce", "sendrecv", "waitall", "waitall_self",
 };
 
 static inline long long now_ns(void)
@@ -78,6 +79,15 @@ static long long once(int c)
         for (int k = 0; k < 4; k++) {
             MPI_Irecv(rbuf, 8, MPI_CHAR, p, k, w, &req[k]);
             MPI_Isend(sbuf, 8, MPI_CHAR, p, k, w, &req[4 + k]);
+        }
+        TIMED(MPI_Waitall(8, req, MPI_STATUSES_IGNORE));
+        break;
+    case WAITALL_SELF:
+        /* Messages to itself: 8 distinct handles (MPI gives the sends to
+         * MPI_PROC_NULL above one shared handle), the 4 sends eager. */
+        for (int k = 0; k < 4; k++) {
+            MPI_Irecv(rbuf, 8, MPI_CHAR, 0, k, MPI_COMM_SELF, &req[k]);
+            MPI_Isend(sbuf, 8, MPI_CHAR, 0, k, MPI_COMM_SELF, &req[4 + k]);
         }
         TIMED(MPI_Waitall(8, req, MPI_STATUSES_IGNORE));
         break;
