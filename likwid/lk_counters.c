@@ -25,6 +25,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "../preload/collector.h"
 #include "../preload/config.h"
@@ -370,6 +372,32 @@ void lk_counters_region(ms_thread *t, const char *tag, int is_stop)
     pthread_mutex_unlock(&lock);
 }
 
+/* How LIKWID reaches the counters, chosen before perfmon_init: LIKWID's
+ * access daemon, when it cannot start, ends the whole process (exit from
+ * inside perfmon_init, after 10 s). As root the registers are read
+ * directly (no daemon; no access is an error LIKWID returns); otherwise
+ * the daemon must be there and setuid root. NULL when it may go on, else
+ * why not. */
+#ifndef MS_LIKWID_ACCESSD
+#define MS_LIKWID_ACCESSD "/usr/sbin/likwid-accessD"
+#endif
+static const char *access_problem(void)
+{
+    if (geteuid() == 0) {
+        if (L->HPMmode)
+            L->HPMmode(ACCESSMODE_DIRECT);
+        return NULL;
+    }
+    struct stat st;
+    if (stat(MS_LIKWID_ACCESSD, &st) != 0 || st.st_uid != 0 || !(st.st_mode & S_ISUID) ||
+        !(st.st_mode & S_IXOTH))
+        return "no counter access: not root, and LIKWID's access daemon " MS_LIKWID_ACCESSD
+               " is missing or not setuid root";
+    if (L->HPMmode)
+        L->HPMmode(ACCESSMODE_DAEMON);
+    return NULL;
+}
+
 static void lk_start(void)
 {
     if (!ms_cfg.likwid[0])
@@ -405,6 +433,11 @@ static void lk_start(void)
             pm_cpus[pm_ncpu++] = c;
     if (L->topology_init() != 0) {
         warn_off(what, "topology_init failed");
+        goto out;
+    }
+    /* After topology_init, which reads LIKWID's configuration. */
+    if ((why = access_problem()) != NULL) {
+        warn_off(what, why);
         goto out;
     }
     if (L->perfmon_init(pm_ncpu, pm_cpus) < 0) {

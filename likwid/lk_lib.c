@@ -62,6 +62,7 @@ static void load(void)
     }
     if (ms_dl_resolve(h, name, &lib, syms, sizeof syms / sizeof syms[0], why_buf, sizeof why_buf) != 0)
         return;
+    *(void **)&lib.HPMmode = dlsym(h, "HPMmode");
     loaded = &lib;
 }
 

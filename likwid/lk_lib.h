@@ -44,6 +44,7 @@ typedef struct lk_lib {
     LK_FN(perfmon_readMarkerFile);
     LK_FN(perfmon_destroyMarkerResults);
     LK_FN(likwid_markerGetRegion);
+    LK_FN(HPMmode);       /* optional: NULL when the library lacks it */
 } lk_lib;
 #undef LK_FN
 

@@ -38,6 +38,11 @@
 
 static int started, stopped, forked_child, not_allowed;
 static pthread_mutex_t lifecycle_lock = PTHREAD_MUTEX_INITIALIZER;
+/* This thread is inside ms_runtime_start, holding lifecycle_lock: a library
+ * that ends the process from there (LIKWID's exit when its access daemon
+ * does not start) runs the destructor on this thread, which must not wait
+ * for the lock it holds. */
+static __thread int starting;
 
 /* Both clocks at load, to estimate the counter's rate by start. */
 static uint64_t load_ticks, load_mono;
@@ -96,6 +101,7 @@ static int open_dir(const char *dir)
 int ms_runtime_start(const ms_start_info *info)
 {
     pthread_mutex_lock(&lifecycle_lock);
+    starting = 1;
     int rc = -1;
     if (started || !ms_runtime_allowed())
         goto out;
@@ -197,12 +203,17 @@ int ms_runtime_start(const ms_start_info *info)
 fail:
     ms_writer_release();
 out:
+    starting = 0;
     pthread_mutex_unlock(&lifecycle_lock);
     return rc;
 }
 
 void ms_runtime_stop(uint64_t finalize_start_ns)
 {
+    /* The process ends from within the start: the log stays as far as it
+     * got (a log without its end record, which the merge reads). */
+    if (starting)
+        return;
     /* A terminating signal meanwhile goes to another thread, or waits. */
     sigset_t old_mask;
     ms_signals_block(&old_mask);

@@ -104,6 +104,14 @@ run perfmon-unknown 1 "$dir/markers-fake"
 merge perfmon-unknown
 check perfmon-unknown "$dir/perfmon-unknown"
 
+# LIKWID ends the process from inside perfmon_init (as the real one does
+# when its access daemon does not start): the process ends with LIKWID's
+# exit code, promptly, instead of waiting for the tool forever.
+ENV_ARGS=(LD_LIBRARY_PATH="$dir/fake" MPISCOPE_LIKWID=FAKE_DP FAKE_LIKWID_EXIT=3)
+(run exit-in-init 1 "$dir/markers-fake") >"$dir/exit-in-init.result"
+grep -q "exits 3 " "$dir/exit-in-init.result" ||
+    fail "exit-in-init: a LIKWID that calls exit(3) in perfmon_init: $(cat "$dir/exit-in-init.result")"
+
 ENV_ARGS=(LD_LIBRARY_PATH="$dir/fake" LIKWID_EVENTS=FAKE_DP LIKWID_FILEPATH="$dir/marker.txt")
 run marker 1 "$dir/markers-fake"
 merge marker --peak-gflops 100
