@@ -39,6 +39,7 @@ typedef struct agreed {
     char dir[sizeof ms_cfg.dir];
     char run[17];             /* 16 hex digits */
     char sync;                /* 1: measure the clocks (rank 0 records) */
+    char place;               /* 1: place the writer threads (writer_cpu.h) */
 } agreed;
 
 static int init_in_session_run(uint16_t op, uint64_t t0);
@@ -63,6 +64,7 @@ static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64
         ms_spawn_world_dir(world, a.dir, sizeof a.dir);
         snprintf(a.run, sizeof a.run, "%016llx", (unsigned long long)ms_new_run_id());
         a.sync = !ms_cfg.disable && size > 1;
+        a.place = !ms_cfg.disable && ms_cfg.writer_cpu == MS_WRITER_CPU_AUTO;
     }
     /* Every rank takes part, even with MPISCOPE_DISABLE=1, so that a value
      * that differs between ranks cannot leave a rank waiting here. */
@@ -80,7 +82,8 @@ static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64
         ms_skew_setup(rank);
         has_sync = ms_sync_init(world, rank, size, &sync);
     }
-    ms_writer_cpu_choose(world);
+    if (a.place)
+        ms_writer_cpu_choose(world);
     if (ms_cfg.disable)
         return;
     ms_config_report(rank == 0 && ms_cfg.verbose);

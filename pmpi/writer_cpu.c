@@ -59,10 +59,12 @@ void ms_writer_cpu_choose(MPI_Comm world)
     CPU_AND(&in_online, &mine, &online);
     if (CPU_EQUAL(&in_online, &online))
         return;   /* not bound: the writer may run anywhere already */
-    int free_cpus[CPU_SETSIZE], nfree = 0;
+    cpu_set_t free_cpus;
+    CPU_ZERO(&free_cpus);
     for (int c = 0; c < CPU_SETSIZE; c++)
         if (CPU_ISSET(c, &online) && !CPU_ISSET(c, &all))
-            free_cpus[nfree++] = c;
+            CPU_SET(c, &free_cpus);
+    int nfree = CPU_COUNT(&free_cpus);
     if (nfree > 0)
-        ms_writer_place(free_cpus, nfree, local % nfree);
+        ms_writer_place(&free_cpus, local % nfree);
 }

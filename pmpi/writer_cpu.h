@@ -15,9 +15,10 @@
 
 #include <mpi.h>
 
-/* Collective over world, on every rank (also with MPISCOPE_DISABLE=1 or
- * MPISCOPE_WRITER_CPU=off, so that ranks configured differently still
- * meet): tells the writer where to run, if anywhere. */
+/* Collective over world, on every rank when rank 0 records with
+ * MPISCOPE_WRITER_CPU=auto (also on a rank configured otherwise, so that
+ * all meet; such a rank leaves its writer where it is): tells the writer
+ * where to run, if anywhere. */
 __attribute__((visibility("hidden"))) void ms_writer_cpu_choose(MPI_Comm world);
 
 #endif

@@ -31,9 +31,10 @@ static _Atomic int writer_stop;
 /* The mode, set at start; a signal handler reaches it only while it holds
  * the open log. */
 static const ms_sink *sink;
-/* The CPUs to pin the writer thread to, in order (ms_writer_place). */
-#define PLACE_MAX 64
-static int place[PLACE_MAX], nplace;
+/* The CPUs to pin the writer thread to, from the place_first-th on
+ * (ms_writer_place; none: it stays where it starts). */
+static cpu_set_t place;
+static int place_first;
 /* The writer thread's CPU time, read as it ends (MPISCOPE_VERBOSE). */
 static uint64_t writer_cpu_ns;
 
@@ -212,28 +213,32 @@ void ms_runtime_flush_from_signal(int close_log)
 
 /* ---- the writer thread ---- */
 
-void ms_writer_place(const int *cpus, int n, int first)
+void ms_writer_place(const cpu_set_t *cpus, int first)
 {
-    nplace = 0;
-    for (int k = 0; k < n && nplace < PLACE_MAX; k++)
-        place[nplace++] = cpus[(first + k) % n];
+    place = *cpus;
+    place_first = first;
 }
 
-/* Pin the calling (writer) thread to the first CPU of place[] the system
- * accepts. */
+/* Pin the calling (writer) thread to the first CPU of place, from the
+ * place_first-th on, that the system accepts. */
 static void pin_writer(void)
 {
-    for (int k = 0; k < nplace; k++) {
+    int cpus[CPU_SETSIZE], n = 0;
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &place))
+            cpus[n++] = c;
+    for (int k = 0; k < n; k++) {
+        int cpu = cpus[(place_first + k) % n];
         cpu_set_t set;
         CPU_ZERO(&set);
-        CPU_SET(place[k], &set);
+        CPU_SET(cpu, &set);
         if (pthread_setaffinity_np(pthread_self(), sizeof set, &set) == 0) {
             if (ms_cfg.verbose)
-                ms_info("writer thread on CPU %d, which no rank of this node is bound to", place[k]);
+                ms_info("writer thread on CPU %d, which no rank of this node is bound to", cpu);
             return;
         }
     }
-    if (nplace > 0 && ms_cfg.verbose)
+    if (n > 0 && ms_cfg.verbose)
         ms_info("writer thread: no free CPU accepted it; it runs where the rank runs");
 }
 

@@ -12,6 +12,8 @@
 #include <stdint.h>
 
 #include "log_file.h"
+#include <sched.h>
+
 #include "sink.h"
 #include "tstate.h"
 
@@ -26,10 +28,10 @@ MS_HIDDEN int ms_writer_setup(uint64_t capacity);
  * sink. 0, or -1 (recording off again) when the thread cannot start. */
 MS_HIDDEN int ms_writer_start(const ms_sink *sink);
 
-/* Before ms_writer_start: the CPUs the writer thread may be pinned to, in
- * the order to try them from `first` on (pmpi/writer_cpu.h); the first that
- * the system accepts is its CPU. */
-MS_HIDDEN void ms_writer_place(const int *cpus, int n, int first);
+/* Before ms_writer_start: the CPUs the writer thread may be pinned to
+ * (pmpi/writer_cpu.h), tried from the first-th of them on, round: the
+ * first that the system accepts is its CPU. */
+MS_HIDDEN void ms_writer_place(const cpu_set_t *cpus, int first);
 
 /* Stop the writer thread, write the rest of every buffer and the end
  * record, close the log, turn recording off. finalize_start_ns: 0 when

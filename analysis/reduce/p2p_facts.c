@@ -11,21 +11,11 @@ int ms_p2p_facts_on(uint32_t version, uint32_t mode)
     return version >= 5 && mode == MS_MODE_TRACE;
 }
 
-ms_p2p_facts ms_p2p_facts_kind(const char *name, size_t len)
+ms_p2p_facts ms_p2p_facts_of(const ms_region_info *ri, ms_p2p_dir dir)
 {
-    char buf[512];
-    if (len >= sizeof buf || memchr(name, 0, len))
-        return MS_P2P_FACTS_NONE;
-    memcpy(buf, name, len);
-    buf[len] = 0;
-    ms_region_info ri;
-    if (!ms_region_parse(buf, &ri))
-        return MS_P2P_FACTS_NONE;
-    int64_t peer, tag, comm;
-    ms_p2p_dir dir = ms_p2p_classify(&ri, &peer, &tag, &comm);
     if (dir == MS_P2P_SEND_ANY)
         return MS_P2P_FACTS_STARTS;   /* start and startall only (p2p.h) */
-    if (dir == MS_P2P_RECV_ANY && ms_p2p_is_completion(&ri))
+    if (dir == MS_P2P_RECV_ANY && ms_p2p_is_completion(ri))
         return MS_P2P_FACTS_COMPLETIONS;
     return MS_P2P_FACTS_NONE;
 }

@@ -33,8 +33,9 @@ typedef enum ms_p2p_facts {
  * message records. */
 int ms_p2p_facts_on(uint32_t version, uint32_t mode);
 
-/* What the records of a call of region `name` (len bytes) say. */
-ms_p2p_facts ms_p2p_facts_kind(const char *name, size_t len);
+/* What the records of a call of the region with parsed name ri say, dir
+ * being its ms_p2p_classify. */
+ms_p2p_facts ms_p2p_facts_of(const ms_region_info *ri, ms_p2p_dir dir);
 
 /* Whether the n records of one call name every request it started or
  * completed (none of op 0). */

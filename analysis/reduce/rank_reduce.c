@@ -29,6 +29,7 @@ typedef struct file_slot {
 /* What the callbacks accumulate while the file is read. */
 typedef struct file_ctx {
     ms_file_job *job;
+    ms_reader *rd;
     file_slot *slots;
     size_t nslots, cap;
     uint64_t win_lo, win_hi;
@@ -126,8 +127,13 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
         s->resolved = 0;
     }
     f->slots[region].is_mpi = ms_region_is_mpi(name, len);
-    if (f->slots[region].is_mpi)
-        f->slots[region].facts = ms_p2p_facts_kind(name, len);
+    /* The callback's name is not NUL-terminated; the reader's copy is. */
+    const char *z = ms_reader_region_name(f->rd, region, NULL);
+    ms_region_info ri;
+    if (f->slots[region].is_mpi && z && ms_region_parse(z, &ri)) {
+        int64_t peer, tag, comm;
+        f->slots[region].facts = ms_p2p_facts_of(&ri, ms_p2p_classify(&ri, &peer, &tag, &comm));
+    }
     f->slots[region].is_gpu = len >= 5 && memcmp(name, "cuda:", 5) == 0;
     if (ms_gpu_acc_region(f->gpu, region, name, len) != 0 ||
         (f->waits && ms_wait_acc_region(f->waits, region, name, len) != 0)) {
@@ -464,6 +470,7 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
     file_ctx f;
     memset(&f, 0, sizeof f);
     f.job = j;
+    f.rd = rd;
     ms_site_acc_init(&f.sites);
     if (!(f.gpu = ms_gpu_acc_new()))
         return -1;

@@ -130,9 +130,9 @@ static int prepare_region(trace_ctx *c, trace_region *tr, const char *name, size
     tr->facts = MS_P2P_FACTS_NONE;
     if (!mpi || !c->flows->nkeys)
         return 0;
-    tr->facts = ms_p2p_facts_kind(name, len);
     int64_t peer, tag, comm;
     ms_p2p_dir dir = ms_p2p_classify(&ri, &peer, &tag, &comm);
+    tr->facts = ms_p2p_facts_of(&ri, dir);
     if (dir != MS_P2P_SEND && dir != MS_P2P_RECV)
         return 0;
     const ms_p2p_chan *ch = ms_p2p_chan_find(c->run->chans, c->run->nchans, c->in->rank, dir, comm, peer, tag);
