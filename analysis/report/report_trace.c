@@ -94,6 +94,18 @@ static int appendf(char **buf, size_t *n, size_t *cap, const char *fmt, int64_t 
     return ms_json_append(buf, n, cap, tmp, (size_t)len);
 }
 
+/* The flow key of this rank's channel (dir MS_P2P_SEND or MS_P2P_RECV,
+ * comm, peer in comm, tag), or NULL. */
+static ms_flow_key *flow_key(trace_ctx *c, ms_p2p_dir dir, int64_t comm, int64_t peer, int64_t tag)
+{
+    const ms_p2p_chan *ch = ms_p2p_chan_find(c->run->chans, c->run->nchans, c->in->rank, dir, comm, peer, tag);
+    if (!ch || ch->world_peer < 0)
+        return NULL;
+    int32_t me = c->in->rank, other = ch->world_peer;
+    return dir == MS_P2P_SEND ? ms_flows_find(c->flows, me, other, tag, comm)
+                              : ms_flows_find(c->flows, other, me, tag, comm);
+}
+
 /* The JSON fragment of a region and its flow key; name is NUL-terminated. */
 static int prepare_region(trace_ctx *c, trace_region *tr, const char *name, size_t len)
 {
@@ -135,12 +147,7 @@ static int prepare_region(trace_ctx *c, trace_region *tr, const char *name, size
     tr->facts = ms_p2p_facts_of(&ri, dir);
     if (dir != MS_P2P_SEND && dir != MS_P2P_RECV)
         return 0;
-    const ms_p2p_chan *ch = ms_p2p_chan_find(c->run->chans, c->run->nchans, c->in->rank, dir, comm, peer, tag);
-    if (!ch || ch->world_peer < 0)
-        return 0;
-    int32_t me = c->in->rank, other = ch->world_peer;
-    tr->key = dir == MS_P2P_SEND ? ms_flows_find(c->flows, me, other, tag, comm)
-                                 : ms_flows_find(c->flows, other, me, tag, comm);
+    tr->key = flow_key(c, dir, comm, peer, tag);
     tr->dir = dir;
     return 0;
 }
@@ -231,18 +238,6 @@ static void put_flow(trace_ctx *c, const char *ph, uint64_t id, uint32_t thread,
     fputc('}', c->fp);
 }
 
-/* The key of a message of this rank, or NULL. */
-static ms_flow_key *message_key(trace_ctx *c, ms_p2p_dir dir, const ms_read_message *m)
-{
-    const ms_p2p_chan *ch = ms_p2p_chan_find(c->run->chans, c->run->nchans, c->in->rank, dir, m->comm, m->peer,
-                                             m->tag);
-    if (!ch || ch->world_peer < 0)
-        return NULL;
-    int32_t me = c->in->rank, other = ch->world_peer;
-    return dir == MS_P2P_SEND ? ms_flows_find(c->flows, me, other, m->tag, m->comm)
-                              : ms_flows_find(c->flows, other, me, m->tag, m->comm);
-}
-
 /* The arrows of the messages a call's records name (p2p_facts.h). */
 static void put_message_flows(trace_ctx *c, const trace_region *tr, const ms_read_message *m, size_t n,
                               uint32_t thread, int64_t ts)
@@ -251,7 +246,7 @@ static void put_message_flows(trace_ctx *c, const trace_region *tr, const ms_rea
         return;
     for (size_t i = 0; i < n; i++) {
         ms_p2p_dir dir = ms_p2p_fact_dir(tr->facts, &m[i]);
-        ms_flow_key *k = dir == MS_P2P_NONE ? NULL : message_key(c, dir, &m[i]);
+        ms_flow_key *k = dir == MS_P2P_NONE ? NULL : flow_key(c, dir, m[i].comm, m[i].peer, m[i].tag);
         uint64_t id;
         if (k && dir == MS_P2P_SEND && ms_flows_send(k, &id))
             put_flow(c, "s", id, thread, ts);
