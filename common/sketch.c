@@ -5,6 +5,7 @@
 
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,6 +19,7 @@
 static double gamma_value;
 static uint16_t small_index[TABLE_SIZE];
 static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+static _Atomic int tables_ready;   /* set once the tables are: no call to pthread_once per value */
 
 _Static_assert(MS_SKETCH_MAX_INDEX == MS_SKETCH_MAX_BUCKET, "one bucket range in the log and the merge");
 
@@ -33,11 +35,13 @@ static void init_tables(void)
     small_index[0] = 0;
     for (uint32_t v = 1; v < TABLE_SIZE; v++)
         small_index[v] = (uint16_t)index_by_log(v);
+    atomic_store_explicit(&tables_ready, 1, memory_order_release);
 }
 
 static inline void ensure_tables(void)
 {
-    pthread_once(&tables_once, init_tables);
+    if (!atomic_load_explicit(&tables_ready, memory_order_acquire))
+        pthread_once(&tables_once, init_tables);
 }
 
 int32_t ms_sketch_index(uint64_t v)
