@@ -261,19 +261,43 @@ static void add_mpi(walk *k, size_t ri, uint32_t region, int64_t a, int64_t b)
     add_seg(k, ri, region, 1, a, b);
 }
 
-/* The waiting call on event ev of world rank `rank`, or NULL. */
-static const ms_wx_instance *instance_of(const ms_waits *w, int32_t rank, uint32_t ev)
+/* Is instance x before (rank, ev) in the instances' order? */
+static int inst_before(const ms_wx_instance *x, int32_t rank, uint32_t ev)
 {
-    size_t lo = 0, hi = w->ninst;
+    return x->rank < rank || (x->rank == rank && x->ev < ev);
+}
+
+/* Steps a hinted search takes from its hint before it bisects. */
+#define HINT_STEPS 8
+
+/* The waiting call on event ev of world rank `rank`, or NULL. *hint: where
+ * the previous lookup ended; the walk goes backward, so the answer is
+ * most often at or just below it (else a bisection finds it). */
+static const ms_wx_instance *instance_of(const ms_waits *w, int32_t rank, uint32_t ev, size_t *hint)
+{
+    size_t n = w->ninst, lo = 0, hi = n, i = *hint < n ? *hint : n;
+    for (int step = 0; step < HINT_STEPS; step++) {
+        if (i > 0 && !inst_before(&w->inst[i - 1], rank, ev)) {
+            i--;
+            continue;
+        }
+        /* inst[i - 1] is before the key: i is the lower bound unless
+         * inst[i] is before it too. */
+        if (i == n || !inst_before(&w->inst[i], rank, ev))
+            lo = hi = i;
+        else
+            lo = i + 1;
+        break;
+    }
     while (lo < hi) {
         size_t m = lo + (hi - lo) / 2;
-        const ms_wx_instance *x = &w->inst[m];
-        if (x->rank < rank || (x->rank == rank && x->ev < ev))
+        if (inst_before(&w->inst[m], rank, ev))
             lo = m + 1;
         else
             hi = m;
     }
-    return lo < w->ninst && w->inst[lo].rank == rank && w->inst[lo].ev == ev ? &w->inst[lo] : NULL;
+    *hint = lo;
+    return lo < n && w->inst[lo].rank == rank && w->inst[lo].ev == ev ? &w->inst[lo] : NULL;
 }
 
 static size_t index_of_rank(const walk *k, int32_t rank)
@@ -293,7 +317,12 @@ static size_t index_of_rank(const walk *k, int32_t rank)
  * `limit`; SIZE_MAX when none. */
 static size_t last_before(const ms_wx_rank *r, const lane *l, size_t limit, int64_t t)
 {
-    size_t lo = 0, hi = limit;
+    /* Most often the walk left this lane at t: the answer is just below
+     * the limit. */
+    for (size_t i = limit, step = 0; i > 0 && step < HINT_STEPS; i--, step++)
+        if (r->ev[l->mpi[i - 1]].start < t)
+            return i - 1;
+    size_t lo = 0, hi = limit > HINT_STEPS ? limit - HINT_STEPS : 0;
     while (lo < hi) {
         size_t m = lo + (hi - lo) / 2;
         if (r->ev[l->mpi[m]].start < t)
@@ -315,6 +344,7 @@ static void run_walk(walk *k, size_t ri)
     uint64_t guard = 4 * (uint64_t)k->nranks + 16;
     for (size_t i = 0; i < k->nranks; i++)
         guard += 2 * (uint64_t)k->lanes[i].nmpi;
+    size_t hint = k->w->ninst;
     while (left && k->w->path_steps < guard) {
         k->w->path_steps++;
         const ms_wx_rank *r = &k->ranks[ri];
@@ -332,7 +362,7 @@ static void run_walk(walk *k, size_t ri)
         if (e->end < t)
             add_compute(k, ri, e->end, t);
         int64_t te = e->end < t ? e->end : t;
-        const ms_wx_instance *x = instance_of(k->w, r->rank, l->mpi[j]);
+        const ms_wx_instance *x = instance_of(k->w, r->rank, l->mpi[j], &hint);
         size_t to = x ? index_of_rank(k, x->cause) : SIZE_MAX;
         if (x && to != SIZE_MAX && to != ri && x->to <= te) {
             /* The wait is not on the path: its cause is. */
