@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../../common/nesting.h"
+#include "chan_sum.h"
 #include "p2p_facts.h"
 
 /* A region of the file (by the reader's id): its calls so far. */
@@ -44,8 +45,7 @@ typedef struct file_ctx {
     ms_wait_acc *waits;            /* the wait-state facts (wait_facts.h) */
     int facts_on;                  /* calls wrote message records (p2p_facts.h) */
     ms_p2p_pending pending;        /* ... read since each thread's last call */
-    ms_p2p_chan *mchans;           /* channels of the messages of those records */
-    size_t nmchans, mchans_cap;
+    ms_chan_sum mchans;            /* channels of the messages of those records */
     int trace_summary;             /* a trace log holds summaries: a full disk */
     uint64_t summary_first;        /* the earliest call they count */
     int nomem;
@@ -143,26 +143,12 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
     return 0;
 }
 
-/* One message of a record as a channel of one call; merged with the
- * others of its key whenever they doubled since the last merge, so memory
- * follows the keys, not the messages. */
+/* One message of a record, added to its channel. */
 static int add_message_chan(file_ctx *f, ms_p2p_dir dir, const ms_read_message *m)
 {
-    if (f->nmchans == f->mchans_cap) {
-        f->nmchans = ms_p2p_chans_normalize(f->mchans, f->nmchans);
-        if (f->nmchans >= f->mchans_cap / 2) {
-            size_t cap = f->mchans_cap ? f->mchans_cap * 2 : 64;
-            ms_p2p_chan *v = realloc(f->mchans, cap * sizeof *v);
-            if (!v)
-                return -1;
-            f->mchans = v;
-            f->mchans_cap = cap;
-        }
-    }
-    f->mchans[f->nmchans++] = (ms_p2p_chan){.rank = f->job->info.rank, .dir = dir, .comm = m->comm,
-                                            .peer = m->peer, .tag = m->tag, .world_peer = -1, .calls = 1,
-                                            .bytes = m->bytes > 0 ? (uint64_t)m->bytes : 0};
-    return 0;
+    ms_p2p_chan c = {.rank = f->job->info.rank, .dir = dir, .comm = m->comm, .peer = m->peer, .tag = m->tag,
+                     .world_peer = -1, .calls = 1, .bytes = m->bytes > 0 ? (uint64_t)m->bytes : 0};
+    return ms_chan_sum_add(&f->mchans, &c);
 }
 
 /* The message records of an MPI call, read before its event: the messages
@@ -363,9 +349,7 @@ static void free_slots(file_ctx *f)
     ms_comm_map_free(&f->comms);
     ms_nest_free(&f->nest);
     ms_p2p_pending_free(&f->pending);
-    free(f->mchans);
-    f->mchans = NULL;
-    f->nmchans = f->mchans_cap = 0;
+    ms_chan_sum_free(&f->mchans);
     for (size_t i = 0; i < f->nslots; i++)
         ms_stats_free(&f->slots[i].stats);
     free(f->slots);
@@ -378,7 +362,7 @@ static void free_slots(file_ctx *f)
 static int append_message_chans(file_ctx *f)
 {
     ms_file_job *j = f->job;
-    size_t n = ms_p2p_chans_normalize(f->mchans, f->nmchans);
+    size_t n = ms_p2p_chans_normalize(f->mchans.v, f->mchans.n);
     if (n == 0)
         return 0;
     if (j->nchans + n > j->chans_cap) {
@@ -390,7 +374,7 @@ static int append_message_chans(file_ctx *f)
         j->chans_cap = cap;
     }
     for (size_t i = 0; i < n; i++) {
-        ms_p2p_chan c = f->mchans[i];
+        ms_p2p_chan c = f->mchans.v[i];
         c.world_peer = ms_comm_map_world(&f->comms, c.comm, c.peer, j->info.rank);
         j->chans[j->nchans++] = c;
     }
@@ -535,7 +519,7 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
     ms_site_acc_free(&f.sites);
     ms_comm_map_free(&f.comms);
     ms_p2p_pending_free(&f.pending);
-    free(f.mchans);
+    ms_chan_sum_free(&f.mchans);
     /* GPU activity: a second read of the log when launches are to be
      * charged to their enclosing regions (gpu.h). */
     ms_rank_info *in = &j->info;
