@@ -2,7 +2,8 @@
  * Time of single MPI calls that cost MPI itself little: to and from
  * MPI_PROC_NULL, MPI_Allreduce on MPI_COMM_SELF, MPI_Waitall on 8 requests
  * already complete (sends to MPI_PROC_NULL: one handle shared by all 8), and
- * MPI_Waitall on 4 receives and 4 sends of a rank to itself (8 handles). Each call is timed on its own with a clock read either
+ * MPI_Waitall on 4 receives and 4 sends of a rank to itself (8 handles), and
+ * MPI_Test polling a receive that is not there yet (test_pending). Each call is timed on its own with a clock read either
  * side (CLOCK_MONOTONIC), summed over n iterations after n / 100 of warm-up;
  * the calls around it that it needs (the MPI_Irecv before an MPI_Wait, the
  * MPI_Wait after an MPI_Isend) stay outside the timed segment. Prints one
@@ -15,10 +16,16 @@
 
 #include "bench_util.h"
 
-enum { SEND, RECV, ISEND, IRECV, WAIT, TEST, ALLREDUCE, SENDRECV, WAITALL, WAITALL_SELF, NCALLS };
+enum { SEND, RECV, ISEND, IRECV, WAIT, TEST, TEST_PENDING, ALLREDUCE, SENDRECV, WAITALL, WAITALL_SELF, NCALLS };
 static const char *const names[NCALLS] = {
-    "send", "recv", "isend", "irecv", "wait", "test", "allreduce", "sendrecv", "waitall", "waitall_self",
+    "send", "recv", "isend", "irecv", "wait", "test", "test_pending", "allreduce", "sendrecv", "waitall",
+    "waitall_self",
 };
+
+/* The receive test_pending polls: posted once, from itself, completed
+ * after the last poll. */
+static MPI_Request pending = MPI_REQUEST_NULL;
+static char pending_buf[8];
 
 static inline long long now_ns(void)
 {
@@ -69,6 +76,11 @@ static long long once(int c)
         if (!flag)
             MPI_Wait(&req[0], MPI_STATUS_IGNORE);
         break;
+    case TEST_PENDING:
+        if (pending == MPI_REQUEST_NULL)
+            MPI_Irecv(pending_buf, 8, MPI_CHAR, 0, 99, MPI_COMM_SELF, &pending);
+        TIMED(MPI_Test(&pending, &flag, MPI_STATUS_IGNORE));
+        break;
     case ALLREDUCE:
         TIMED(MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF));
         break;
@@ -107,6 +119,11 @@ int main(int argc, char **argv)
             long long d = once(c);
             if (i >= 0)
                 sum += d;
+        }
+        if (c == TEST_PENDING) {
+            static const char last[8];
+            MPI_Send(last, 8, MPI_CHAR, 0, 99, MPI_COMM_SELF);
+            MPI_Wait(&pending, MPI_STATUS_IGNORE);
         }
         if (rank == 0)
             printf("ns_%s %.3f\n", names[c], (double)sum / (double)n);

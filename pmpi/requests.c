@@ -40,6 +40,8 @@ static inline uint64_t spill_key(uint64_t key, uint64_t where)
 typedef struct scratch {
     ms_pending *pend;
     size_t pend_cap;
+    MPI_Request *saved;     /* the handles of a completion call, as before it */
+    size_t saved_cap;
     MPI_Status *sts;
     size_t sts_cap;
 } scratch;
@@ -373,11 +375,20 @@ void ms_req_forget(ms_call *c, const ms_pending *p)
         erase(p->slot);
 }
 
-void ms_req_done(ms_thread *t, ms_call *c, const ms_pending *p, const MPI_Status *st, int rc)
+void ms_req_done_at(ms_thread *t, ms_call *c, MPI_Request req, const void *at, const MPI_Status *st, int rc)
 {
     int n = 0;
-    if (p->key)
-        add_completed(t, c, &n, p, rc == MPI_SUCCESS ? st : NULL);
+    ms_pending p = find(req, at, 0);
+    if (p.key)
+        add_completed(t, c, &n, &p, rc == MPI_SUCCESS ? st : NULL);
+}
+
+/* Several entries may share one handle value: in a call on many requests,
+ * each element takes its own, marked with a token unique to the call. */
+static uint64_t call_token(const ms_thread *t)
+{
+    static __thread uint64_t calls __attribute__((tls_model("initial-exec")));
+    return ((uint64_t)(t->index + 1) << 40) | (++calls & ((1ull << 40) - 1));
 }
 
 /* The thread's scratch arrays; they grow only when a call passes more
@@ -391,20 +402,12 @@ static scratch *get_scratch(ms_thread *t)
 }
 
 
-ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs)
-{
-    return ms_req_pending_n_at(t, n, reqs, reqs, sizeof *reqs);
-}
-
 ms_pending *ms_req_pending_n_at(ms_thread *t, int n, const MPI_Request *reqs, const void *at, size_t stride)
 {
     scratch *s = get_scratch(t);
     if (!s || n <= 0 || ms_scratch_reserve((void **)&s->pend, &s->pend_cap, (size_t)n, sizeof *s->pend) != 0)
         return NULL;
-    /* Several entries may share one handle value: each element takes its
-     * own, marked with a token unique to this call. */
-    static __thread uint64_t calls __attribute__((tls_model("initial-exec")));
-    uint64_t token = ((uint64_t)(t->index + 1) << 40) | (++calls & ((1ull << 40) - 1));
+    uint64_t token = call_token(t);
     for (int i = 0; i < n; i++)
         s->pend[i] = find(reqs[i], element(at, i, stride), token);
     return s->pend;
@@ -418,17 +421,32 @@ MPI_Status *ms_scratch_statuses(ms_thread *t, int n, MPI_Status *fallback)
     return s->sts;
 }
 
-void ms_req_done_n(ms_thread *t, ms_call *c, const ms_pending *p, int n, const MPI_Status *sts, int rc)
+const MPI_Request *ms_req_save_n(ms_thread *t, int n, const MPI_Request *reqs)
 {
-    if (!p) {
+    scratch *s = get_scratch(t);
+    if (!s || n <= 0 || ms_scratch_reserve((void **)&s->saved, &s->saved_cap, (size_t)n, sizeof *s->saved) != 0)
+        return NULL;
+    memcpy(s->saved, reqs, (size_t)n * sizeof *reqs);
+    return s->saved;
+}
+
+/* The entry of element i of a call's saved handles, taken for the call. */
+static ms_pending element_pending(const MPI_Request *saved, const void *at, size_t stride, int i, uint64_t token)
+{
+    return find(saved[i], element(at, i, stride), token);
+}
+
+void ms_req_done_n(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at, size_t stride,
+                   const MPI_Status *sts, int rc)
+{
+    if (!saved) {
         if (n > 0)
             c->req_op = MS_OP_UNKNOWN;
         return;
     }
     int done = 0;
+    uint64_t token = call_token(t);
     for (int i = 0; i < n; i++) {
-        if (!p[i].key)
-            continue;
         const MPI_Status *st = NULL;
         if (sts != MPI_STATUSES_IGNORE) {
             if (rc == MPI_SUCCESS)
@@ -440,37 +458,41 @@ void ms_req_done_n(ms_thread *t, ms_call *c, const ms_pending *p, int n, const M
                     st = &sts[i];
             }
         }
-        add_completed(t, c, &done, &p[i], st);
+        ms_pending p = element_pending(saved, at, stride, i, token);
+        if (p.key)
+            add_completed(t, c, &done, &p, st);
     }
 }
 
-void ms_req_done_any(ms_thread *t, ms_call *c, const ms_pending *p, int n, int index, const MPI_Status *st,
-                     int rc)
+void ms_req_done_any(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at, size_t stride,
+                     int index, const MPI_Status *st, int rc)
 {
     int done = 0;
     if (index == MPI_UNDEFINED || index < 0 || index >= n)
         return;
-    if (!p) {
+    if (!saved) {
         c->req_op = MS_OP_UNKNOWN;
         return;
     }
-    if (p[index].key)
-        add_completed(t, c, &done, &p[index], rc == MPI_SUCCESS ? st : NULL);
+    ms_pending p = element_pending(saved, at, stride, index, 0);
+    if (p.key)
+        add_completed(t, c, &done, &p, rc == MPI_SUCCESS ? st : NULL);
 }
 
-void ms_req_done_some(ms_thread *t, ms_call *c, const ms_pending *p, int n, int outcount, const int *indices,
-                      const MPI_Status *sts, int rc)
+void ms_req_done_some(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at, size_t stride,
+                      int outcount, const int *indices, const MPI_Status *sts, int rc)
 {
     if (outcount == MPI_UNDEFINED || outcount <= 0)
         return;
-    if (!p) {
+    if (!saved) {
         c->req_op = MS_OP_UNKNOWN;
         return;
     }
     int done = 0;
+    uint64_t token = call_token(t);
     for (int k = 0; k < outcount; k++) {
         int i = indices[k];
-        if (i < 0 || i >= n || !p[i].key)
+        if (i < 0 || i >= n)
             continue;
         const MPI_Status *st = NULL;
         if (sts != MPI_STATUSES_IGNORE) {
@@ -479,6 +501,8 @@ void ms_req_done_some(ms_thread *t, ms_call *c, const ms_pending *p, int n, int 
             else if (rc == MPI_ERR_IN_STATUS && sts[k].MPI_ERROR == MPI_SUCCESS)
                 st = &sts[k];
         }
-        add_completed(t, c, &done, &p[i], st);
+        ms_pending p = element_pending(saved, at, stride, i, token);
+        if (p.key)
+            add_completed(t, c, &done, &p, st);
     }
 }

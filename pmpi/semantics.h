@@ -330,14 +330,23 @@ MS_HIDDEN void ms_req_posted_n(ms_thread *t, const ms_pending *p, int n, uint64_
 MS_HIDDEN void ms_req_cancel(ms_call *c, const MPI_Request *req);
 MS_HIDDEN void ms_req_forget(ms_call *c, const ms_pending *p);
 /* Completions: each completed request is folded into the call and, in
- * trace mode, stages its message record (messages.h). */
-MS_HIDDEN void ms_req_done(ms_thread *t, ms_call *c, const ms_pending *p, const MPI_Status *st, int rc);
-MS_HIDDEN ms_pending *ms_req_pending_n(ms_thread *t, int n, const MPI_Request *reqs);
-MS_HIDDEN void ms_req_done_n(ms_thread *t, ms_call *c, const ms_pending *p, int n, const MPI_Status *sts, int rc);
-MS_HIDDEN void ms_req_done_any(ms_thread *t, ms_call *c, const ms_pending *p, int n, int index,
-                               const MPI_Status *st, int rc);
-MS_HIDDEN void ms_req_done_some(ms_thread *t, ms_call *c, const ms_pending *p, int n, int outcount,
-                                const int *indices, const MPI_Status *sts, int rc);
+ * trace mode, stages its message record (messages.h). The handles are the
+ * call's as they were before it (a completion frees them), and `at` the
+ * caller's (element i of an array `stride` bytes after element i - 1; a
+ * Fortran entry point's, pmpi/fortran.h: the caller's Fortran handles):
+ * a request is looked up only once it has completed, so that polling costs
+ * no lookups. */
+MS_HIDDEN void ms_req_done_at(ms_thread *t, ms_call *c, MPI_Request req, const void *at, const MPI_Status *st,
+                              int rc);
+/* The n handles of reqs, saved in the thread's scratch memory before the
+ * call; NULL when none can be had (the call then reports request=unknown). */
+MS_HIDDEN const MPI_Request *ms_req_save_n(ms_thread *t, int n, const MPI_Request *reqs);
+MS_HIDDEN void ms_req_done_n(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at,
+                             size_t stride, const MPI_Status *sts, int rc);
+MS_HIDDEN void ms_req_done_any(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at,
+                               size_t stride, int index, const MPI_Status *st, int rc);
+MS_HIDDEN void ms_req_done_some(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at,
+                                size_t stride, int outcount, const int *indices, const MPI_Status *sts, int rc);
 /* The same for handles that a Fortran entry point (pmpi/fortran.h) converted
  * to C: `at` is the address of the caller's Fortran handle, and element i of
  * an array is `stride` bytes after element i - 1. */

@@ -22,7 +22,8 @@ MPICC_MPICH), 2 ranks unless said.
     columns show "-".
   - Per-call added time (bench/percall.c, 1 rank): Send, Recv, Isend, Irecv,
     Wait, Test, Allreduce, Sendrecv and Waitall (8 completed requests), to
-    and from MPI_PROC_NULL (Allreduce on MPI_COMM_SELF), each call timed
+    and from MPI_PROC_NULL (Allreduce on MPI_COMM_SELF), and a Test that
+    polls a receive not there yet, each call timed
     alone between two clock reads; with minus without, for mpiscope and
     mpiP -k 0.
   - The writer thread's CPU per event: the trace runs of ping-pong and halo
@@ -96,8 +97,10 @@ VARIANTS = [
 LABEL = {k: label for k, label, _, _ in VARIANTS}
 
 # bench/percall.c's calls, in its order.
-PERCALL = ["send", "recv", "isend", "irecv", "wait", "test", "allreduce", "sendrecv", "waitall", "waitall_self"]
-PERCALL_NAME = {"sendrecv": "Sendrecv", "waitall": "Waitall (8 sends to MPI_PROC_NULL, one shared handle)",
+PERCALL = ["send", "recv", "isend", "irecv", "wait", "test", "test_pending", "allreduce", "sendrecv", "waitall",
+           "waitall_self"]
+PERCALL_NAME = {"sendrecv": "Sendrecv", "test_pending": "Test (a receive not there yet: a poll)",
+                "waitall": "Waitall (8 sends to MPI_PROC_NULL, one shared handle)",
                 "waitall_self": "Waitall (4 receives, 4 sends to itself)"}
 WAITALL_REQUESTS = 8
 

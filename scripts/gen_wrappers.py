@@ -350,10 +350,15 @@ class Emit:
     def req_pending(self, r):
         return f"ms_req_pending_at(*{r}, {self.where(r)})" if self.fortran else f"ms_req_pending({r})"
 
-    def req_pending_n(self, n, rs):
-        if self.fortran:
-            return f"ms_req_pending_n_at(t, {n}, {rs}, {self.where(rs)}, sizeof *{self.where(rs)})"
-        return f"ms_req_pending_n(t, {n}, {rs})"
+    def req_save_n(self, n, rs):
+        """The handles of a completion call as they are before it: a Fortran
+        entry point's are a converted copy already, which the call leaves."""
+        return rs if self.fortran else f"ms_req_save_n(t, {n}, {rs})"
+
+    def req_at(self, rs):
+        """The caller's handles of array rs and their stride."""
+        at = self.where(rs) if self.fortran else rs
+        return f"{at}, sizeof *{at}"
 
 
 # ---- emitters: one per semantic item, called with the row's Emit and the
@@ -444,30 +449,30 @@ def emit_freereq(e, a):
 def emit_complete(e, a):
     req, st = a
     e.own_status(st)
-    e.pre.append(f"ms_pending ms_p = {e.req_pending(req)};")
-    e.done(f"ms_req_done(t, &c, &ms_p, {st}, rc);")
+    e.pre.append(f"MPI_Request ms_r = *{req};")
+    e.done(f"ms_req_done_at(t, &c, ms_r, {e.where(req) if e.fortran else req}, {st}, rc);")
 
 
 def emit_completeall(e, a):
     n, reqs, sts = a
-    e.pre.append(f"ms_pending *ms_p = {e.req_pending_n(n, reqs)};")
+    e.pre.append(f"const MPI_Request *ms_h = {e.req_save_n(n, reqs)};")
     e.own_statuses(n, sts)
-    e.done(f"ms_req_done_n(t, &c, ms_p, {n}, {sts}, rc);")
+    e.done(f"ms_req_done_n(t, &c, {n}, ms_h, {e.req_at(reqs)}, {sts}, rc);")
 
 
 def emit_completeany(e, a):
     n, reqs, idx, st = a
     e.own_status(st)
-    e.pre.append(f"ms_pending *ms_p = {e.req_pending_n(n, reqs)};")
-    e.done(f"ms_req_done_any(t, &c, ms_p, {n}, *{idx}, {st}, rc);")
+    e.pre.append(f"const MPI_Request *ms_h = {e.req_save_n(n, reqs)};")
+    e.done(f"ms_req_done_any(t, &c, {n}, ms_h, {e.req_at(reqs)}, *{idx}, {st}, rc);")
 
 
 def emit_completesome(e, a):
     n, reqs, outc, idx, sts = a
-    e.pre.append(f"ms_pending *ms_p = {e.req_pending_n(n, reqs)};")
+    e.pre.append(f"const MPI_Request *ms_h = {e.req_save_n(n, reqs)};")
     e.own_statuses(n, sts)
     e.post.append(f"if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)\n"
-                  f"        ms_req_done_some(t, &c, ms_p, {n}, *{outc}, {idx}, {sts}, rc);")
+                  f"        ms_req_done_some(t, &c, {n}, ms_h, {e.req_at(reqs)}, *{outc}, {idx}, {sts}, rc);")
 
 
 def emit_newmsg(e, a):
