@@ -207,7 +207,8 @@ static int is_pair(uint16_t op)
  * sets them, later ones keep what they share. A completed non-persistent
  * request leaves the table. v (completions in trace mode, else NULL): what
  * its message records say. */
-static void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st, int completing, msg_view *v)
+static inline __attribute__((always_inline)) void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st,
+                                                      int completing, msg_view *v)
 {
     uint16_t op = MS_OP_UNKNOWN;
     int64_t bytes = -1, comm = -1, peer = -1, tag = -1;
