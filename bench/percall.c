@@ -3,7 +3,8 @@
  * MPI_PROC_NULL, MPI_Allreduce on MPI_COMM_SELF, MPI_Waitall on 8 requests
  * already complete (sends to MPI_PROC_NULL: one handle shared by all 8), and
  * MPI_Waitall on 4 receives and 4 sends of a rank to itself (8 handles), and
- * MPI_Test polling a receive that is not there yet (test_pending). Each call is timed on its own with a clock read either
+ * MPI_Test polling a receive that is not there yet (test_pending), and
+ * MPI_Waitany over 64 receives of which one has arrived (waitany). Each call is timed on its own with a clock read either
  * side (CLOCK_MONOTONIC), summed over n iterations after n / 100 of warm-up;
  * the calls around it that it needs (the MPI_Irecv before an MPI_Wait, the
  * MPI_Wait after an MPI_Isend) stay outside the timed segment. Prints one
@@ -16,16 +17,25 @@
 
 #include "bench_util.h"
 
-enum { SEND, RECV, ISEND, IRECV, WAIT, TEST, TEST_PENDING, ALLREDUCE, SENDRECV, WAITALL, WAITALL_SELF, NCALLS };
+enum { SEND, RECV, ISEND, IRECV, WAIT, TEST, TEST_PENDING, WAITANY, ALLREDUCE, SENDRECV, WAITALL, WAITALL_SELF,
+       NCALLS };
 static const char *const names[NCALLS] = {
-    "send", "recv", "isend", "irecv", "wait", "test", "test_pending", "allreduce", "sendrecv", "waitall",
-    "waitall_self",
+    "send", "recv", "isend", "irecv", "wait", "test", "test_pending", "waitany", "allreduce", "sendrecv",
+    "waitall", "waitall_self",
 };
+
+/* waitany: receives from itself, one per tag, reposted as each completes;
+ * each call sends to one of them (untimed), then waits for any. */
+#define ANY_REQUESTS 64
+static MPI_Request any_req[ANY_REQUESTS];
+static char any_buf[ANY_REQUESTS][8];
+static int any_next, any_posted;
 
 /* The receive test_pending polls: posted once, from itself, completed
  * after the last poll. */
 static MPI_Request pending = MPI_REQUEST_NULL;
 static char pending_buf[8];
+static const char sbuf_last[8];
 
 static inline long long now_ns(void)
 {
@@ -81,6 +91,19 @@ static long long once(int c)
             MPI_Irecv(pending_buf, 8, MPI_CHAR, 0, 99, MPI_COMM_SELF, &pending);
         TIMED(MPI_Test(&pending, &flag, MPI_STATUS_IGNORE));
         break;
+    case WAITANY: {
+        if (!any_posted) {
+            for (int k = 0; k < ANY_REQUESTS; k++)
+                MPI_Irecv(any_buf[k], 8, MPI_CHAR, 0, k, MPI_COMM_SELF, &any_req[k]);
+            any_posted = 1;
+        }
+        int k = any_next, idx;
+        any_next = (any_next + 1) % ANY_REQUESTS;
+        MPI_Send(sbuf, 8, MPI_CHAR, 0, k, MPI_COMM_SELF);
+        TIMED(MPI_Waitany(ANY_REQUESTS, any_req, &idx, MPI_STATUS_IGNORE));
+        MPI_Irecv(any_buf[idx], 8, MPI_CHAR, 0, idx, MPI_COMM_SELF, &any_req[idx]);
+        break;
+    }
     case ALLREDUCE:
         TIMED(MPI_Allreduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_SELF));
         break;
@@ -120,9 +143,13 @@ int main(int argc, char **argv)
             if (i >= 0)
                 sum += d;
         }
+        if (c == WAITANY)
+            for (int k = 0; k < ANY_REQUESTS; k++) {
+                MPI_Send(sbuf_last, 8, MPI_CHAR, 0, k, MPI_COMM_SELF);
+                MPI_Wait(&any_req[k], MPI_STATUS_IGNORE);
+            }
         if (c == TEST_PENDING) {
-            static const char last[8];
-            MPI_Send(last, 8, MPI_CHAR, 0, 99, MPI_COMM_SELF);
+            MPI_Send(sbuf_last, 8, MPI_CHAR, 0, 99, MPI_COMM_SELF);
             MPI_Wait(&pending, MPI_STATUS_IGNORE);
         }
         if (rank == 0)
