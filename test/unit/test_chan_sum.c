@@ -1,7 +1,8 @@
-/* Channels summed by key (analysis/reduce/chan_sum.h): every key once, in
- * the order first seen, with the calls and bytes of all its messages; the
- * same channels as sorting all messages and merging equal keys
- * (ms_p2p_chans_normalize), across the table's growth. */
+/* One rank's channels summed by key (analysis/reduce/chan_sum.h): every key
+ * once, in the order first seen, with the calls and bytes of all its
+ * messages; the same channels as sorting all messages and merging equal keys
+ * (ms_p2p_chans_normalize), across the index's growth; a peer or tag beyond
+ * an int is refused, not folded into another key. */
 #include <criterion/criterion.h>
 #include <stdlib.h>
 
@@ -34,6 +35,10 @@ Test(chan_sum, first_seen_order_and_sums)
     cr_assert_eq(s.v[1].bytes, 32);
     cr_assert_eq(s.v[2].tag, 5);
     cr_assert_eq(s.v[3].comm, 1);
+    ms_p2p_chan wide = chan(MS_P2P_SEND, 0, 1, (int64_t)1 << 32 | 4, 8);
+    cr_assert_eq(ms_chan_sum_add(&s, &wide), -1);
+    cr_assert_eq(s.n, 4);
+    cr_assert_eq(s.v[0].calls, 2);
     ms_chan_sum_free(&s);
     cr_assert_eq(s.n, 0);
 }
