@@ -340,6 +340,37 @@ void ms_req_cancel_at(ms_call *c, MPI_Request req, const void *at)
     }
 }
 
+/* Several entries may share one handle value: in a call on many requests,
+ * each element takes its own, marked with a token unique to the call. */
+static uint64_t call_token(const ms_thread *t)
+{
+    static __thread uint64_t calls __attribute__((tls_model("initial-exec")));
+    return ((uint64_t)(t->index + 1) << 40) | (++calls & ((1ull << 40) - 1));
+}
+
+/* The thread's scratch arrays; they grow only when a call passes more
+ * requests than any before it on this thread. */
+static scratch *get_scratch(ms_thread *t)
+{
+    scratch *s = t->slot[ms_pmpi_slot_requests];
+    if (!s)
+        s = t->slot[ms_pmpi_slot_requests] = ms_scratch_new(sizeof *s);
+    return s;
+}
+
+/* The entries of n requests (a start of them), each taken for this call;
+ * NULL when the thread has no scratch memory for them. */
+static ms_pending *pending_n(ms_thread *t, int n, const MPI_Request *reqs, const void *at, size_t stride)
+{
+    scratch *s = get_scratch(t);
+    if (!s || n <= 0 || ms_scratch_reserve((void **)&s->pend, &s->pend_cap, (size_t)n, sizeof *s->pend) != 0)
+        return NULL;
+    uint64_t token = call_token(t);
+    for (int i = 0; i < n; i++)
+        s->pend[i] = find(reqs[i], element(at, i, stride), token);
+    return s->pend;
+}
+
 ms_pending *ms_req_started_n(ms_thread *t, ms_call *c, int count, const MPI_Request *reqs)
 {
     return ms_req_started_n_at(t, c, count, reqs, reqs, sizeof *reqs);
@@ -348,7 +379,7 @@ ms_pending *ms_req_started_n(ms_thread *t, ms_call *c, int count, const MPI_Requ
 ms_pending *ms_req_started_n_at(ms_thread *t, ms_call *c, int count, const MPI_Request *reqs, const void *at,
                                 size_t stride)
 {
-    ms_pending *p = ms_req_pending_n_at(t, count, reqs, at, stride);
+    ms_pending *p = pending_n(t, count, reqs, at, stride);
     int n = 0;
     for (int i = 0; i < count; i++) {
         ms_pending q = p ? p[i] : find(reqs[i], element(at, i, stride), 0);
@@ -382,36 +413,6 @@ void ms_req_done_at(ms_thread *t, ms_call *c, MPI_Request req, const void *at, c
     ms_pending p = find(req, at, 0);
     if (p.key)
         add_completed(t, c, &n, &p, rc == MPI_SUCCESS ? st : NULL);
-}
-
-/* Several entries may share one handle value: in a call on many requests,
- * each element takes its own, marked with a token unique to the call. */
-static uint64_t call_token(const ms_thread *t)
-{
-    static __thread uint64_t calls __attribute__((tls_model("initial-exec")));
-    return ((uint64_t)(t->index + 1) << 40) | (++calls & ((1ull << 40) - 1));
-}
-
-/* The thread's scratch arrays; they grow only when a call passes more
- * requests than any before it on this thread. */
-static scratch *get_scratch(ms_thread *t)
-{
-    scratch *s = t->slot[ms_pmpi_slot_requests];
-    if (!s)
-        s = t->slot[ms_pmpi_slot_requests] = ms_scratch_new(sizeof *s);
-    return s;
-}
-
-
-ms_pending *ms_req_pending_n_at(ms_thread *t, int n, const MPI_Request *reqs, const void *at, size_t stride)
-{
-    scratch *s = get_scratch(t);
-    if (!s || n <= 0 || ms_scratch_reserve((void **)&s->pend, &s->pend_cap, (size_t)n, sizeof *s->pend) != 0)
-        return NULL;
-    uint64_t token = call_token(t);
-    for (int i = 0; i < n; i++)
-        s->pend[i] = find(reqs[i], element(at, i, stride), token);
-    return s->pend;
 }
 
 MPI_Status *ms_scratch_statuses(ms_thread *t, int n, MPI_Status *fallback)

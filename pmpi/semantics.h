@@ -355,8 +355,6 @@ MS_HIDDEN ms_pending ms_req_pending_at(MPI_Request req, const void *at);
 MS_HIDDEN void ms_req_cancel_at(ms_call *c, MPI_Request req, const void *at);
 MS_HIDDEN ms_pending *ms_req_started_n_at(ms_thread *t, ms_call *c, int n, const MPI_Request *reqs, const void *at,
                                           size_t stride);
-MS_HIDDEN ms_pending *ms_req_pending_n_at(ms_thread *t, int n, const MPI_Request *reqs, const void *at,
-                                          size_t stride);
 /* The received half of a sendrecv (status st, the call started at t0): its
  * message record, staged (received.c). */
 MS_HIDDEN void ms_msg_received(ms_thread *t, const ms_call *c, const MPI_Status *st, uint64_t t0);
