@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Instructions mpiscope itself adds per unit of work, counted by callgrind:
-# the self cost of the preloaded library's functions in rank 0's first
-# thread (the application's path), and all instructions of its writer
+# the cost of the preloaded library's functions in rank 0's first thread
+# (the application's path: their own lines, those inlined into them, and
+# their calls into libc), and all instructions of its writer
 # thread, each as the slope between two runs of PROG whose first argument
 # is the number of units (bench/*.c take their iteration count there), so
 # that start-up and the end of the run cancel out. Timings on a shared
@@ -25,13 +26,14 @@ while getopts "n:m:l:" o; do
 done
 shift $((OPTIND - 1))
 if [ $# -lt 3 ]; then
-    sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//' >&2
+    sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//' >&2
     exit 2
 fi
+here=$(dirname "$(realpath "$0")")
 prog=$(realpath "$1") n1=$2 n2=$3
 shift 3
 lib=$(realpath "$lib")
-for tool in valgrind callgrind_annotate mpiexec.mpich; do
+for tool in valgrind python3 mpiexec.mpich; do
     command -v $tool >/dev/null || { echo "callgrind_own: $tool not found" >&2; exit 2; }
 done
 [ "$n2" -gt "$n1" ] || { echo "callgrind_own: N2 must be larger than N1" >&2; exit 2; }
@@ -39,10 +41,10 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# own FILE: the self cost of the library's functions in one thread's profile.
+# own FILE: the library's instructions in one thread's profile, inlined
+# lines and its calls into libc included (scripts/callgrind_cost.py).
 own() {
-    callgrind_annotate --inclusive=no --threshold=100 "$1" 2>/dev/null |
-        grep -F "[$lib]" | awk '{gsub(",", "", $1); s += $1} END {print s + 0}'
+    python3 "$here/callgrind_cost.py" "$1" "$lib"
 }
 # total FILE: all instructions of one thread's profile.
 total() {
