@@ -60,6 +60,7 @@ MS_HIDDEN ms_hmap_slot *ms_hmap_put(ms_hmap *m, uint64_t key);
  * cannot be. */
 MS_HIDDEN ms_hmap_slot *ms_hmap_grow(ms_hmap *m, uint32_t level);
 
+/* Empty `slot` and the deleted slots before it (ms_hmap_erase). */
 MS_HIDDEN void ms_hmap_erase_chain(ms_hmap_slot *slots, uint64_t mask, ms_hmap_slot *slot);
 
 #define MS_HMAP_EMPTY 0u
@@ -110,9 +111,10 @@ static inline ms_hmap_slot *ms_hmap_add_upto(ms_hmap *m, uint64_t key, const voi
                 continue;
             if (atomic_compare_exchange_strong_explicit(&s[i].key, &k, MS_HMAP_BUSY, memory_order_acq_rel,
                                                         memory_order_relaxed)) {
-                memset(s[i].value, 0, sizeof s[i].value);
                 if (len)
                     memcpy(s[i].value, value, len);
+                if (len < sizeof s[i].value)
+                    memset((char *)s[i].value + len, 0, sizeof s[i].value - len);
                 atomic_store_explicit(&s[i].key, key, memory_order_release);
                 return &s[i];
             }
@@ -169,6 +171,21 @@ static inline ms_hmap_slot *ms_hmap_scan(ms_hmap *m, uint64_t key, uint64_t *cur
     return NULL;
 }
 
+/* Free `slot` of the level `s` (index mask `mask`), as ms_hmap_erase. */
+static inline void ms_hmap_erase_in(ms_hmap_slot *s, uint64_t mask, ms_hmap_slot *slot)
+{
+    uint64_t next = ((uint64_t)(slot - s) + 1) & mask;
+    if (atomic_load_explicit(&ms_nthreads, memory_order_relaxed) > 1 ||
+        atomic_load_explicit(&s[next].key, memory_order_relaxed) != MS_HMAP_EMPTY) {
+        atomic_store_explicit(&slot->key, MS_HMAP_DELETED, memory_order_release);
+        return;
+    }
+    atomic_store_explicit(&slot->key, MS_HMAP_EMPTY, memory_order_release);
+    ms_hmap_slot *prev = &s[((uint64_t)(slot - s) - 1) & mask];
+    if (MS_UNLIKELY(atomic_load_explicit(&prev->key, memory_order_relaxed) == MS_HMAP_DELETED))
+        ms_hmap_erase_chain(s, mask, prev);
+}
+
 /* Free a slot. While one thread alone records (ms_nthreads), a slot at the
  * end of its probe chain (and the deleted slots before it) becomes empty
  * again, so chains stay as short as what is live; with several threads it
@@ -183,13 +200,7 @@ static inline void ms_hmap_erase(ms_hmap *m, ms_hmap_slot *slot)
         if (s && slot >= s && slot <= s + mask)
             break;
     }
-    uint64_t next = ((uint64_t)(slot - s) + 1) & mask;
-    if (atomic_load_explicit(&ms_nthreads, memory_order_relaxed) > 1 ||
-        atomic_load_explicit(&s[next].key, memory_order_relaxed) != MS_HMAP_EMPTY) {
-        atomic_store_explicit(&slot->key, MS_HMAP_DELETED, memory_order_release);
-        return;
-    }
-    ms_hmap_erase_chain(s, mask, slot);
+    ms_hmap_erase_in(s, mask, slot);
 }
 
 #endif

@@ -165,6 +165,12 @@ static ms_pending find(MPI_Request req, const void *at, uint64_t token)
 /* A request's entry leaves the table. */
 static void erase(ms_hmap_slot *slot)
 {
+    /* Most often the entry lies in the first level: no level to search. */
+    uint64_t mask = ((uint64_t)1 << requests.bits) - 1;
+    if (MS_LIKELY(slot >= requests.slots && slot <= requests.slots + mask)) {
+        ms_hmap_erase_in(requests.slots, mask, slot);
+        return;
+    }
     int spilled = atomic_load_explicit(&spill_used, memory_order_relaxed) && !ms_hmap_holds(&requests, slot);
     ms_hmap_erase(spilled ? &spill : &requests, slot);
 }

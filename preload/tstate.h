@@ -106,7 +106,7 @@ MS_HOT void ms_publish(ms_thread *t, uint64_t h, size_t n)
 {
     t->head_local = h;
     atomic_store_explicit(&t->head, h, memory_order_release);
-    if (MS_UNLIKELY((h & (t->capacity / 2 - 1)) < n))
+    if (MS_UNLIKELY((h & (t->mask >> 1)) < n))
         ms_writer_kick(t);
 }
 
