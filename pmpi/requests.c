@@ -114,26 +114,34 @@ void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int pe
 /* The entry of request `req` whose handle is at `at`: the one returned to
  * that address, else the first with its handle value not yet taken by this
  * call (token). */
-static ms_pending find(MPI_Request req, const void *at, uint64_t token)
+static ms_pending find_scan(ms_pending p, uint64_t where, uint64_t token);
+
+static inline __attribute__((always_inline)) ms_pending find(MPI_Request req, const void *at, uint64_t token)
 {
     ms_pending p = {.slot = NULL, .key = req_key(req)};
-    if (!p.key)
+    if (!p.key || MS_UNLIKELY(!requests.slots))
         return p;
-    uint64_t cursor = 0, where = where_of(at);
-    if (MS_UNLIKELY(!requests.slots))
-        return p;
+    uint64_t where = where_of(at);
     /* Most often the entry is the first the scan would see: its home
      * slot in the first level, returned to this address. */
     ms_hmap_slot *x = &requests.slots[ms_hmap_mix(p.key) & (((uint64_t)1 << requests.bits) - 1)];
-    if (atomic_load_explicit(&x->key, memory_order_acquire) == p.key) {
+    if (MS_LIKELY(atomic_load_explicit(&x->key, memory_order_acquire) == p.key)) {
         ms_req_meta *m = (ms_req_meta *)x->value;
-        if (m->where == where && (!token || m->claim != token)) {
+        if (MS_LIKELY(m->where == where && (!token || m->claim != token))) {
             if (token)
                 m->claim = token;
             p.slot = x;
             return p;
         }
     }
+    return find_scan(p, where, token);
+}
+
+/* The rest of find: every entry of the key, by address. */
+static __attribute__((noinline)) ms_pending find_scan(ms_pending p, uint64_t where, uint64_t token)
+{
+    uint64_t cursor = 0;
+    ms_hmap_slot *x;
     while ((x = ms_hmap_scan(&requests, p.key, &cursor)) != NULL) {
         ms_req_meta *m = (ms_req_meta *)x->value;
         if (token && m->claim == token)
@@ -286,7 +294,8 @@ static inline __attribute__((always_inline)) void fold(ms_call *c, int *n, const
 
 /* A completed request: folded into the call, and its message records
  * staged (an isendrecv's: its send, then its receive). */
-static void add_completed(ms_thread *t, ms_call *c, int *n, const ms_pending *p, const MPI_Status *st)
+static inline __attribute__((always_inline)) void add_completed(ms_thread *t, ms_call *c, int *n,
+                                                                const ms_pending *p, const MPI_Status *st)
 {
     if (!ms_msg_on) {
         fold(c, n, p, st, 1, NULL);
