@@ -88,15 +88,11 @@ static inline uint64_t ms_hmap_probe(uint64_t mask)
     return mask < MS_HMAP_PROBE ? mask + 1 : MS_HMAP_PROBE;
 }
 
-/* A new slot for key even if the key is held already, holding `value`
- * (len bytes, the rest zero), in one of the first levels + 1 levels
- * (ms_hmap_add: any). The slot is claimed as busy and gets its key
- * only once the value is written, so a reader that finds the key sees this
- * value, never the previous occupant's. NULL only when no memory is left. */
-static inline ms_hmap_slot *ms_hmap_add_upto(ms_hmap *m, uint64_t key, const void *value, size_t len,
-                                             uint32_t levels)
+/* As ms_hmap_claim_upto (below), past the first `tried` slots of the
+ * first level, which the caller found taken. */
+static inline ms_hmap_slot *ms_hmap_claim_after(ms_hmap *m, uint64_t key, uint32_t levels, uint64_t tried)
 {
-    if (!m->slots || key <= MS_HMAP_BUSY || len > MS_HMAP_VALUE)
+    if (!m->slots || key <= MS_HMAP_BUSY)
         return NULL;
     uint64_t h = ms_hmap_mix(key);
     for (uint32_t level = 0; level <= levels && level <= MS_HMAP_LEVELS; level++) {
@@ -104,23 +100,53 @@ static inline ms_hmap_slot *ms_hmap_add_upto(ms_hmap *m, uint64_t key, const voi
         ms_hmap_slot *s = ms_hmap_level(m, level, &mask);
         if (!s && !(s = ms_hmap_grow(m, level)))
             return NULL;
-        uint64_t i = h & mask;
-        for (uint64_t n = 0, probe = ms_hmap_probe(mask); n < probe; n++, i = (i + 1) & mask) {
+        uint64_t n = level ? 0 : tried;
+        uint64_t i = (h + n) & mask;
+        for (uint64_t probe = ms_hmap_probe(mask); n < probe; n++, i = (i + 1) & mask) {
             uint64_t k = atomic_load_explicit(&s[i].key, memory_order_relaxed);
             if (k != MS_HMAP_EMPTY && k != MS_HMAP_DELETED)
                 continue;
             if (atomic_compare_exchange_strong_explicit(&s[i].key, &k, MS_HMAP_BUSY, memory_order_acq_rel,
-                                                        memory_order_relaxed)) {
-                if (len)
-                    memcpy(s[i].value, value, len);
-                if (len < sizeof s[i].value)
-                    memset((char *)s[i].value + len, 0, sizeof s[i].value - len);
-                atomic_store_explicit(&s[i].key, key, memory_order_release);
+                                                        memory_order_relaxed))
                 return &s[i];
-            }
         }
     }
     return NULL;
+}
+
+/* A new slot for key even if the key is held already, in one of the first
+ * levels + 1 levels, claimed as busy: the caller writes its whole value and
+ * then gives it its key (ms_hmap_publish), so that a reader that finds the
+ * key sees that value, never the previous occupant's. NULL only when no
+ * memory is left. */
+static inline ms_hmap_slot *ms_hmap_claim_upto(ms_hmap *m, uint64_t key, uint32_t levels)
+{
+    return ms_hmap_claim_after(m, key, levels, 0);
+}
+
+/* A claimed slot, its value written, gets its key. */
+static inline void ms_hmap_publish(ms_hmap_slot *slot, uint64_t key)
+{
+    atomic_store_explicit(&slot->key, key, memory_order_release);
+}
+
+/* A new slot for key even if the key is held already, holding `value`
+ * (len bytes, the rest zero), as ms_hmap_claim_upto (ms_hmap_add: in any
+ * level). NULL only when no memory is left. */
+static inline ms_hmap_slot *ms_hmap_add_upto(ms_hmap *m, uint64_t key, const void *value, size_t len,
+                                             uint32_t levels)
+{
+    if (len > MS_HMAP_VALUE)
+        return NULL;
+    ms_hmap_slot *s = ms_hmap_claim_upto(m, key, levels);
+    if (!s)
+        return NULL;
+    if (len)
+        memcpy(s->value, value, len);
+    if (len < sizeof s->value)
+        memset((char *)s->value + len, 0, sizeof s->value - len);
+    ms_hmap_publish(s, key);
+    return s;
 }
 
 static inline ms_hmap_slot *ms_hmap_add(ms_hmap *m, uint64_t key, const void *value, size_t len)

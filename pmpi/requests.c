@@ -76,15 +76,11 @@ static inline const void *element(const void *at, int i, size_t stride)
     return (const char *)at + (size_t)i * stride;
 }
 
-void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent, uint64_t t0)
+/* A request's entry as its creating call describes it. */
+static inline __attribute__((always_inline)) void fill(ms_req_meta *m, const ms_call *c, const void *at, int recv,
+                                                      int persistent, uint64_t t0)
 {
-    ms_req_new_at(c, *req, req, recv, persistent, t0);
-}
-
-void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent, uint64_t t0)
-{
-    uint64_t key = req_key(req);
-    ms_req_meta m = {
+    *m = (ms_req_meta){
         .op = c->op,
         .recv = (uint8_t)recv,
         .persistent = (uint8_t)persistent,
@@ -98,10 +94,44 @@ void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int pe
         .posted = (uint8_t)!persistent,
         .post_t = persistent ? 0 : t0,
     };
-    /* Every request gets its own entry, even one whose handle value a live
-     * request already has: completions tell them apart by address. */
-    if (!key || !requests.slots || ms_hmap_add_upto(&requests, key, &m, sizeof m, DUP_LEVELS))
+}
+
+static __attribute__((noinline)) void new_probed(const ms_call *c, uint64_t key, const void *at, int recv,
+                                                 int persistent, uint64_t t0);
+
+static inline __attribute__((always_inline)) void new_at(const ms_call *c, MPI_Request req, const void *at,
+                                                        int recv, int persistent, uint64_t t0)
+{
+    uint64_t key = req_key(req);
+    if (!key || MS_UNLIKELY(!requests.slots))
         return;
+    /* Most often the key's home slot in the first level is free. */
+    ms_hmap_slot *s = &requests.slots[ms_hmap_mix(key) & (((uint64_t)1 << requests.bits) - 1)];
+    uint64_t k = atomic_load_explicit(&s->key, memory_order_relaxed);
+    if (MS_LIKELY(key > MS_HMAP_BUSY && (k == MS_HMAP_EMPTY || k == MS_HMAP_DELETED) &&
+                  atomic_compare_exchange_strong_explicit(&s->key, &k, MS_HMAP_BUSY, memory_order_acq_rel,
+                                                          memory_order_relaxed))) {
+        fill((ms_req_meta *)s->value, c, at, recv, persistent, t0);
+        ms_hmap_publish(s, key);
+        return;
+    }
+    new_probed(c, key, at, recv, persistent, t0);
+}
+
+/* The rest of new_at: a free slot past the home slot. Every request gets its own
+ * entry, even one whose handle value a live request already has:
+ * completions tell them apart by address. Beyond the windows of the first
+ * levels, the second map holds it by address. */
+static void new_probed(const ms_call *c, uint64_t key, const void *at, int recv, int persistent, uint64_t t0)
+{
+    ms_hmap_slot *s = ms_hmap_claim_after(&requests, key, DUP_LEVELS, 1);
+    if (s) {
+        fill((ms_req_meta *)s->value, c, at, recv, persistent, t0);
+        ms_hmap_publish(s, key);
+        return;
+    }
+    ms_req_meta m;
+    fill(&m, c, at, recv, persistent, t0);
     if (ms_hmap_add(&spill, spill_key(key, m.where), &m, sizeof m)) {
         if (!atomic_load_explicit(&spill_used, memory_order_relaxed))
             atomic_store_explicit(&spill_used, 1, memory_order_relaxed);
@@ -109,6 +139,16 @@ void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int pe
     }
     ms_warn_once(MS_WARN_MEMORY, "no memory for more live requests; completions of the others report "
                  "request=unknown");
+}
+
+void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent, uint64_t t0)
+{
+    new_at(c, *req, req, recv, persistent, t0);
+}
+
+void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent, uint64_t t0)
+{
+    new_at(c, req, at, recv, persistent, t0);
 }
 
 /* The entry of request `req` whose handle is at `at`: the one returned to
