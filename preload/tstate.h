@@ -153,6 +153,27 @@ MS_HOT void ms_event(ms_thread *t, uint32_t region, uint64_t t0, uint64_t t1)
 MS_HIDDEN void ms_event_pre_slow(ms_thread *t, const uint8_t *pre, size_t n, uint32_t region, uint64_t t0,
                                  uint64_t t1);
 
+/* memcpy for the few records of one call: 8 to 32 bytes (one or two
+ * message records) in overlapping words, without a call into libc. */
+static inline void ms_copy_records(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (MS_LIKELY(n >= 8 && n <= 32)) {
+        uint64_t a, b, c, d;
+        memcpy(&a, src, 8);
+        memcpy(&d, src + n - 8, 8);
+        if (n > 16) {
+            memcpy(&b, src + 8, 8);
+            memcpy(&c, src + n - 16, 8);
+            memcpy(dst + 8, &b, 8);
+            memcpy(dst + n - 16, &c, 8);
+        }
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &d, 8);
+        return;
+    }
+    memcpy(dst, src, n);
+}
+
 /* Record one event, as ms_event does, right after the n bytes of records
  * `pre` that belong to it (message records, docs/FORMAT.md), encoded
  * against the thread's time cursor as it is now: both are published at
@@ -165,7 +186,7 @@ MS_HOT void ms_event_pre(ms_thread *t, const uint8_t *pre, size_t n, uint32_t re
     if (MS_LIKELY(t0 >= t->cursor && t1 >= t0 && t->capacity - off >= n + MS_EVENT_MAX &&
                   ms_ring_room(t, h, n + MS_EVENT_MAX))) {
         uint8_t *p = t->ring + off;
-        memcpy(p, pre, n);
+        ms_copy_records(p, pre, n);
         size_t k = (size_t)(ms_rec_event(p + n, region, t0 - t->cursor, t1 - t0) - p);
         t->cursor = t1;
         t->events++;
