@@ -150,11 +150,14 @@ static int64_t seg_len(const ms_wx_path_seg *s)
 }
 
 /* Is piece x shorter than y (the heap's order; ties: the later first)? */
+/* Shorter first; of equal length, the earlier. The walk goes backward, so
+ * a piece as long as the shortest kept comes before it and is dropped at
+ * once: pieces of one length (a loop's) never churn the heap. */
 static int seg_less(const ms_wx_path_seg *x, const ms_wx_path_seg *y)
 {
     if (seg_len(x) != seg_len(y))
         return seg_len(x) < seg_len(y);
-    return x->from > y->from;
+    return x->from < y->from;
 }
 
 static void sift_down(ms_wx_path_seg *h, size_t n, size_t i)

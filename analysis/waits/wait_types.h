@@ -126,8 +126,9 @@ typedef struct ms_wx_path_region {
 /* One stretch of the critical path on one rank: [from, to) in an MPI call
  * (is_mpi, region: the call's) or outside MPI (region: the innermost user
  * region, MS_WX_COMPUTE when none). */
-/* The pieces of the path kept for drawing it (its longest): the timeline
- * of the HTML report draws at most this many. */
+/* The pieces of the path kept for drawing it (its longest; of equal
+ * length, the latest): the timeline of the HTML report draws at most this
+ * many. */
 #define MS_WX_PATH_SEGS 20000u
 
 typedef struct ms_wx_path_seg {

@@ -619,6 +619,40 @@ static void expect_segs(const ms_waits *w, const seg_want *want, size_t n)
 
 #define C MS_WX_COMPUTE
 
+/* More pieces than are kept: the longest stay, and of equal length the
+ * latest, in time order. One rank: MS_WX_PATH_SEGS + 1000 calls of 10 ns,
+ * 1 ns apart, and three of 50 ns among the first. */
+Test(waits, critical_path_keeps_longest_pieces)
+{
+    size_t n = MS_WX_PATH_SEGS + 1000;
+    ms_wx_event *ev = calloc(n, sizeof *ev);
+    cr_assert_not_null(ev);
+    int64_t t = 0;
+    for (size_t i = 0; i < n; i++) {
+        int64_t len = (i == 5 || i == 7 || i == 9) ? 50 : 10;
+        ev[i] = (ms_wx_event)MPI(t + 1, t + 1 + len, 0);
+        t += 1 + len;
+    }
+    ms_wx_rank r = mk_rank(0, ev, n, NULL, 0, NULL, 0);
+    ms_waits w;
+    compute(&r, 1, &w);
+    cr_assert_eq(w.has_path, 1);
+    cr_assert_eq(w.npath_segs, MS_WX_PATH_SEGS);
+    cr_expect_eq(w.npath_segs_all, 2 * n);
+    /* The three long calls first, then the latest pieces of 10 ns. */
+    cr_expect_eq(w.path_segs[0].from, ev[5].start);
+    cr_expect_eq(w.path_segs[1].from, ev[7].start);
+    cr_expect_eq(w.path_segs[2].from, ev[9].start);
+    size_t first = n - (MS_WX_PATH_SEGS - 3);
+    for (size_t k = 3; k < MS_WX_PATH_SEGS; k++) {
+        const ms_wx_path_seg *g = &w.path_segs[k];
+        cr_assert(g->is_mpi && g->from == ev[first + k - 3].start && g->to == ev[first + k - 3].end,
+                  "segment %zu: [%ld, %ld) mpi %d", k, (long)g->from, (long)g->to, g->is_mpi);
+    }
+    ms_waits_free(&w);
+    free(ev);
+}
+
 Test(waits, critical_path_through_late_sender)
 {
     /* Backward from 1000 on rank 0: compute 600..1000, the receive after
