@@ -177,14 +177,30 @@ static void sift_down(ms_wx_path_seg *h, size_t n, size_t i)
     }
 }
 
-static void add_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a, int64_t b)
+static void keep_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a, int64_t b);
+
+static inline void add_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a, int64_t b)
 {
     ms_waits *w = k->w;
     if (b <= a || k->nomem)
         return;
     w->npath_segs_all++;
+    /* Once the heap is full, most pieces are shorter than its shortest, or
+     * as long and (walking backward) earlier: dropped here, as seg_less
+     * would. */
+    if (w->npath_segs == MS_WX_PATH_SEGS) {
+        const ms_wx_path_seg *root = &w->path_segs[0];
+        if (b - a < seg_len(root) || (b - a == seg_len(root) && a < root->from))
+            return;
+    }
+    keep_seg(k, ri, region, is_mpi, a, b);
+}
+
+/* A piece into the heap of the longest MS_WX_PATH_SEGS, the shortest first. */
+static void keep_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a, int64_t b)
+{
+    ms_waits *w = k->w;
     ms_wx_path_seg seg = {.rank = k->ranks[ri].rank, .region = region, .from = a, .to = b, .is_mpi = (uint8_t)is_mpi};
-    /* The longest MS_WX_PATH_SEGS, in a heap of the shortest first. */
     if (w->npath_segs == MS_WX_PATH_SEGS) {
         if (seg_less(&seg, &w->path_segs[0]))
             return;
