@@ -120,7 +120,7 @@ def die(msg, rc=2):
 
 def build(bdir):
     os.makedirs(bdir, exist_ok=True)
-    for prog in ("callcost", "pingpong", "halo", "allreduce", "testpoll", "percall"):
+    for prog in ("callcost", "pingpong", "halo", "allreduce", "testpoll", "percall", "callloop"):
         src = os.path.join(ROOT, "bench", prog + ".c")
         exe = os.path.join(bdir, prog)
         if os.path.exists(exe) and os.path.getmtime(exe) >= max(
