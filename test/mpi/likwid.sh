@@ -54,8 +54,9 @@ cpus=$("$PYTHON" -c 'import os; c = sorted(os.sched_getaffinity(0)); print(",".j
 [ -n "$cpus" ] || { echo "fewer than two CPUs"; exit 77; }
 
 # run NAME PRELOAD(0|1) PROGRAM [ARG...] (environment: ENV_ARGS) -> $dir/NAME.{out,err}, logs in $dir/NAME
+# (RUN_NP: the number of ranks, 2 unless set.)
 run() {
-    local name=$1 pre=$2 d=$dir/$1
+    local name=$1 pre=$2 d=$dir/$1 np=${RUN_NP:-2}
     shift 2
     rm -rf "$d"
     local envs=(MPISCOPE_DIR="$d" ${LIKWID_TEST_MODE:+MPISCOPE_MODE=$LIKWID_TEST_MODE} "${ENV_ARGS[@]}")
@@ -63,13 +64,13 @@ run() {
     if [ "$flavour" = mpich ]; then
         local genv=()
         for kv in "${envs[@]}"; do genv+=(-genv "${kv%%=*}" "${kv#*=}"); done
-        timeout -k 10 "$TEST_TIMEOUT" taskset -c "$cpus" "${MPIEXEC_MPICH:-mpiexec.mpich}" -n 2 "${genv[@]}" "$@" \
+        timeout -k 10 "$TEST_TIMEOUT" taskset -c "$cpus" "${MPIEXEC_MPICH:-mpiexec.mpich}" -n "$np" "${genv[@]}" "$@" \
             >"$d.out" 2>"$d.err" || fail "$name: the program exits $? (see $d.err)"
     else
         local xenv=()
         for kv in "${envs[@]}"; do xenv+=(-x "$kv"); done
         timeout -k 10 "$TEST_TIMEOUT" taskset -c "$cpus" "${MPIRUN_OPENMPI:-mpirun.openmpi}" --allow-run-as-root \
-            --oversubscribe --bind-to none -np 2 "${xenv[@]}" "$@" \
+            --oversubscribe --bind-to none -np "$np" "${xenv[@]}" "$@" \
             >"$d.out" 2>"$d.err" || fail "$name: the program exits $? (see $d.err)"
     fi
 }
@@ -106,9 +107,11 @@ check perfmon-unknown "$dir/perfmon-unknown"
 
 # LIKWID ends the process from inside perfmon_init (as the real one does
 # when its access daemon does not start): the process ends with LIKWID's
-# exit code, promptly, instead of waiting for the tool forever.
+# exit code, promptly, instead of waiting for the tool forever. One rank:
+# with two, the launcher may kill the second when the first has ended, and
+# report that signal instead.
 ENV_ARGS=(LD_LIBRARY_PATH="$dir/fake" MPISCOPE_LIKWID=FAKE_DP FAKE_LIKWID_EXIT=3)
-(run exit-in-init 1 "$dir/markers-fake") >"$dir/exit-in-init.result"
+(RUN_NP=1 run exit-in-init 1 "$dir/markers-fake") >"$dir/exit-in-init.result"
 grep -q "exits 3 " "$dir/exit-in-init.result" ||
     fail "exit-in-init: a LIKWID that calls exit(3) in perfmon_init: $(cat "$dir/exit-in-init.result")"
 
