@@ -149,10 +149,10 @@ static int64_t seg_len(const ms_wx_path_seg *s)
     return s->to - s->from;
 }
 
-/* Is piece x shorter than y (the heap's order; ties: the later first)? */
-/* Shorter first; of equal length, the earlier. The walk goes backward, so
- * a piece as long as the shortest kept comes before it and is dropped at
- * once: pieces of one length (a loop's) never churn the heap. */
+/* Is piece x shorter than y (the heap's order; ties: the earlier first)?
+ * The walk goes backward, so a piece as long as the shortest kept comes
+ * before it and is dropped at once: pieces of one length (a loop's) never
+ * churn the heap. */
 static int seg_less(const ms_wx_path_seg *x, const ms_wx_path_seg *y)
 {
     if (seg_len(x) != seg_len(y))
@@ -177,7 +177,7 @@ static void sift_down(ms_wx_path_seg *h, size_t n, size_t i)
     }
 }
 
-static void keep_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a, int64_t b);
+static void keep_seg(walk *k, const ms_wx_path_seg *seg);
 
 static inline void add_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a, int64_t b)
 {
@@ -185,26 +185,20 @@ static inline void add_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int6
     if (b <= a || k->nomem)
         return;
     w->npath_segs_all++;
-    /* Once the heap is full, most pieces are shorter than its shortest, or
-     * as long and (walking backward) earlier: dropped here, as seg_less
-     * would. */
-    if (w->npath_segs == MS_WX_PATH_SEGS) {
-        const ms_wx_path_seg *root = &w->path_segs[0];
-        if (b - a < seg_len(root) || (b - a == seg_len(root) && a < root->from))
-            return;
-    }
-    keep_seg(k, ri, region, is_mpi, a, b);
+    ms_wx_path_seg seg = {.rank = k->ranks[ri].rank, .region = region, .from = a, .to = b, .is_mpi = (uint8_t)is_mpi};
+    /* Once the heap is full, most pieces are dropped here, inline. */
+    if (w->npath_segs == MS_WX_PATH_SEGS && seg_less(&seg, &w->path_segs[0]))
+        return;
+    keep_seg(k, &seg);
 }
 
-/* A piece into the heap of the longest MS_WX_PATH_SEGS, the shortest first. */
-static void keep_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a, int64_t b)
+/* A piece into the heap of the longest MS_WX_PATH_SEGS, the shortest first
+ * (a full heap's shortest is shorter than seg: add_seg checked). */
+static void keep_seg(walk *k, const ms_wx_path_seg *seg)
 {
     ms_waits *w = k->w;
-    ms_wx_path_seg seg = {.rank = k->ranks[ri].rank, .region = region, .from = a, .to = b, .is_mpi = (uint8_t)is_mpi};
     if (w->npath_segs == MS_WX_PATH_SEGS) {
-        if (seg_less(&seg, &w->path_segs[0]))
-            return;
-        w->path_segs[0] = seg;
+        w->path_segs[0] = *seg;
         sift_down(w->path_segs, w->npath_segs, 0);
         return;
     }
@@ -221,7 +215,7 @@ static void keep_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a,
         k->segcap = c;
     }
     size_t i = w->npath_segs++;
-    w->path_segs[i] = seg;
+    w->path_segs[i] = *seg;
     while (i > 0 && seg_less(&w->path_segs[i], &w->path_segs[(i - 1) / 2])) {
         ms_wx_path_seg t = w->path_segs[i];
         w->path_segs[i] = w->path_segs[(i - 1) / 2];
