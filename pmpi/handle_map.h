@@ -88,6 +88,37 @@ static inline uint64_t ms_hmap_probe(uint64_t mask)
     return mask < MS_HMAP_PROBE ? mask + 1 : MS_HMAP_PROBE;
 }
 
+/* The first level's index mask, and key's home slot there. */
+static inline uint64_t ms_hmap_first_mask(const ms_hmap *m)
+{
+    return ((uint64_t)1 << m->bits) - 1;
+}
+
+static inline ms_hmap_slot *ms_hmap_home(const ms_hmap *m, uint64_t key)
+{
+    return &m->slots[ms_hmap_mix(key) & ms_hmap_first_mask(m)];
+}
+
+/* Whether slot was free (empty or deleted) and is now claimed as busy. */
+static inline int ms_hmap_try_claim(ms_hmap_slot *slot)
+{
+    uint64_t k = atomic_load_explicit(&slot->key, memory_order_relaxed);
+    return (k == MS_HMAP_EMPTY || k == MS_HMAP_DELETED) &&
+           atomic_compare_exchange_strong_explicit(&slot->key, &k, MS_HMAP_BUSY, memory_order_acq_rel,
+                                                   memory_order_relaxed);
+}
+
+/* key's home slot claimed as busy, as ms_hmap_claim_upto would claim it
+ * first; NULL when it is taken (then ms_hmap_claim_after(m, key, levels, 1)
+ * goes on past it). */
+static inline ms_hmap_slot *ms_hmap_claim_home(ms_hmap *m, uint64_t key)
+{
+    if (!m->slots || key <= MS_HMAP_BUSY)
+        return NULL;
+    ms_hmap_slot *s = ms_hmap_home(m, key);
+    return ms_hmap_try_claim(s) ? s : NULL;
+}
+
 /* As ms_hmap_claim_upto (below), past the first `tried` slots of the
  * first level, which the caller found taken. */
 static inline ms_hmap_slot *ms_hmap_claim_after(ms_hmap *m, uint64_t key, uint32_t levels, uint64_t tried)
@@ -102,14 +133,9 @@ static inline ms_hmap_slot *ms_hmap_claim_after(ms_hmap *m, uint64_t key, uint32
             return NULL;
         uint64_t n = level ? 0 : tried;
         uint64_t i = (h + n) & mask;
-        for (uint64_t probe = ms_hmap_probe(mask); n < probe; n++, i = (i + 1) & mask) {
-            uint64_t k = atomic_load_explicit(&s[i].key, memory_order_relaxed);
-            if (k != MS_HMAP_EMPTY && k != MS_HMAP_DELETED)
-                continue;
-            if (atomic_compare_exchange_strong_explicit(&s[i].key, &k, MS_HMAP_BUSY, memory_order_acq_rel,
-                                                        memory_order_relaxed))
+        for (uint64_t probe = ms_hmap_probe(mask); n < probe; n++, i = (i + 1) & mask)
+            if (ms_hmap_try_claim(&s[i]))
                 return &s[i];
-        }
     }
     return NULL;
 }

@@ -106,11 +106,8 @@ static inline __attribute__((always_inline)) void new_at(const ms_call *c, MPI_R
     if (!key || MS_UNLIKELY(!requests.slots))
         return;
     /* Most often the key's home slot in the first level is free. */
-    ms_hmap_slot *s = &requests.slots[ms_hmap_mix(key) & (((uint64_t)1 << requests.bits) - 1)];
-    uint64_t k = atomic_load_explicit(&s->key, memory_order_relaxed);
-    if (MS_LIKELY(key > MS_HMAP_BUSY && (k == MS_HMAP_EMPTY || k == MS_HMAP_DELETED) &&
-                  atomic_compare_exchange_strong_explicit(&s->key, &k, MS_HMAP_BUSY, memory_order_acq_rel,
-                                                          memory_order_relaxed))) {
+    ms_hmap_slot *s = ms_hmap_claim_home(&requests, key);
+    if (MS_LIKELY(s != NULL)) {
         fill((ms_req_meta *)s->value, c, at, recv, persistent, t0);
         ms_hmap_publish(s, key);
         return;
@@ -164,7 +161,7 @@ static inline __attribute__((always_inline)) ms_pending find(MPI_Request req, co
     uint64_t where = where_of(at);
     /* Most often the entry is the first the scan would see: its home
      * slot in the first level, returned to this address. */
-    ms_hmap_slot *x = &requests.slots[ms_hmap_mix(p.key) & (((uint64_t)1 << requests.bits) - 1)];
+    ms_hmap_slot *x = ms_hmap_home(&requests, p.key);
     if (MS_LIKELY(atomic_load_explicit(&x->key, memory_order_acquire) == p.key)) {
         ms_req_meta *m = (ms_req_meta *)x->value;
         if (MS_LIKELY(m->where == where && (!token || m->claim != token))) {
@@ -214,7 +211,7 @@ static __attribute__((noinline)) ms_pending find_scan(ms_pending p, uint64_t whe
 static void erase(ms_hmap_slot *slot)
 {
     /* Most often the entry lies in the first level: no level to search. */
-    uint64_t mask = ((uint64_t)1 << requests.bits) - 1;
+    uint64_t mask = ms_hmap_first_mask(&requests);
     if (MS_LIKELY(slot >= requests.slots && slot <= requests.slots + mask)) {
         ms_hmap_erase_in(requests.slots, mask, slot);
         return;
