@@ -18,7 +18,7 @@ HELPERS = ("libc.so", "ld-linux")
 
 
 def cost(path, obj):
-    names = {}      # "(id)" -> name, per kind (ob, fl, fn share the syntax)
+    names = {}      # object "(id)" -> its path (ob= and cob= share the ids)
     total = 0
     cur_ob = None   # the object of the current function
     call_ob = None  # the object of the pending call's target
@@ -60,8 +60,6 @@ def cost(path, obj):
                 in_call = True
                 if call_ob is None:
                     call_ob = cur_ob
-            elif key in ("cfn", "cfi", "cfl"):
-                pass
     return total
 
 
