@@ -127,12 +127,26 @@ static inline __attribute__((always_inline)) uint8_t *ms_rec_message(uint8_t *p,
                                                                      int64_t comm, int64_t peer, int64_t tag,
                                                                      int64_t bytes, int64_t post)
 {
-    *p++ = (uint8_t)(((unsigned)MS_CTL_MESSAGE << 2) | MS_REC_CONTROL);
+    uint64_t head = ((unsigned)MS_CTL_MESSAGE << 2) | MS_REC_CONTROL;
+    uint64_t c = (uint64_t)comm + 1u, zp = ms_zigzag(peer), zt = ms_zigzag(tag);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* Most often the head and the next five fields are one byte each:
+     * written in one store (the caller leaves MS_MESSAGE_REC_MAX bytes of
+     * room). */
+    if (__builtin_expect(((uint64_t)op | flags | c | zp | zt) < 0x80u, 1)) {
+        uint64_t w = head | (uint64_t)op << 8 | (uint64_t)flags << 16 | c << 24 | zp << 32 | zt << 40;
+        memcpy(p, &w, sizeof w);
+        p += 6;
+        p = ms_put_varint(p, ms_zigzag(bytes));
+        return ms_put_varint(p, ms_zigzag(post));
+    }
+#endif
+    *p++ = (uint8_t)head;
     p = ms_put_varint(p, op);
     p = ms_put_varint(p, flags);
-    p = ms_put_varint(p, (uint64_t)comm + 1u);
-    p = ms_put_varint(p, ms_zigzag(peer));
-    p = ms_put_varint(p, ms_zigzag(tag));
+    p = ms_put_varint(p, c);
+    p = ms_put_varint(p, zp);
+    p = ms_put_varint(p, zt);
     p = ms_put_varint(p, ms_zigzag(bytes));
     return ms_put_varint(p, ms_zigzag(post));
 }
