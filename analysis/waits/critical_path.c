@@ -13,7 +13,8 @@ typedef struct piece {
 
 /* What the walk needs of one rank. */
 typedef struct lane {
-    uint32_t *mpi;         /* its first thread's MPI events, by start */
+    uint32_t *mpi;         /* its first thread's MPI events, by start;
+                            * NULL: they are the rank's events 0 to nmpi - 1 */
     size_t nmpi;
     piece *pieces;         /* innermost user regions, disjoint, by start */
     size_t npieces;
@@ -32,15 +33,29 @@ typedef struct walk {
 
 static const ms_wx_rank *sort_ranks;
 
+/* The index in the rank's events of lane l's MPI event j. */
+static inline uint32_t lane_ev(const lane *l, size_t j)
+{
+    return l->mpi ? l->mpi[j] : (uint32_t)j;
+}
+
+/* Whether event x (index xi) comes before y (index yi): by start, the
+ * enclosing first, then by index. */
+static inline int starts_before(const ms_wx_event *x, uint32_t xi, const ms_wx_event *y, uint32_t yi)
+{
+    if (x->start != y->start)
+        return x->start < y->start;
+    if (x->end != y->end)
+        return x->end > y->end;
+    return xi < yi;
+}
+
 static int by_start(const void *a, const void *b)
 {
-    const ms_wx_event *x = &sort_ranks->ev[*(const uint32_t *)a], *y = &sort_ranks->ev[*(const uint32_t *)b];
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
-    /* Enclosing first. */
-    if (x->end != y->end)
-        return x->end > y->end ? -1 : 1;
-    return *(const uint32_t *)a < *(const uint32_t *)b ? -1 : 1;
+    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
+    if (i == j)
+        return 0;
+    return starts_before(&sort_ranks->ev[i], i, &sort_ranks->ev[j], j) ? -1 : 1;
 }
 
 static int add_piece(lane *l, size_t *cap, int64_t lo, int64_t hi, uint32_t region)
@@ -107,13 +122,24 @@ static int flatten(const ms_wx_rank *r, lane *l, const uint32_t *users, size_t n
 static int make_lane(const ms_wx_rank *r, lane *l)
 {
     size_t nm = 0, nu = 0;
+    /* Most often every event is an MPI call of the first thread, in start
+     * order: the lane needs no index of its own. */
+    int identity = 1;
     for (size_t i = 0; i < r->nev; i++)
         if (r->ev[i].thread == 0) {
-            if (r->ev[i].kind == MS_WX_MPI)
+            if (r->ev[i].kind == MS_WX_MPI) {
+                if (nm != i || (i > 0 && !starts_before(&r->ev[i - 1], (uint32_t)(i - 1), &r->ev[i], (uint32_t)i)))
+                    identity = 0;
                 nm++;
-            else
+            } else {
                 nu++;
+            }
         }
+    l->nmpi = nm;
+    if (identity && nm == r->nev) {
+        l->mpi = NULL;
+        return 0;
+    }
     l->mpi = malloc((nm ? nm : 1) * sizeof *l->mpi);
     uint32_t *users = malloc((nu ? nu : 1) * sizeof *users);
     if (!l->mpi || !users) {
@@ -128,11 +154,10 @@ static int make_lane(const ms_wx_rank *r, lane *l)
             else
                 users[nu++] = (uint32_t)i;
         }
-    l->nmpi = nm;
     sort_ranks = r;
     /* A thread's MPI calls come in start order already. */
     for (size_t i = 1; i < nm; i++)
-        if (by_start(&l->mpi[i - 1], &l->mpi[i]) > 0) {
+        if (!starts_before(&r->ev[l->mpi[i - 1]], l->mpi[i - 1], &r->ev[l->mpi[i]], l->mpi[i])) {
             qsort(l->mpi, nm, sizeof *l->mpi, by_start);
             break;
         }
@@ -185,10 +210,14 @@ static inline void add_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int6
     if (b <= a || k->nomem)
         return;
     w->npath_segs_all++;
+    /* Once the heap is full, most pieces are dropped here, inline: shorter
+     * than its shortest, or as long and earlier (seg_less). */
+    if (w->npath_segs == MS_WX_PATH_SEGS) {
+        int64_t shortest = seg_len(&w->path_segs[0]);
+        if (b - a < shortest || (b - a == shortest && a < w->path_segs[0].from))
+            return;
+    }
     ms_wx_path_seg seg = {.rank = k->ranks[ri].rank, .region = region, .from = a, .to = b, .is_mpi = (uint8_t)is_mpi};
-    /* Once the heap is full, most pieces are dropped here, inline. */
-    if (w->npath_segs == MS_WX_PATH_SEGS && seg_less(&seg, &w->path_segs[0]))
-        return;
     keep_seg(k, &seg);
 }
 
@@ -239,6 +268,12 @@ static void add_compute(walk *k, size_t ri, int64_t a, int64_t b)
         return;
     lane *l = &k->lanes[ri];
     k->w->path_ranks[ri].compute_ns += (uint64_t)(b - a);
+    if (l->npieces == 0) {
+        /* A rank without user regions: all of it is (compute). */
+        k->region_ns[k->nregions] += (uint64_t)(b - a);
+        add_seg(k, ri, MS_WX_COMPUTE, 0, a, b);
+        return;
+    }
     uint64_t inside = 0;
     int64_t at = a;
     /* The first piece that ends after a. */
@@ -333,12 +368,12 @@ static size_t last_before(const ms_wx_rank *r, const lane *l, size_t limit, int6
     /* Most often the walk left this lane at t: the answer is just below
      * the limit. */
     for (size_t i = limit, step = 0; i > 0 && step < HINT_STEPS; i--, step++)
-        if (r->ev[l->mpi[i - 1]].start < t)
+        if (r->ev[lane_ev(l, i - 1)].start < t)
             return i - 1;
     size_t lo = 0, hi = limit > HINT_STEPS ? limit - HINT_STEPS : 0;
     while (lo < hi) {
         size_t m = lo + (hi - lo) / 2;
-        if (r->ev[l->mpi[m]].start < t)
+        if (r->ev[lane_ev(l, m)].start < t)
             lo = m + 1;
         else
             hi = m;
@@ -366,7 +401,7 @@ static void run_walk(walk *k, size_t ri)
         if (t <= floor)
             break;
         size_t j = last_before(r, l, left[ri], t);
-        const ms_wx_event *e = j == SIZE_MAX ? NULL : &r->ev[l->mpi[j]];
+        const ms_wx_event *e = j == SIZE_MAX ? NULL : &r->ev[lane_ev(l, j)];
         if (!e || e->end <= floor) {
             add_compute(k, ri, floor, t);
             break;
@@ -375,7 +410,7 @@ static void run_walk(walk *k, size_t ri)
         if (e->end < t)
             add_compute(k, ri, e->end, t);
         int64_t te = e->end < t ? e->end : t;
-        const ms_wx_instance *x = instance_of(k->w, r->rank, l->mpi[j], &hint);
+        const ms_wx_instance *x = instance_of(k->w, r->rank, lane_ev(l, j), &hint);
         size_t to = x ? index_of_rank(k, x->cause) : SIZE_MAX;
         if (x && to != SIZE_MAX && to != ri && x->to <= te) {
             /* The wait is not on the path: its cause is. */
