@@ -70,16 +70,25 @@ static int to_buckets(ms_nest_thread *t, const ms_nest_item *it)
     return 0;
 }
 
+_Static_assert((MS_NEST_EXACT & (MS_NEST_EXACT - 1)) == 0, "the window is circular: a power of two");
+
+/* The window's interval i, oldest first. It grows to MS_NEST_EXACT before
+ * its base first moves. */
+static inline ms_nest_item *win_at(ms_nest_thread *t, size_t i)
+{
+    return &t->win[(t->wbase + i) & (MS_NEST_EXACT - 1)];
+}
+
 /* Room for one more interval at the window's top: when it is full, its
- * older half goes into the buckets at once. */
+ * older half goes into the buckets at once, and its base moves past them. */
 static int make_room(ms_nest_thread *t)
 {
     if (t->wlen == MS_NEST_EXACT) {
         size_t half = MS_NEST_EXACT / 2;
         for (size_t i = 0; i < half; i++)
-            if (to_buckets(t, &t->win[i]) != 0)
+            if (to_buckets(t, win_at(t, i)) != 0)
                 return -1;
-        memmove(t->win, t->win + half, (t->wlen - half) * sizeof *t->win);
+        t->wbase = (t->wbase + half) & (MS_NEST_EXACT - 1);
         t->wlen -= half;
     }
     if (t->wlen < t->wcap)
@@ -110,7 +119,7 @@ int ms_nest_event(ms_nest *n, uint32_t thread, uint64_t start, uint64_t end, uin
     for (;;) {
         ms_nest_item *top;
         if (t->wlen > 0)
-            top = &t->win[t->wlen - 1];
+            top = win_at(t, t->wlen - 1);
         else if (t->nold > 0)
             top = &t->old[t->nold - 1];
         else
@@ -129,7 +138,7 @@ int ms_nest_event(ms_nest *n, uint32_t thread, uint64_t start, uint64_t end, uin
     *excl = children < d ? d - children : 0;
     if (make_room(t) != 0)
         return -1;
-    t->win[t->wlen++] = (ms_nest_item){.start = start, .end = end, .dur = d, .count = 1};
+    *win_at(t, t->wlen++) = (ms_nest_item){.start = start, .end = end, .dur = d, .count = 1};
     t->last_end = end;
     t->has_last = 1;
     return 0;

@@ -36,7 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_NEST_EXACT (1u << 14)     /* an even number */
+#define MS_NEST_EXACT (1u << 14)     /* a power of two */
 #define MS_NEST_BUCKETS (1u << 14)   /* an even number */
 
 typedef struct ms_nest_item {
@@ -46,8 +46,8 @@ typedef struct ms_nest_item {
 } ms_nest_item;
 
 typedef struct ms_nest_thread {
-    ms_nest_item *win;               /* the newest, oldest first */
-    size_t wlen, wcap;
+    ms_nest_item *win;               /* the newest, oldest first, from wbase on, */
+    size_t wlen, wcap, wbase;        /* circular once wcap is MS_NEST_EXACT */
     ms_nest_item *old;               /* buckets, oldest first */
     size_t nold;
     uint64_t bucket;                 /* most events a bucket stands for */

@@ -99,10 +99,15 @@ int ms_wait_acc_header(ms_wait_acc *a, int32_t rank, uint32_t version)
     return 0;
 }
 
-static int grow(void **v, size_t *cap, size_t need, size_t size)
+static int grow_to(void **v, size_t *cap, size_t need, size_t size);
+
+static inline int grow(void **v, size_t *cap, size_t need, size_t size)
 {
-    if (need <= *cap)
-        return 0;
+    return need <= *cap ? 0 : grow_to(v, cap, need, size);
+}
+
+static int grow_to(void **v, size_t *cap, size_t need, size_t size)
+{
     size_t c = *cap ? *cap : 64;
     while (c < need)
         c *= 2;
@@ -394,7 +399,15 @@ static int32_t world(const ms_wait_acc *a, int64_t comm, int64_t peer)
 }
 
 /* A send of the event's own name (blocking, posted, or a persistent start). */
-static int name_send(ms_wait_acc *a, const slot *s, int64_t entry, uint32_t ev, uint8_t sync, uint64_t post)
+static int name_send_to(ms_wait_acc *a, const slot *s, int64_t entry, uint32_t ev, uint8_t sync, uint64_t post);
+
+static inline int name_send(ms_wait_acc *a, const slot *s, int64_t entry, uint32_t ev, uint8_t sync, uint64_t post)
+{
+    /* No peer (MPI_PROC_NULL): no message. */
+    return s->peer < 0 ? 0 : name_send_to(a, s, entry, ev, sync, post);
+}
+
+static int name_send_to(ms_wait_acc *a, const slot *s, int64_t entry, uint32_t ev, uint8_t sync, uint64_t post)
 {
     int32_t other = world(a, s->comm, s->peer);
     if (other < 0)
