@@ -84,7 +84,7 @@ MPIRUN_OPENMPI = os.environ.get("MPIRUN_OPENMPI", "mpirun.openmpi")
 WRITER_IDLE = {"MPISCOPE_BUFFER_KB": "65536", "MPISCOPE_FLUSH_MS": "1000"}
 
 BUDGET = {"ns_per_call": 25.0, "ns_per_request": 5.0, "pingpong_ratio": 1.10, "bytes_per_event": 4.0,
-          "merge_eps": 20e6, "merge_waits_eps": 10e6, "writer_ns_per_event": 10.0, "lammps_ratio": 1.02}
+          "merge_eps": 20e6, "merge_waits_eps": 20e6, "writer_ns_per_event": 10.0, "lammps_ratio": 1.02}
 
 # The variants of the side-by-side workloads: key, column label, which
 # library is preloaded ("mpiscope", "mpip" or None), its environment.
@@ -247,32 +247,32 @@ def side_by_side(name, nranks, exe, args, keys, libs, merge, reps, tmp, writer=F
     """Each rep runs every variant in turn; medians per variant of each
     metric in keys (the first is the workload's figure), the trace's log
     sizes (unless not logs), and with writer the writer thread's CPU per
-    event (trace runs with MPISCOPE_VERBOSE=1)."""
+    event (trace and summary runs with MPISCOPE_VERBOSE=1)."""
     vs = variants(libs, only)
     want_logs = logs
     runs = {k: {v[0]: [] for v in vs} for k in keys}
-    logs, wr = None, []
+    logs, wr = None, {"trace": [], "summary": []}
     for rep in range(reps):
         for vkey, _, kind, venv in vs:
             env, cwd, logdir = dict(venv), None, None
             if kind == "mpiscope":
                 logdir = os.path.join(tmp, f"{name}-{vkey}-{rep}")
                 env["MPISCOPE_DIR"] = logdir
-                if writer and vkey == "trace":
+                if writer and vkey in wr:
                     env["MPISCOPE_VERBOSE"] = "1"
             elif kind == "mpip":
                 cwd = tempfile.mkdtemp(prefix=f"mpip-{name}-", dir=tmp)
             out, err, _ = run_measured(launch(nranks, exe, args, libs.get(kind), env), cwd=cwd)
             for k in keys:
                 runs[k][vkey].append(metric(out, k))
-            if writer and vkey == "trace":
+            if writer and vkey in wr:
                 found = WRITER_LINE.findall(err)
                 if len(found) != nranks:
                     die(f"{name}: {len(found)} of {nranks} processes reported the writer thread's CPU:\n"
                         f"{err[-2000:]}")
                 ms = sum(float(m) for m, _ in found)
                 events = sum(int(e) for _, e in found)
-                wr.append({"ms": ms, "events": events, "ns_per_event": ms * 1e6 / events if events else 0.0})
+                wr[vkey].append({"ms": ms, "events": events, "ns_per_event": ms * 1e6 / events if events else 0.0})
             if vkey == "trace" and want_logs and logs is None:
                 logs = log_stats(merge, logdir)
             for d in (logdir, cwd):
@@ -287,10 +287,12 @@ def side_by_side(name, nranks, exe, args, keys, libs, merge, reps, tmp, writer=F
     if logs:
         events, packed, raw = logs
         r.update(events=events, bytes_per_event=packed / events, raw_per_event=raw / events)
-    if wr:
-        r["writer"] = {"ns_per_event": statistics.median(w["ns_per_event"] for w in wr),
-                       "ms": statistics.median(w["ms"] for w in wr),
-                       "events": statistics.median(w["events"] for w in wr), "runs": wr}
+    for vkey, field in (("trace", "writer"), ("summary", "writer_summary")):
+        w = wr[vkey]
+        if w:
+            r[field] = {"ns_per_event": statistics.median(x["ns_per_event"] for x in w),
+                        "ms": statistics.median(x["ms"] for x in w),
+                        "events": statistics.median(x["events"] for x in w), "runs": w}
     return r
 
 
@@ -544,16 +546,19 @@ def report(results, side, percall, callcost, ms, lmp, mpip_why, reps):
     lines += ["",
               "## The writer thread",
               "",
-              "CPU time of the writer thread per event, trace mode (MPISCOPE_VERBOSE=1's report at "
-              "MPI_Finalize, before the last flush), summed over both processes; median over the reps.",
+              "CPU time of the writer thread per event (MPISCOPE_VERBOSE=1's report at "
+              "MPI_Finalize, before the last flush), summed over both processes; median over the reps. "
+              "The budget is trace mode's; summary mode's writer folds the events instead of compressing them.",
               "",
-              "| workload | events per run | writer CPU ms per run | ns per event | budget |",
-              "|---|---|---|---|---|"]
+              "| workload | events per run | writer CPU ms per run | ns per event | budget | summary mode ns per event |",
+              "|---|---|---|---|---|---|"]
     for r in side:
         if "writer" in r:
             w = r["writer"]
+            ws = r.get("writer_summary")
             lines.append(f"| {r['name']} | {w['events']:.0f} | {w['ms']:.2f} | {w['ns_per_event']:.1f} | "
-                         f"<= {BUDGET['writer_ns_per_event']:.0f} ns |")
+                         f"<= {BUDGET['writer_ns_per_event']:.0f} ns | "
+                         + (f"{ws['ns_per_event']:.1f} |" if ws else "- |"))
 
     # LAMMPS.
     lines += ["", "## LAMMPS in.melt", ""]
