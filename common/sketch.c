@@ -126,6 +126,19 @@ int ms_sketch_add_n(ms_sketch *s, uint64_t v, uint64_t count)
 
 int ms_sketch_add(ms_sketch *s, uint64_t v)
 {
+    /* Most often a value of the table's range, in a bucket already held. */
+    if (v - 1u < TABLE_SIZE - 1u && s->n > 0 && atomic_load_explicit(&tables_ready, memory_order_acquire)) {
+        int32_t i = small_index[v];
+        if (i >= s->lo && i < s->lo + s->len) {
+            s->counts[i - s->lo]++;
+            if (v < s->min)
+                s->min = v;
+            if (v > s->max)
+                s->max = v;
+            s->n++;
+            return 0;
+        }
+    }
     return ms_sketch_add_n(s, v, 1);
 }
 
