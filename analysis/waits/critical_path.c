@@ -204,7 +204,8 @@ static void sift_down(ms_wx_path_seg *h, size_t n, size_t i)
 
 static void keep_seg(walk *k, const ms_wx_path_seg *seg);
 
-static inline void add_seg(walk *k, size_t ri, uint32_t region, int is_mpi, int64_t a, int64_t b)
+static inline __attribute__((always_inline)) void add_seg(walk *k, size_t ri, uint32_t region, int is_mpi,
+                                                      int64_t a, int64_t b)
 {
     ms_waits *w = k->w;
     if (b <= a || k->nomem)
@@ -260,9 +261,11 @@ static uint32_t slot_of(const walk *k, uint32_t region)
     return region < k->nregions ? region : k->nregions;
 }
 
+static void add_compute_in(walk *k, lane *l, size_t ri, int64_t a, int64_t b);
+
 /* Time [a, b) outside MPI on lane l: to the innermost user regions, the
  * rest to (compute). */
-static void add_compute(walk *k, size_t ri, int64_t a, int64_t b)
+static inline __attribute__((always_inline)) void add_compute(walk *k, size_t ri, int64_t a, int64_t b)
 {
     if (b <= a)
         return;
@@ -274,6 +277,12 @@ static void add_compute(walk *k, size_t ri, int64_t a, int64_t b)
         add_seg(k, ri, MS_WX_COMPUTE, 0, a, b);
         return;
     }
+    add_compute_in(k, l, ri, a, b);
+}
+
+/* The rest of add_compute: the user regions' pieces in [a, b). */
+static void add_compute_in(walk *k, lane *l, size_t ri, int64_t a, int64_t b)
+{
     uint64_t inside = 0;
     int64_t at = a;
     /* The first piece that ends after a. */
@@ -300,7 +309,7 @@ static void add_compute(walk *k, size_t ri, int64_t a, int64_t b)
     add_seg(k, ri, MS_WX_COMPUTE, 0, at, b);
 }
 
-static void add_mpi(walk *k, size_t ri, uint32_t region, int64_t a, int64_t b)
+static inline __attribute__((always_inline)) void add_mpi(walk *k, size_t ri, uint32_t region, int64_t a, int64_t b)
 {
     if (b <= a)
         return;
