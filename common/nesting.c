@@ -102,7 +102,32 @@ static int make_room(ms_nest_thread *t)
     return 0;
 }
 
+static __attribute__((noinline)) int nest_event(ms_nest *n, uint32_t thread, uint64_t start, uint64_t end,
+                                               uint64_t *excl);
+
 int ms_nest_event(ms_nest *n, uint32_t thread, uint64_t start, uint64_t end, uint64_t *excl)
+{
+    /* Most often the event starts after the newest interval kept (it has no
+     * children) and the window has room for it. */
+    if (thread < n->nthreads) {
+        ms_nest_thread *t = &n->threads[thread];
+        if (t->has_last && end >= t->last_end && t->wlen > 0 && t->wlen < t->wcap) {
+            const ms_nest_item *top = win_at(t, t->wlen - 1);
+            if (top->start < start) {
+                if (top->count > 1 && top->end > start)
+                    n->inexact++;
+                *excl = end - start;
+                *win_at(t, t->wlen++) = (ms_nest_item){.start = start, .end = end, .dur = end - start, .count = 1};
+                t->last_end = end;
+                return 0;
+            }
+        }
+    }
+    return nest_event(n, thread, start, end, excl);
+}
+
+/* ms_nest_event, every case. */
+static int nest_event(ms_nest *n, uint32_t thread, uint64_t start, uint64_t end, uint64_t *excl)
 {
     uint64_t d = end - start;
     *excl = d;
