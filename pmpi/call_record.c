@@ -79,6 +79,6 @@ uint32_t ms_call_id_new(ms_thread *t, const ms_call *c)
     e->id = define(t, c);
     e->used = 1;
     k->count++;
-    k->last[c->op < MS_OP_TABLE_SIZE ? c->op : 0] = *e;
+    *ms_call_last(k, c) = *e;
     return e->id;
 }

@@ -43,13 +43,26 @@ typedef struct ms_call_entry {
     ms_call key;
     uint32_t id;
     uint32_t used;
+    uint64_t pad;      /* 64 bytes: an index is a shift */
 } ms_call_entry;
+_Static_assert(sizeof(ms_call_entry) == 64, "ms_call_entry is one cache line");
+
+/* The latest calls of each op are kept apart, one per low bits of peer
+ * xor tag: a loop whose calls of one op alternate between a few peers or
+ * tags (a halo exchange) finds each with one comparison. */
+#define MS_CALL_LAST_WAYS 4u
 
 typedef struct ms_call_cache {
     uint32_t count;
-    ms_call_entry last[MS_OP_TABLE_SIZE];   /* the last call of each op */
+    ms_call_entry last[MS_OP_TABLE_SIZE][MS_CALL_LAST_WAYS];   /* the latest calls of each op */
     ms_call_entry e[MS_CALL_CACHE_SLOTS];
 } ms_call_cache;
+
+/* The entry of the latest calls of c's op that c would be. */
+MS_HOT ms_call_entry *ms_call_last(ms_call_cache *k, const ms_call *c)
+{
+    return &k->last[c->op < MS_OP_TABLE_SIZE ? c->op : 0][(uint32_t)(c->peer ^ c->tag) & (MS_CALL_LAST_WAYS - 1u)];
+}
 
 /* The region id of a call seen for the first time on this thread (or no
  * cache yet): defined now. */
@@ -81,13 +94,13 @@ MS_HOT uint32_t ms_call_slot(const ms_call_cache *k, const ms_call *c)
 }
 
 /* The thread-local region id of the call. A call like the previous one of
- * its op (a loop) is one comparison; another known call a hash of six
- * words and a probe. */
+ * its op with the same low bits of peer xor tag (a loop) is one
+ * comparison; another known call a hash of six words and a probe. */
 MS_HOT uint32_t ms_call_id(ms_thread *t, const ms_call *c)
 {
     ms_call_cache *k = t->slot[ms_pmpi_slot_calls];
     if (MS_LIKELY(k != NULL)) {
-        ms_call_entry *last = &k->last[c->op < MS_OP_TABLE_SIZE ? c->op : 0];
+        ms_call_entry *last = ms_call_last(k, c);
         if (MS_LIKELY(last->used && ms_call_same(&last->key, c)))
             return last->id;
         uint32_t i = ms_call_slot(k, c);

@@ -119,6 +119,18 @@ static inline ms_hmap_slot *ms_hmap_claim_home(ms_hmap *m, uint64_t key)
     return ms_hmap_try_claim(s) ? s : NULL;
 }
 
+/* How many slots after the home slot the inline paths of a map's users
+ * look at before their general paths (ms_hmap_claim_after, ms_hmap_scan):
+ * MPI libraries give one handle to the few requests a call completed at
+ * once (MPICH's eagerly completed sends), which lie right after it. */
+#define MS_HMAP_NEAR 3u
+
+/* Slot k (1 to MS_HMAP_NEAR) after key's home slot in the first level. */
+static inline ms_hmap_slot *ms_hmap_near(const ms_hmap *m, uint64_t key, uint64_t k)
+{
+    return &m->slots[(ms_hmap_mix(key) + k) & ms_hmap_first_mask(m)];
+}
+
 /* As ms_hmap_claim_upto (below), past the first `tried` slots of the
  * first level, which the caller found taken. */
 static inline ms_hmap_slot *ms_hmap_claim_after(ms_hmap *m, uint64_t key, uint32_t levels, uint64_t tried)

@@ -19,6 +19,8 @@
 #define REQUEST_BITS 16u  /* the table's first level; it grows with the requests live at once */
 
 static ms_hmap requests;
+_Static_assert((1u << REQUEST_BITS) > MS_HMAP_NEAR + 1u && MS_HMAP_NEAR < MS_HMAP_PROBE,
+               "the slots near a home slot are distinct and within its window");
 
 /* Requests that share one handle value share its probe windows: beyond
  * what the first DUP_LEVELS + 1 levels' windows hold (64 each), they go to
@@ -97,7 +99,7 @@ static inline __attribute__((always_inline)) void fill(ms_req_meta *m, const ms_
 }
 
 static __attribute__((noinline)) void new_probed(const ms_call *c, uint64_t key, const void *at, int recv,
-                                                 int persistent, uint64_t t0);
+                                                 int persistent, uint64_t t0, uint64_t tried);
 
 static inline __attribute__((always_inline)) void new_at(const ms_call *c, MPI_Request req, const void *at,
                                                         int recv, int persistent, uint64_t t0)
@@ -112,16 +114,28 @@ static inline __attribute__((always_inline)) void new_at(const ms_call *c, MPI_R
         ms_hmap_publish(s, key);
         return;
     }
-    new_probed(c, key, at, recv, persistent, t0);
+    /* Else often one of the next few: the slots the general path would
+     * try first, in the same order. */
+    uint64_t k = 1;
+    for (; k <= MS_HMAP_NEAR; k++) {
+        s = ms_hmap_near(&requests, key, k);
+        if (ms_hmap_try_claim(s)) {
+            fill((ms_req_meta *)s->value, c, at, recv, persistent, t0);
+            ms_hmap_publish(s, key);
+            return;
+        }
+    }
+    new_probed(c, key, at, recv, persistent, t0, k);
 }
 
 /* The rest of new_at: a free slot past the home slot. Every request gets its own
  * entry, even one whose handle value a live request already has:
  * completions tell them apart by address. Beyond the windows of the first
  * levels, the second map holds it by address. */
-static void new_probed(const ms_call *c, uint64_t key, const void *at, int recv, int persistent, uint64_t t0)
+static void new_probed(const ms_call *c, uint64_t key, const void *at, int recv, int persistent, uint64_t t0,
+                       uint64_t tried)
 {
-    ms_hmap_slot *s = ms_hmap_claim_after(&requests, key, DUP_LEVELS, 1);
+    ms_hmap_slot *s = ms_hmap_claim_after(&requests, key, DUP_LEVELS, tried);
     if (s) {
         fill((ms_req_meta *)s->value, c, at, recv, persistent, t0);
         ms_hmap_publish(s, key);
@@ -162,7 +176,17 @@ static inline __attribute__((always_inline)) ms_pending find(MPI_Request req, co
     /* Most often the entry is the first the scan would see: its home
      * slot in the first level, returned to this address. */
     ms_hmap_slot *x = ms_hmap_home(&requests, p.key);
-    if (MS_LIKELY(atomic_load_explicit(&x->key, memory_order_acquire) == p.key)) {
+    for (uint64_t k = 0; k <= MS_HMAP_NEAR; k++) {
+        /* Else often one of the next few, as the scan would take it: the
+         * first of the key returned to this address and not yet taken,
+         * before an empty slot. */
+        if (k > 0)
+            x = ms_hmap_near(&requests, p.key, k);
+        uint64_t xk = atomic_load_explicit(&x->key, memory_order_acquire);
+        if (xk == MS_HMAP_EMPTY)
+            break;
+        if (xk != p.key)
+            continue;
         ms_req_meta *m = (ms_req_meta *)x->value;
         if (MS_LIKELY(m->where == where && (!token || m->claim != token))) {
             if (token)
