@@ -218,6 +218,7 @@ $(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(
 	$(CC) $(BASE_CFLAGS) -DMS_HAVE_DW=$(HAVE_DW) -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
 # The handle map is the preload library's (MPI-free), tested on its own.
 $(BUILD)/test/unit/test_handle_map: pmpi/handle_map.c
+$(BUILD)/test/unit/test_request_groups: pmpi/request_groups.c pmpi/handle_map.c
 include test/symbolize/fixtures.mk
 
 # The test-only log synthesizer (test/scale/): logs of any size, written by

@@ -14,16 +14,27 @@
  *   test_pending  MPI_Test of a receive not there yet
  *   waitany64     MPI_Send to itself, MPI_Waitany over 64 receives (one
  *                 arrived), MPI_Irecv to repost it
+ *   burst B       MPI_Isend to MPI_PROC_NULL into element i % B of an array,
+ *                 one MPI_Waitall of the B after every B of them (the MPI
+ *                 library gives them all one handle value); a unit is one
+ *                 request (PATTERN's argument B, 1000 if left out)
+ *   burst_moved B the same, each handle returned to one temporary and then
+ *                 copied into the array
  */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench_util.h"
 
-enum { SEND, RECV, SENDRECV, ISEND_WAIT, IRECV_WAIT, IRECV_TEST, WAITALL_SELF, TEST_PENDING, WAITANY64, NPATTERNS };
+enum {
+    SEND, RECV, SENDRECV, ISEND_WAIT, IRECV_WAIT, IRECV_TEST, WAITALL_SELF, TEST_PENDING, WAITANY64, BURST,
+    BURST_MOVED, NPATTERNS
+};
 static const char *const names[NPATTERNS] = {
     "send", "recv", "sendrecv", "isend_wait", "irecv_wait", "irecv_test", "waitall_self", "test_pending", "waitany64",
+    "burst", "burst_moved",
 };
 
 #define ANY 64
@@ -38,7 +49,7 @@ int main(int argc, char **argv)
             pattern = i;
     if (pattern < 0) {
         fprintf(stderr, "usage: callloop N PATTERN (send, recv, sendrecv, isend_wait, irecv_wait, irecv_test, "
-                        "waitall_self, test_pending, waitany64)\n");
+                        "waitall_self, test_pending, waitany64, burst [B], burst_moved [B])\n");
         MPI_Abort(MPI_COMM_WORLD, 2);
         return 2;
     }
@@ -47,6 +58,14 @@ int main(int argc, char **argv)
     const MPI_Comm w = MPI_COMM_WORLD, self = MPI_COMM_SELF;
     MPI_Request r, q[ANY];
     int flag, idx, next = 0;
+    int burst = argc > 3 ? atoi(argv[3]) : 1000, held = 0;
+    MPI_Request *b = NULL;
+    if (pattern == BURST || pattern == BURST_MOVED) {
+        if (burst < 1 || !(b = malloc((size_t)burst * sizeof *b))) {
+            fprintf(stderr, "callloop: burst needs a size of at least 1\n");
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
     if (pattern == TEST_PENDING)
         MPI_Irecv(rbuf, 8, MPI_CHAR, 0, 99, self, &r);
     if (pattern == WAITANY64)
@@ -93,8 +112,22 @@ int main(int argc, char **argv)
             MPI_Waitany(ANY, q, &idx, MPI_STATUS_IGNORE);
             MPI_Irecv(rbufs[idx], 8, MPI_CHAR, 0, idx, self, &q[idx]);
             break;
+        case BURST:
+        case BURST_MOVED: {
+            MPI_Request tmp, *to = pattern == BURST_MOVED ? &tmp : &b[held];
+            MPI_Isend(sbuf, 8, MPI_CHAR, p, 0, w, to);
+            b[held++] = *to;
+            if (held == burst) {
+                MPI_Waitall(held, b, MPI_STATUSES_IGNORE);
+                held = 0;
+            }
+            break;
+        }
         }
     }
+    if (held)
+        MPI_Waitall(held, b, MPI_STATUSES_IGNORE);
+    free(b);
     if (pattern == TEST_PENDING) {
         MPI_Send(sbuf, 8, MPI_CHAR, 0, 99, self);
         MPI_Wait(&r, MPI_STATUS_IGNORE);

@@ -123,7 +123,7 @@ static inline ms_hmap_slot *ms_hmap_claim_home(ms_hmap *m, uint64_t key)
  * look at before their general paths (ms_hmap_claim_after, ms_hmap_scan):
  * MPI libraries give one handle to the few requests a call completed at
  * once (MPICH's eagerly completed sends), which lie right after it. */
-#define MS_HMAP_NEAR 3u
+#define MS_HMAP_NEAR 7u
 
 /* Slot k (1 to MS_HMAP_NEAR) after key's home slot in the first level. */
 static inline ms_hmap_slot *ms_hmap_near(const ms_hmap *m, uint64_t key, uint64_t k)

@@ -14,6 +14,7 @@
 #include "../preload/diag.h"
 #include "../preload/scratch.h"
 #include "pmpi_collector.h"
+#include "request_groups.h"
 #include "semantics.h"
 
 #define REQUEST_BITS 16u  /* the table's first level; it grows with the requests live at once */
@@ -22,22 +23,14 @@ static ms_hmap requests;
 _Static_assert((1u << REQUEST_BITS) > MS_HMAP_NEAR + 1u && MS_HMAP_NEAR < MS_HMAP_PROBE,
                "the slots near a home slot are distinct and within its window");
 
-/* Requests that share one handle value share its probe windows: beyond
- * what the first DUP_LEVELS + 1 levels' windows hold (64 each), they go to
- * a second map, keyed by the handle and the address it was returned to, so
- * that one value may be held by any number of live requests (Open MPI
- * gives every send to MPI_PROC_NULL the same one). Those are found by the
- * address their completion passes. */
+/* Requests that share one handle value (MPICH gives one to every send
+ * that completed eagerly, Open MPI to every send to MPI_PROC_NULL): a
+ * request whose home slot and the MS_HMAP_NEAR after it are taken goes to
+ * its value's group (request_groups.h) when the table holds its value
+ * already, so that no probe window fills with one value and lookups stay
+ * short however many share it. Other keys go there too beyond the windows
+ * of the first DUP_LEVELS + 1 levels. */
 #define DUP_LEVELS 3u
-#define SPILL_BITS 10u
-static ms_hmap spill;
-static _Atomic int spill_used;
-
-static inline uint64_t spill_key(uint64_t key, uint64_t where)
-{
-    uint64_t k = ms_hmap_mix(key ^ ms_hmap_mix(where + 0x9e3779b97f4a7c15ull));
-    return k <= MS_HMAP_BUSY ? k + MS_HMAP_BUSY + 1u : k;
-}
 
 typedef struct scratch {
     ms_pending *pend;
@@ -52,9 +45,6 @@ void ms_requests_init(void)
 {
     if (!requests.slots && ms_hmap_init(&requests, REQUEST_BITS) != 0)
         ms_warn_once(MS_WARN_MEMORY, "no memory for the request table; completions report request=unknown");
-    if (!spill.slots && ms_hmap_init(&spill, SPILL_BITS) != 0)
-        ms_warn_once(MS_WARN_MEMORY, "no memory for the request table; completions of requests that share a "
-                     "handle may report request=unknown");
     ms_msg_setup();
 }
 
@@ -128,26 +118,26 @@ static inline __attribute__((always_inline)) void new_at(const ms_call *c, MPI_R
     new_probed(c, key, at, recv, persistent, t0, k);
 }
 
-/* The rest of new_at: a free slot past the home slot. Every request gets its own
- * entry, even one whose handle value a live request already has:
- * completions tell them apart by address. Beyond the windows of the first
- * levels, the second map holds it by address. */
+/* The rest of new_at: a value that already has an entry goes to its group;
+ * another key to a free slot past its home slot, else to its group. Every
+ * request gets its own entry, even one whose handle value a live request
+ * already has: completions tell them apart by address. */
 static void new_probed(const ms_call *c, uint64_t key, const void *at, int recv, int persistent, uint64_t t0,
                        uint64_t tried)
 {
-    ms_hmap_slot *s = ms_hmap_claim_after(&requests, key, DUP_LEVELS, tried);
-    if (s) {
-        fill((ms_req_meta *)s->value, c, at, recv, persistent, t0);
-        ms_hmap_publish(s, key);
-        return;
+    uint64_t cursor = 0;
+    if (!ms_hmap_scan(&requests, key, &cursor)) {
+        ms_hmap_slot *s = ms_hmap_claim_after(&requests, key, DUP_LEVELS, tried);
+        if (s) {
+            fill((ms_req_meta *)s->value, c, at, recv, persistent, t0);
+            ms_hmap_publish(s, key);
+            return;
+        }
     }
     ms_req_meta m;
     fill(&m, c, at, recv, persistent, t0);
-    if (ms_hmap_add(&spill, spill_key(key, m.where), &m, sizeof m)) {
-        if (!atomic_load_explicit(&spill_used, memory_order_relaxed))
-            atomic_store_explicit(&spill_used, 1, memory_order_relaxed);
+    if (ms_reqgroup_add(key, &m, sizeof m))
         return;
-    }
     ms_warn_once(MS_WARN_MEMORY, "no memory for more live requests; completions of the others report "
                  "request=unknown");
 }
@@ -215,16 +205,12 @@ static __attribute__((noinline)) ms_pending find_scan(ms_pending p, uint64_t whe
             p.slot = x;
     }
     if ((!p.slot || ((ms_req_meta *)p.slot->value)->where != where) &&
-        atomic_load_explicit(&spill_used, memory_order_relaxed)) {
-        /* One of many requests of this handle value, by its address. */
-        cursor = 0;
-        while ((x = ms_hmap_scan(&spill, spill_key(p.key, where), &cursor)) != NULL) {
-            ms_req_meta *m = (ms_req_meta *)x->value;
-            if ((!token || m->claim != token) && m->where == where) {
-                p.slot = x;
-                break;
-            }
-        }
+        atomic_load_explicit(&ms_reqgroup_used, memory_order_relaxed)) {
+        /* One of many requests of this handle value: the one returned to
+         * this address, else (when the table has none) the oldest. */
+        ms_hmap_slot *g = ms_reqgroup_find(p.key, where, token, !p.slot);
+        if (g)
+            p.slot = g;
     }
     if (p.slot && token)
         ((ms_req_meta *)p.slot->value)->claim = token;
@@ -240,8 +226,10 @@ static void erase(ms_hmap_slot *slot)
         ms_hmap_erase_in(requests.slots, mask, slot);
         return;
     }
-    int spilled = atomic_load_explicit(&spill_used, memory_order_relaxed) && !ms_hmap_holds(&requests, slot);
-    ms_hmap_erase(spilled ? &spill : &requests, slot);
+    if (atomic_load_explicit(&ms_reqgroup_used, memory_order_relaxed) && !ms_hmap_holds(&requests, slot))
+        ms_reqgroup_erase(slot);
+    else
+        ms_hmap_erase(&requests, slot);
 }
 
 ms_pending ms_req_pending(const MPI_Request *req)

@@ -17,6 +17,7 @@
 #include "callsite.h"
 #include "../preload/clock.h"
 #include "handle_map.h"
+#include "request_groups.h"
 #include "pmpi_ops.h"
 #include "../preload/tstate.h"
 
@@ -286,6 +287,8 @@ enum {
 };
 
 typedef struct ms_req_meta {
+    uint64_t where;       /* address the handle was returned to */
+    uint64_t claim;       /* token of the completion call that took it */
     uint16_t op;          /* creating op */
     uint8_t recv;         /* MS_REQ_SEND, MS_REQ_RECV or MS_REQ_RECV_POSTED */
     uint8_t persistent;   /* survives completion */
@@ -298,12 +301,12 @@ typedef struct ms_req_meta {
     int32_t tag;
     int64_t bytes;
     int64_t comm;
-    uint64_t where;       /* address the handle was returned to */
-    uint64_t claim;       /* token of the completion call that took it */
     uint64_t post_t;      /* log clock: start of the call that created it
                            * (a persistent request: of its latest start) */
 } ms_req_meta;
 _Static_assert(sizeof(ms_req_meta) <= MS_HMAP_VALUE, "request metadata fits a map slot");
+_Static_assert(offsetof(ms_req_meta, where) == MS_REQGROUP_WHERE * 8 && offsetof(ms_req_meta, claim) ==
+               MS_REQGROUP_CLAIM * 8, "request metadata begins as the entries of a request group");
 
 /* A request as it was before a completion call. */
 typedef struct ms_pending {

@@ -9,10 +9,14 @@
  *   round 1: one MPI_Waitall of them all;
  *   round 2: MPI_Waitany until none is left, each reporting its own request;
  *   round 3: MPI_Test of the PROC_NULL sends one by one (each completes at
- *            once), then MPI_Waitall of the two real ones.
+ *            once), then MPI_Waitall of the two real ones;
+ *   round 4: as round 1, each handle returned to one temporary and copied
+ *            into the array (as a C++ code that pushes each request onto a
+ *            vector does), so that no completion passes the address its
+ *            handle was returned to.
  * Every completion is attributed exactly: the waitall of round 1 reports
- * request=mixed with bytes N x 8 + 16 + 16, and each waitany and test the
- * one request it completed.
+ * request=mixed with bytes N x 8 + 16 + 16 (as does round 4's), and each
+ * waitany and test the one request it completed.
  */
 #include <stdlib.h>
 
@@ -27,16 +31,18 @@ int main(int argc, char **argv)
     MPI_Request *r = malloc((N + 2) * sizeof *r);
     char nul[8] = {0};
     int out[4] = {mt_rank, 1, 2, 3}, in[4];
-    for (int round = 1; round <= 3; round++) {
+    for (int round = 1; round <= 4; round++) {
         for (int i = 0; i < N + 2; i++) {
+            MPI_Request tmp, *to = round == 4 ? &tmp : &r[i];
             if (i == N / 2)
-                MPI_Irecv(in, 4, MPI_INT, left, 5, MPI_COMM_WORLD, &r[i]);
+                MPI_Irecv(in, 4, MPI_INT, left, 5, MPI_COMM_WORLD, to);
             else if (i == N / 2 + 1)
-                MPI_Isend(out, 4, MPI_INT, right, 5, MPI_COMM_WORLD, &r[i]);
+                MPI_Isend(out, 4, MPI_INT, right, 5, MPI_COMM_WORLD, to);
             else
-                MPI_Isend(nul, 8, MPI_CHAR, MPI_PROC_NULL, 5, MPI_COMM_WORLD, &r[i]);
+                MPI_Isend(nul, 8, MPI_CHAR, MPI_PROC_NULL, 5, MPI_COMM_WORLD, to);
+            r[i] = *to;
         }
-        if (round == 1) {
+        if (round == 1 || round == 4) {
             MPI_Waitall(N + 2, r, MPI_STATUSES_IGNORE);
         } else if (round == 2) {
             for (int k = 0; k < N + 2; k++) {

@@ -2,7 +2,11 @@
  * MPI_THREAD_MULTIPLE: THREADS threads on every rank exchange MESSAGES
  * messages each with the same thread of the partner rank (rank ^ 1; a rank
  * without one is its own partner), thread t with tag t: MPI_Isend, MPI_Recv,
- * MPI_Wait per message, all threads at once. Then each thread runs an
+ * MPI_Wait per message, all threads at once. Then each thread posts BURST
+ * MPI_Isend to MPI_PROC_NULL (tag t) into an array of its own and completes
+ * them with one MPI_Waitall: the MPI library gives all those requests of
+ * all threads one handle value, so that they share its entries while the
+ * threads add, find and erase them at once. Then each thread runs an
  * MPI_Allreduce on a communicator of its own (MPI_Comm_dup'ed by the main
  * thread), so that collectives run concurrently on different
  * communicators. Every call must be counted exactly once, on the thread
@@ -13,7 +17,7 @@
 
 #include "mpitest.h"
 
-enum { THREADS = 4, MESSAGES = 1000 };
+enum { THREADS = 4, MESSAGES = 1000, BURST = 300 };
 
 struct job {
     int thread, partner;
@@ -36,6 +40,10 @@ static void *exchange(void *arg)
         j->received += in % 10000;
     }
     int one = 1, total = 0;
+    MPI_Request burst[BURST];
+    for (int i = 0; i < BURST; i++)
+        MPI_Isend(&one, 1, MPI_INT, MPI_PROC_NULL, j->thread, MPI_COMM_WORLD, &burst[i]);
+    MPI_Waitall(BURST, burst, MPI_STATUSES_IGNORE);
     MPI_Allreduce(&one, &total, 1, MPI_INT, MPI_SUM, j->comm);
     if (total != mt_size)
         j->errors++;
