@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_FORMAT_VERSION 5u
+#define MS_FORMAT_VERSION 6u
 #define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
 #define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
 #define MS_ENDIAN_MARK 0x01020304u
@@ -193,6 +193,17 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
  *                      bytes of the path (no NUL): the file that the
  *                      rank's MPI-IO calls with ` file=<id>` in their
  *                      region name are made on (version 5)
+ *       MS_CTL_REQUEST: varint what (MS_REQ_* kind in its low 3 bits,
+ *                      MS_REQF_* flags above them), varint handle (the
+ *                      request handle's bits, never MPI_REQUEST_NULL),
+ *                      zigzag varint where (the address of the caller's
+ *                      handle minus that of the thread's previous request
+ *                      record), and with MS_REQF_STATUS three zigzag
+ *                      varints peer, tag, bytes (what the completion's
+ *                      status says: source, tag and bytes; -1 none): one
+ *                      request that the thread's next event (not a tool
+ *                      event, "mpiscope:...") created, completed, started,
+ *                      cancelled, freed or named (version 6)
  *       MS_CTL_SUMMARY: the aggregate of every call of one region id of
  *                      this thread (summary mode, version 4; see
  *                      docs/FORMAT.md): varint id, varint calls (>= 1),
@@ -228,7 +239,37 @@ enum ms_control {
     MS_CTL_GPU_TOOL = 12,
     MS_CTL_MESSAGE = 13,
     MS_CTL_FILE = 14,
+    MS_CTL_REQUEST = 15,
 };
+
+/* A request record's kind (version 6; docs/FORMAT.md "Requests"): the
+ * call created the request (MS_REQ_NEW), completed it (MS_REQ_DONE),
+ * started it (MS_REQ_START: MPI_Start, MPI_Startall), cancelled it, freed
+ * it (MPI_Request_free), or names it without changing it (MS_REQ_REF:
+ * MPI_Pready, MPI_Parrived). */
+enum ms_req_kind {
+    MS_REQ_NEW = 0,
+    MS_REQ_DONE = 1,
+    MS_REQ_START = 2,
+    MS_REQ_CANCEL = 3,
+    MS_REQ_FREE = 4,
+    MS_REQ_REF = 5,
+};
+#define MS_REQ_KIND_MASK 7u
+/* Flags above the kind. MS_REQ_NEW: the request's direction in
+ * MS_REQF_DIR (0 a send or a request of no direction, 1 a receive, whose
+ * completion reports what its status says, 2 a receive of exactly what it
+ * posted: partitioned) and MS_REQF_PERSISTENT; MS_REQ_DONE: MS_REQF_STATUS
+ * (the status fields follow) and MS_REQF_CANCELLED (the status says
+ * cancelled); MS_REQ_START and MS_REQ_FREE: MS_REQF_OK (the call
+ * succeeded: the request was started, or freed). */
+#define MS_REQF_DIR_SHIFT 3u
+#define MS_REQF_DIR (3u << MS_REQF_DIR_SHIFT)
+#define MS_REQF_PERSISTENT 32u
+#define MS_REQF_STATUS 8u
+#define MS_REQF_CANCELLED 16u
+#define MS_REQF_OK 8u
+#define MS_REQ_WHAT_MAX 63u
 
 /* File records (version 5): the largest file id, the longest path. */
 #define MS_MAX_FILE_ID 0x7fffffffu

@@ -1,11 +1,12 @@
 /*
- * Message records (docs/FORMAT.md, "Messages"): the facts that name each
- * request a completion or start call handled, and each received half of a
- * sendrecv, so that the merge can match sends to receives exactly and knows
- * when each request was posted. Trace mode only.
+ * Records that belong to one call and go right before its event, in trace
+ * mode only: request records (docs/FORMAT.md, "Requests";
+ * request_facts.h), the raw facts of each request a call created,
+ * completed, started, cancelled or freed, and message records
+ * (docs/FORMAT.md, "Messages"), the received half of a sendrecv.
  *
  * A call stages its records per thread while it describes itself
- * (requests.c; received.c for a sendrecv), encoded against the thread's time cursor;
+ * (request_facts.h; received.c for a sendrecv), encoded against the thread's time cursor;
  * ms_call_record_msgs (call_record.h) writes them right before the call's
  * event, in one publish. Staging costs a few stores and varint encodes per
  * request: no lock, and no allocation once the thread's staging area is as
@@ -26,6 +27,8 @@ typedef struct ms_msg_stage {
     int over;           /* the call has more records than a quarter of the
                          * ring can take: it writes none (len is then cap,
                          * so that every further record asks ms_msg_grow) */
+    uint64_t where;     /* the handle address of the thread's latest
+                         * request record written (request_facts.h) */
 } ms_msg_stage;
 
 extern MS_HIDDEN __thread ms_msg_stage ms_msg_tls __attribute__((tls_model("initial-exec")));

@@ -1,12 +1,12 @@
 /*
- * The request table: metadata of every live request, from the call that
- * created it to the call that completes it. Completion calls report the
- * creating op (`request=`), and the bytes, peer, tag and communicator of what
- * completed: for receives, what the status says arrived. In trace mode each
- * request completed or started also stages a message record (messages.h):
- * the same facts per request, and when the request was posted. A
- * partitioned receive (MS_REQ_RECV_POSTED) names its source and tag and
- * receives exactly what it posted: its starts and completions report that.
+ * The request table of summary mode: metadata of every live request, from
+ * the call that created it to the call that completes it. Completion calls
+ * report the creating op (`request=`), and the bytes, peer, tag and
+ * communicator of what completed: for receives, what the status says
+ * arrived. A partitioned receive (MS_REQ_RECV_POSTED) names its source and
+ * tag and receives exactly what it posted: its starts and completions
+ * report that. Trace mode records raw facts instead (request_facts.h), and
+ * the merge matches them the same way (common/req_match.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -43,18 +43,11 @@ typedef struct scratch {
 
 void ms_requests_init(void)
 {
+    ms_msg_setup();
+    if (ms_msg_on)
+        return;
     if (!requests.slots && ms_hmap_init(&requests, REQUEST_BITS) != 0)
         ms_warn_once(MS_WARN_MEMORY, "no memory for the request table; completions report request=unknown");
-    ms_msg_setup();
-}
-
-static inline uint64_t req_key(MPI_Request r)
-{
-    if (r == MPI_REQUEST_NULL)
-        return 0;
-    uint64_t k = 0;
-    memcpy(&k, &r, sizeof r < sizeof k ? sizeof r : sizeof k);
-    return k;
 }
 
 static inline uint64_t where_of(const void *at)
@@ -94,7 +87,7 @@ static __attribute__((noinline)) void new_probed(const ms_call *c, uint64_t key,
 static inline __attribute__((always_inline)) void new_at(const ms_call *c, MPI_Request req, const void *at,
                                                         int recv, int persistent, uint64_t t0)
 {
-    uint64_t key = req_key(req);
+    uint64_t key = ms_req_key(req);
     if (!key || MS_UNLIKELY(!requests.slots))
         return;
     /* Most often the key's home slot in the first level is free. */
@@ -142,12 +135,7 @@ static void new_probed(const ms_call *c, uint64_t key, const void *at, int recv,
                  "request=unknown");
 }
 
-void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent, uint64_t t0)
-{
-    new_at(c, *req, req, recv, persistent, t0);
-}
-
-void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent, uint64_t t0)
+void ms_reqtab_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent, uint64_t t0)
 {
     new_at(c, req, at, recv, persistent, t0);
 }
@@ -159,7 +147,7 @@ static ms_pending find_scan(ms_pending p, uint64_t where, uint64_t token);
 
 static inline __attribute__((always_inline)) ms_pending find(MPI_Request req, const void *at, uint64_t token)
 {
-    ms_pending p = {.slot = NULL, .key = req_key(req)};
+    ms_pending p = {.slot = NULL, .key = ms_req_key(req), .at = at};
     if (!p.key || MS_UNLIKELY(!requests.slots))
         return p;
     uint64_t where = where_of(at);
@@ -232,24 +220,10 @@ static void erase(ms_hmap_slot *slot)
         ms_hmap_erase(&requests, slot);
 }
 
-ms_pending ms_req_pending(const MPI_Request *req)
-{
-    return find(*req, req, 0);
-}
-
-ms_pending ms_req_pending_at(MPI_Request req, const void *at)
+ms_pending ms_reqtab_pending_at(MPI_Request req, const void *at)
 {
     return find(req, at, 0);
 }
-
-/* One completed request as its message records say it (messages.h). */
-typedef struct msg_view {
-    uint32_t op, flags;
-    int64_t comm, peer, tag, bytes;
-    uint64_t post_t;
-    int pair;                   /* isendrecv: a send, then a receive */
-    int64_t rpeer, rtag, rbytes;    /* ... the receive's */
-} msg_view;
 
 /* What a receive's status says arrived (ms_from_status). */
 static inline void from_status(const MPI_Status *st, int64_t *bytes, int64_t *peer, int64_t *tag)
@@ -261,22 +235,14 @@ static inline void from_status(const MPI_Status *st, int64_t *bytes, int64_t *pe
     *tag = r.tag;
 }
 
-static int is_pair(uint16_t op)
-{
-    return op == MS_OP_ISENDRECV || op == MS_OP_ISENDRECV_REPLACE;
-}
-
 /* Fold one request (started or completed) into the call's fields: the first
  * sets them, later ones keep what they share. A completed non-persistent
- * request leaves the table. v (completions in trace mode, else NULL): what
- * its message records say. */
+ * request leaves the table. */
 static inline __attribute__((always_inline)) void fold(ms_call *c, int *n, const ms_pending *p, const MPI_Status *st,
-                                                      int completing, msg_view *v)
+                                                      int completing)
 {
     uint16_t op = MS_OP_UNKNOWN;
     int64_t bytes = -1, comm = -1, peer = -1, tag = -1;
-    if (v && !p->slot)
-        *v = (msg_view){.comm = -1, .peer = -1, .tag = -1, .bytes = -1};
     if (p->slot) {
         ms_req_meta *m = (ms_req_meta *)p->slot->value;
         op = m->op;
@@ -305,15 +271,6 @@ static inline __attribute__((always_inline)) void fold(ms_call *c, int *n, const
              * posted; inactive, it has the empty status, as any. */
             from_status(st, &bytes, &peer, &tag);
         }
-        if (v) {
-            *v = (msg_view){.op = op, .comm = comm, .peer = peer, .tag = tag, .bytes = bytes, .post_t = m->post_t,
-                            .rpeer = -1, .rtag = -1, .rbytes = cancelled ? 0 : -1};
-            v->flags = (recv ? MS_MESSAGE_RECV : 0u) | (cancelled ? MS_MESSAGE_CANCELLED : 0u) |
-                       (posted ? MS_MESSAGE_POSTED : 0u);
-            v->pair = is_pair(op);
-            if (v->pair && !cancelled && st)
-                from_status(st, &v->rbytes, &v->rpeer, &v->rtag);
-        }
         /* Everything is read: the entry may go. */
         if (completing && !persistent)
             erase(p->slot);
@@ -341,61 +298,39 @@ static inline __attribute__((always_inline)) void fold(ms_call *c, int *n, const
         c->comm = -1;
 }
 
-/* A completed request: folded into the call, and its message records
- * staged (an isendrecv's: its send, then its receive). */
-static inline __attribute__((always_inline)) void add_completed(ms_thread *t, ms_call *c, int *n,
-                                                                const ms_pending *p, const MPI_Status *st)
+/* A completed request, folded into the call. */
+static inline __attribute__((always_inline)) void add_completed(ms_call *c, int *n, const ms_pending *p,
+                                                                const MPI_Status *st)
 {
-    if (!ms_msg_on) {
-        fold(c, n, p, st, 1, NULL);
-        return;
-    }
-    msg_view v;
-    fold(c, n, p, st, 1, &v);
-    ms_msg_stage_one(t, v.op, v.flags, v.comm, v.peer, v.tag, v.bytes, v.post_t);
-    if (v.pair)
-        ms_msg_stage_one(t, v.op, v.flags | MS_MESSAGE_RECV, v.comm, v.rpeer, v.rtag, v.rbytes, v.post_t);
+    fold(c, n, p, st, 1);
 }
 
-void ms_req_started(ms_call *c, const ms_pending *p)
+void ms_reqtab_started(ms_call *c, const ms_pending *p)
 {
     int n = 0;
     if (p->key)
-        fold(c, &n, p, NULL, 0, NULL);
+        fold(c, &n, p, NULL, 0);
 }
 
-/* A started request was posted at t0: kept in its entry (in either mode:
- * a partitioned receive's completion asks whether it was active), and its
- * message record staged. */
-void ms_req_posted(ms_thread *t, const ms_pending *p, uint64_t t0)
+/* A started request was posted at t0: kept in its entry (a partitioned
+ * receive's completion asks whether it was active). */
+void ms_reqtab_posted(ms_thread *t, const ms_pending *p, uint64_t t0)
 {
-    if (!p->key)
+    (void)t;
+    if (!p->slot)
         return;
-    if (!p->slot) {
-        if (ms_msg_on)
-            ms_msg_stage_one(t, 0, MS_MESSAGE_STARTED, -1, -1, -1, -1, 0);
-        return;
-    }
     ms_req_meta *e = (ms_req_meta *)p->slot->value;
     e->posted = 1;
     e->post_t = t0;
-    if (ms_msg_on)
-        ms_msg_stage_one(t, e->op, MS_MESSAGE_STARTED | MS_MESSAGE_POSTED | (e->recv ? MS_MESSAGE_RECV : 0u),
-                         e->comm, e->peer, e->tag, e->bytes, t0);
 }
 
-void ms_req_cancel(ms_call *c, const MPI_Request *req)
-{
-    ms_req_cancel_at(c, *req, req);
-}
-
-void ms_req_cancel_at(ms_call *c, MPI_Request req, const void *at)
+void ms_reqtab_cancel_at(ms_call *c, MPI_Request req, const void *at)
 {
     ms_pending p = find(req, at, 0);
     int n = 0;
     if (!p.key)
         return;
-    fold(c, &n, &p, NULL, 0, NULL);
+    fold(c, &n, &p, NULL, 0);
     if (p.slot) {
         ms_req_meta m;
         memcpy(&m, p.slot->value, sizeof m);
@@ -435,12 +370,7 @@ static ms_pending *pending_n(ms_thread *t, int n, const MPI_Request *reqs, const
     return s->pend;
 }
 
-ms_pending *ms_req_started_n(ms_thread *t, ms_call *c, int count, const MPI_Request *reqs)
-{
-    return ms_req_started_n_at(t, c, count, reqs, reqs, sizeof *reqs);
-}
-
-ms_pending *ms_req_started_n_at(ms_thread *t, ms_call *c, int count, const MPI_Request *reqs, const void *at,
+ms_pending *ms_reqtab_started_n_at(ms_thread *t, ms_call *c, int count, const MPI_Request *reqs, const void *at,
                                 size_t stride)
 {
     ms_pending *p = pending_n(t, count, reqs, at, stride);
@@ -448,35 +378,36 @@ ms_pending *ms_req_started_n_at(ms_thread *t, ms_call *c, int count, const MPI_R
     for (int i = 0; i < count; i++) {
         ms_pending q = p ? p[i] : find(reqs[i], element(at, i, stride), 0);
         if (q.key)
-            fold(c, &n, &q, NULL, 0, NULL);
+            fold(c, &n, &q, NULL, 0);
     }
     return p;
 }
 
-void ms_req_posted_n(ms_thread *t, const ms_pending *p, int count, uint64_t t0)
+void ms_reqtab_posted_n(ms_thread *t, const ms_pending *p, int count, uint64_t t0)
 {
     if (!p)
         return;
     for (int i = 0; i < count; i++)
-        ms_req_posted(t, &p[i], t0);
+        ms_reqtab_posted(t, &p[i], t0);
 }
 
-void ms_req_forget(ms_call *c, const ms_pending *p)
+void ms_reqtab_forget(ms_call *c, const ms_pending *p)
 {
     int n = 0;
     if (!p->key)
         return;
-    fold(c, &n, p, NULL, 0, NULL);
+    fold(c, &n, p, NULL, 0);
     if (p->slot)
         erase(p->slot);
 }
 
-void ms_req_done_at(ms_thread *t, ms_call *c, MPI_Request req, const void *at, const MPI_Status *st, int rc)
+void ms_reqtab_done_at(ms_thread *t, ms_call *c, MPI_Request req, const void *at, const MPI_Status *st, int rc)
 {
+    (void)t;
     int n = 0;
     ms_pending p = find(req, at, 0);
     if (p.key)
-        add_completed(t, c, &n, &p, rc == MPI_SUCCESS ? st : NULL);
+        add_completed(c, &n, &p, rc == MPI_SUCCESS ? st : NULL);
 }
 
 MPI_Status *ms_scratch_statuses(ms_thread *t, int n, MPI_Status *fallback)
@@ -502,7 +433,7 @@ static ms_pending element_pending(const MPI_Request *saved, const void *at, size
     return find(saved[i], element(at, i, stride), token);
 }
 
-void ms_req_done_n(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at, size_t stride,
+void ms_reqtab_done_n(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at, size_t stride,
                    const MPI_Status *sts, int rc)
 {
     if (!saved) {
@@ -526,13 +457,14 @@ void ms_req_done_n(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, co
         }
         ms_pending p = element_pending(saved, at, stride, i, token);
         if (p.key)
-            add_completed(t, c, &done, &p, st);
+            add_completed(c, &done, &p, st);
     }
 }
 
-void ms_req_done_any(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at, size_t stride,
+void ms_reqtab_done_any(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at, size_t stride,
                      int index, const MPI_Status *st, int rc)
 {
+    (void)t;
     int done = 0;
     if (index == MPI_UNDEFINED || index < 0 || index >= n)
         return;
@@ -542,10 +474,10 @@ void ms_req_done_any(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, 
     }
     ms_pending p = element_pending(saved, at, stride, index, 0);
     if (p.key)
-        add_completed(t, c, &done, &p, rc == MPI_SUCCESS ? st : NULL);
+        add_completed(c, &done, &p, rc == MPI_SUCCESS ? st : NULL);
 }
 
-void ms_req_done_some(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at, size_t stride,
+void ms_reqtab_done_some(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at, size_t stride,
                       int outcount, const int *indices, const MPI_Status *sts, int rc)
 {
     if (outcount == MPI_UNDEFINED || outcount <= 0)
@@ -569,6 +501,6 @@ void ms_req_done_some(ms_thread *t, ms_call *c, int n, const MPI_Request *saved,
         }
         ms_pending p = element_pending(saved, at, stride, i, token);
         if (p.key)
-            add_completed(t, c, &done, &p, st);
+            add_completed(c, &done, &p, st);
     }
 }

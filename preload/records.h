@@ -152,6 +152,41 @@ static inline __attribute__((always_inline)) uint8_t *ms_rec_message(uint8_t *p,
 }
 _Static_assert(((MS_CTL_MESSAGE << 2) | MS_REC_CONTROL) < 0x80, "a message record's head is one byte");
 
+/* Bytes a request record takes at most: its head, its kind and flags,
+ * and five varints. */
+#define MS_REQUEST_REC_MAX (2u + 5u * MS_VARINT_MAX)
+
+/* A request record (version 6): one request handle of the thread's next
+ * event. what: an ms_req_kind with its MS_REQF_* flags (one byte); where:
+ * the address of the caller's handle minus that of the thread's previous
+ * request record. */
+static inline __attribute__((always_inline)) uint8_t *ms_rec_request(uint8_t *p, uint32_t what, uint64_t handle,
+                                                                     int64_t where)
+{
+    p[0] = (uint8_t)(((unsigned)MS_CTL_REQUEST << 2) | MS_REC_CONTROL);
+    p[1] = (uint8_t)what;
+    p = ms_put_varint(p + 2, handle);
+    return ms_put_varint(p, ms_zigzag(where));
+}
+
+/* The status fields that follow a request record with MS_REQF_STATUS. */
+static inline __attribute__((always_inline)) uint8_t *ms_rec_request_status(uint8_t *p, int64_t peer, int64_t tag,
+                                                                            int64_t bytes)
+{
+    uint64_t zp = ms_zigzag(peer), zt = ms_zigzag(tag), zb = ms_zigzag(bytes);
+    if (__builtin_expect((zp | zt | zb) < 0x80u, 1)) {
+        p[0] = (uint8_t)zp;
+        p[1] = (uint8_t)zt;
+        p[2] = (uint8_t)zb;
+        return p + 3;
+    }
+    p = ms_put_varint(p, zp);
+    p = ms_put_varint(p, zt);
+    return ms_put_varint(p, zb);
+}
+_Static_assert(((MS_CTL_REQUEST << 2) | MS_REC_CONTROL) < 0x80 && MS_REQ_WHAT_MAX < 0x80,
+               "a request record's head and kind are one byte each");
+
 /* GPU records (version 4): a stream's identity, the launch of the next
  * event, dropped records, the CUPTI overhead track. */
 #define MS_GPU_REC_MAX (4u * MS_VARINT_MAX)

@@ -248,6 +248,10 @@ static int skip_control(uint64_t ctl, const uint8_t **pp, const uint8_t *end)
         return ms_get_varint(pp, end, &v);
     case MS_CTL_MESSAGE:
         return skip_varints(pp, end, 7);
+    case MS_CTL_REQUEST:
+        if (ms_get_varint(pp, end, &v) != 0)
+            return -1;
+        return skip_varints(pp, end, (v & MS_REQF_STATUS) && (v & MS_REQ_KIND_MASK) == MS_REQ_DONE ? 5 : 2);
     case MS_CTL_FILE:
         return skip_varints(pp, end, 2) != 0 ? -1 : skip_name(pp, end);
     default:
@@ -277,7 +281,7 @@ static size_t record_len(const uint8_t *p, const uint8_t *end, int *kind)
             return 0;
     } else if (skip_control(h >> 2, &q, end) != 0) {
         return 0;
-    } else if ((h >> 2) == MS_CTL_MESSAGE) {
+    } else if ((h >> 2) == MS_CTL_MESSAGE || (h >> 2) == MS_CTL_REQUEST) {
         *kind = REC_MESSAGE;
     }
     return (size_t)(q - p);
@@ -285,7 +289,8 @@ static size_t record_len(const uint8_t *p, const uint8_t *end, int *kind)
 
 size_t ms_sum_records_prefix(const uint8_t *p, size_t n, size_t max)
 {
-    /* Message records belong to the next event: never cut between. */
+    /* Message and request records belong to the next event: never cut
+     * between. */
     const uint8_t *end = p + n;
     size_t whole = 0, cut = 0;
     int kind, pending = 0;
@@ -419,7 +424,8 @@ static inline const uint8_t *skip_varint_in(const uint8_t *p)
 }
 
 /* The longest record follow_fast reads: a message record (a head byte and
- * 7 varints); an event is 3 varints. */
+ * 7 varints); a request record is at most a head and 6 varints, an event 3
+ * varints. */
 #define FOLLOW_MARGIN (1u + 7u * MS_VARINT_MAX)
 
 /* Following only: the events and message records of a thread that has a
@@ -428,6 +434,7 @@ static inline const uint8_t *skip_varint_in(const uint8_t *p)
 static const uint8_t *follow_fast(sum_thread *t, const uint8_t *p, const uint8_t *end)
 {
     const uint8_t message_head = (uint8_t)(((unsigned)MS_CTL_MESSAGE << 2) | MS_REC_CONTROL);
+    const uint8_t request_head = (uint8_t)(((unsigned)MS_CTL_REQUEST << 2) | MS_REC_CONTROL);
     while (end - p >= (ptrdiff_t)FOLLOW_MARGIN) {
         if ((*p & 3u) == MS_REC_EVENT) {
             uint64_t gap, dur;
@@ -438,6 +445,12 @@ static const uint8_t *follow_fast(sum_thread *t, const uint8_t *p, const uint8_t
         } else if (*p == message_head) {
             p++;
             for (int i = 0; i < 7; i++)
+                p = skip_varint_in(p);
+        } else if (*p == request_head && p[1] < 0x80) {
+            unsigned what = p[1];
+            p += 2;
+            int n = (what & MS_REQF_STATUS) && (what & MS_REQ_KIND_MASK) == MS_REQ_DONE ? 5 : 2;
+            for (int i = 0; i < n; i++)
                 p = skip_varint_in(p);
         } else {
             break;
@@ -526,7 +539,7 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
                 t->has_time = 1;
             }
             continue;
-        } else if (ctl == MS_CTL_MESSAGE) {
+        } else if (ctl == MS_CTL_MESSAGE || ctl == MS_CTL_REQUEST) {
             /* Of one call only: a snapshot keeps none (docs/FORMAT.md). */
             if (skip_control(ctl, &p, end) != 0)
                 break;

@@ -51,8 +51,10 @@ static void reset(ms_reader *r)
 {
     for (size_t i = 0; i < r->nthreads; i++) {
         free(r->threads[i].dense);
+        free(r->threads[i].pend);
         ms_idmap_free(&r->threads[i].ids);
     }
+    ms_rd_requests_reset(r);
     r->nthreads = 0;
     ms_idmap_free(&r->thread_slots);
     ms_strtab_free(&r->names);
@@ -78,6 +80,7 @@ void ms_reader_destroy(ms_reader *r)
     if (!r)
         return;
     reset(r);
+    ms_rd_requests_free(r);
     free(r->bind_region);
     free(r->bind_site);
     ms_sites_free(&r->sites);
@@ -178,6 +181,8 @@ static ms_read_status parse_control(ms_reader *r, thread_state *t, uint64_t ctl,
         return ms_rd_message(r, t, pp, end);
     case MS_CTL_FILE:
         return ms_rd_file(r, t, pp, end);
+    case MS_CTL_REQUEST:
+        return ms_rd_request(r, t, pp, end);
     default:
         return ms_rd_corrupt_at(r, "unknown control record");
     }
@@ -227,6 +232,8 @@ static ms_read_status parse_data(ms_reader *r, uint32_t thread, const uint8_t *p
             ev.end_ns = to_ns(r, t->cursor + gap + dur);
             t->cursor += gap + dur;
             nev++;
+            if (__builtin_expect(t->npend != 0, 0) && (st = ms_rd_requests_apply(r, t, &ev)) != MS_READ_OK)
+                goto out;
             if (on_event && on_event(r->ctx, &ev) != 0) {
                 st = ms_rd_stopped(r);
                 goto out;

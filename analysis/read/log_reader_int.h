@@ -19,12 +19,23 @@
 #include <sys/types.h>
 #include <zstd.h>
 
+#include "../../common/req_match.h"
 #include "idmap.h"
 #include "log_reader.h"
 #include "strtab.h"
 
 /* The largest time a log may hold: every time must fit an int64_t. */
 #define MS_RD_MAX_TIME ((uint64_t)INT64_MAX)
+
+/* A request record kept until its event (decode_request.c). */
+typedef struct ms_rd_pending {
+    uint32_t what;           /* kind and flags */
+    uint64_t handle, where;
+    int64_t peer, tag, bytes;   /* with MS_REQF_STATUS */
+} ms_rd_pending;
+
+typedef struct ms_rd_name_info ms_rd_name_info;
+typedef struct derived_slot derived_slot;
 
 typedef struct thread_state {
     uint32_t thread;
@@ -35,6 +46,9 @@ typedef struct thread_state {
     uint32_t ndefs;
     ms_idmap ids;            /* the other ids */
     uint16_t cset[MS_MAX_COUNTER_SETS];  /* set id -> per-file set index + 1 */
+    ms_rd_pending *pend;     /* request records before the next event */
+    size_t npend, pend_cap;
+    uint64_t req_where;      /* the handle address of the latest request record */
 } thread_state;
 
 struct ms_reader {
@@ -69,6 +83,13 @@ struct ms_reader {
     ms_cset_table csets;     /* counter sets (log_counters.h) */
     uint64_t *sum_counts;    /* a summary record's bucket counts */
     ms_idmap thread_slots;   /* thread index -> position in threads */
+    /* Requests (decode_request.c): the live ones, what request records
+     * learnt of names, and the names of completions by their fields. */
+    ms_rq_table *rq;
+    ms_rd_name_info **info;
+    size_t ninfo;
+    derived_slot *derived;
+    size_t derived_mask, derived_used;
     thread_state *threads;
     size_t nthreads, threads_cap;
 
@@ -174,5 +195,13 @@ ms_read_status ms_rd_gpu(ms_reader *r, thread_state *t, unsigned ctl, const uint
 ms_read_status ms_rd_summary(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
 /* decode_message.c: a message record (version 5) */
 ms_read_status ms_rd_message(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
+/* decode_request.c: a request record (version 6), kept until its event;
+ * at that event (thread t has records kept), the requests matched, their
+ * messages delivered, and the event's name (ev->region) rewritten */
+ms_read_status ms_rd_request(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
+ms_read_status ms_rd_requests_apply(ms_reader *r, thread_state *t, ms_read_event *ev);
+/* Forget the requests and names of the file read (a new read), or all. */
+void ms_rd_requests_reset(ms_reader *r);
+void ms_rd_requests_free(ms_reader *r);
 
 #endif

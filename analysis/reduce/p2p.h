@@ -44,7 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "region_parse.h"
+#include "../../common/region_parse.h"
 
 typedef enum ms_p2p_dir {
     MS_P2P_NONE = -1,

@@ -35,7 +35,7 @@
 #include "../read/log_reader.h"
 #include "matrix.h"
 #include "p2p.h"
-#include "region_parse.h"
+#include "../../common/region_parse.h"
 #include "../../common/stats.h"
 
 typedef struct ms_rank_info {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../../common/op_names.h"
-#include "region_parse.h"
+#include "../../common/region_parse.h"
 
 /* What a region's calls are to the analysis. */
 enum cls {

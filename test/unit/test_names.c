@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "../../common/region_name.h"
-#include "../../analysis/reduce/region_parse.h"
+#include "../../common/region_parse.h"
 
 static void round_trip(const ms_region_fields *f)
 {
