@@ -261,14 +261,13 @@ enum ms_req_kind {
  * completion reports what its status says, 2 a receive of exactly what it
  * posted: partitioned) and MS_REQF_PERSISTENT; MS_REQ_DONE: MS_REQF_STATUS
  * (the status fields follow) and MS_REQF_CANCELLED (the status says
- * cancelled); MS_REQ_START and MS_REQ_FREE: MS_REQF_OK (the call
- * succeeded: the request was started, or freed). */
+ * cancelled); the other kinds none (a start or a free is written only
+ * when the call succeeded). */
 #define MS_REQF_DIR_SHIFT 3u
 #define MS_REQF_DIR (3u << MS_REQF_DIR_SHIFT)
 #define MS_REQF_PERSISTENT 32u
 #define MS_REQF_STATUS 8u
 #define MS_REQF_CANCELLED 16u
-#define MS_REQF_OK 8u
 #define MS_REQ_WHAT_MAX 63u
 
 /* File records (version 5): the largest file id, the longest path. */

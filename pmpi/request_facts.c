@@ -1,5 +1,5 @@
 /* Request records of the calls on many requests: see request_facts.h. */
-#include "semantics.h"
+#include "request_facts.h"
 
 static inline const void *element(const void *at, int i, size_t stride)
 {

@@ -28,6 +28,23 @@ MS_HOT uint64_t ms_req_key(MPI_Request r)
     return k;
 }
 
+/* Bytes a completed receive delivered, from its status (-1 if unknown).
+ * MPICH and Open MPI keep the byte count in the status itself (the fields
+ * their MPI_Get_count reads); other libraries are asked. */
+MS_HOT int64_t ms_status_bytes(const MPI_Status *st)
+{
+#if defined(MPICH_VERSION)
+    return (int64_t)(uint32_t)st->count_lo | ((int64_t)(st->count_hi_and_cancelled >> 1) << 32);
+#elif defined(OPEN_MPI)
+    return (int64_t)st->_ucount;
+#else
+    MPI_Count n;
+    if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
+        return -1;
+    return (int64_t)n;
+#endif
+}
+
 /* Stage one request record of kind and flags `what` for handle `key` (not
  * 0) whose caller's copy lives at `at`; returns where its status fields go
  * (room for 3 varints), or NULL when it could not be staged. */

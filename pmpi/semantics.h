@@ -19,6 +19,7 @@
 #include "handle_map.h"
 #include "request_groups.h"
 #include "pmpi_ops.h"
+#include "request_facts.h"
 #include "../preload/tstate.h"
 
 #define MS_EXPORT __attribute__((visibility("default")))
@@ -245,23 +246,6 @@ static inline int64_t ms_bytes_atrank(const void *cs, int wide, MPI_Datatype t, 
 
 /* ---- statuses ---- */
 
-/* Bytes a completed receive delivered, from its status (-1 if unknown).
- * MPICH and Open MPI keep the byte count in the status itself (the fields
- * their MPI_Get_count reads); other libraries are asked. */
-MS_HOT int64_t ms_status_bytes(const MPI_Status *st)
-{
-#if defined(MPICH_VERSION)
-    return (int64_t)(uint32_t)st->count_lo | ((int64_t)(st->count_hi_and_cancelled >> 1) << 32);
-#elif defined(OPEN_MPI)
-    return (int64_t)st->_ucount;
-#else
-    MPI_Count n;
-    if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
-        return -1;
-    return (int64_t)n;
-#endif
-}
-
 /* A receive's actual bytes, source and tag. */
 MS_HOT void ms_from_status(ms_call *c, const MPI_Status *st)
 {
@@ -307,8 +291,6 @@ typedef struct ms_req_meta {
 _Static_assert(sizeof(ms_req_meta) <= MS_HMAP_VALUE, "request metadata fits a map slot");
 _Static_assert(offsetof(ms_req_meta, where) == MS_REQGROUP_WHERE * 8 && offsetof(ms_req_meta, claim) ==
                MS_REQGROUP_CLAIM * 8, "request metadata begins as the entries of a request group");
-
-#include "request_facts.h"
 
 /* A request as it was before a call on it. */
 typedef struct ms_pending {

@@ -11,7 +11,8 @@ blocks/  block sequences (fuzz_blocks: [kind u8][thread u8][len u32][bytes]):
          newer version, the other byte order, a run identity, rank out of
          range), of their order (no end block, two headers), and with a
          data block of every record type (call sites and objects too, a
-         summary-mode aggregate, and message records: valid in a version 5
+         summary-mode aggregate, message records: valid in a version 5
+         log, corrupt in older ones; request records: valid in a version 6
          log, corrupt in older ones).
 
 Deterministic: the same golden logs give the same corpus. Needs the zstd
@@ -138,6 +139,41 @@ def message_block():
     return (2, 3, rec)
 
 
+def request(what, handle, where, status=None):
+    """A request record (control record 15, version 6)."""
+    rec = varint((15 << 2) | 1) + varint(what) + varint(handle) + varint(zigzag(where))
+    if status is not None:
+        rec += b"".join(varint(zigzag(v)) for v in status)
+    return rec
+
+
+def request_block():
+    """A data block (thread 5) with request records (docs/FORMAT.md,
+    "Requests"): an irecv and an isend created, a tool stall, a waitall
+    completing both (the receive with its status) and one never created;
+    a persistent receive created, started, completed, cancelled and freed;
+    a pready naming it."""
+    names = [b"mpi:irecv kind=point-to-point bytes=-1 peer=1 root=-1 tag=2 comm=0",
+             b"mpi:isend kind=point-to-point bytes=8 peer=1 root=-1 tag=1 comm=0",
+             b"mpi:waitall kind=wait bytes=-1 peer=-1 root=-1 tag=-1 comm=-1",
+             b"mpiscope:ring_wait",
+             b"mpi:recv_init kind=point-to-point bytes=16 peer=0 root=-1 tag=3 comm=0"]
+    rec = b"".join(varint(1) + varint(i) + varint(len(n)) + n for i, n in enumerate(names))
+    rec += varint(5) + varint(9000000)                                # time
+    rec += request(0 | 1 << 3, 0xAC000001, 0x7FFC0000) + varint(0 << 2) + varint(10) + varint(5)
+    rec += request(0, 0x6C000001, 8) + varint(1 << 2) + varint(10) + varint(5)
+    rec += request(1 | 8, 0xAC000001, -8, (1, 2, 8))                  # DONE with a status
+    rec += request(1 | 8 | 16, 0x6C000001, 8, (5, 6, 1 << 40))        # a send's status, cancelled bit
+    rec += request(1, 0x1234, 16)                                     # never created
+    rec += varint(3 << 2) + varint(1) + varint(1)                     # tool stall
+    rec += varint(2 << 2) + varint(10) + varint(50)
+    rec += request(0 | 1 << 3 | 32, 0x55, 64) + varint(4 << 2) + varint(10) + varint(5)
+    for what in (2, 1 | 8, 3, 5, 4):                                 # start, done, cancel, ref, free
+        st = (0, 3, 16) if what == 9 else None
+        rec += request(what, 0x55, 0, st) + varint(2 << 2) + varint(10) + varint(5)
+    return (2, 5, rec)
+
+
 def file_record(fid, comm, path):
     """A file record (control record 14, version 5)."""
     return varint((14 << 2) | 1) + varint(fid) + varint(comm + 1) + varint(len(path)) + path
@@ -186,6 +222,7 @@ def main():
         blks[name + "-summary"] = encode(b[:-1] + [summary_block()] + b[-1:])
         blks[name + "-messages"] = encode(b[:-1] + [message_block()] + b[-1:])
         blks[name + "-files"] = encode(b[:-1] + [file_block()] + b[-1:])
+        blks[name + "-requests"] = encode(b[:-1] + [request_block()] + b[-1:])
         blks[name + "-files-bad"] = encode(b[:-1] + [file_block(bad=True)] + b[-1:])
     logs["empty"] = b""
     logs["random"] = bytes(rng.randrange(256) for _ in range(512))
