@@ -13,7 +13,7 @@ LIB_CFLAGS  := $(BASE_CFLAGS) -fvisibility=hidden
 # once: common/ (linked into the library and the merge) and the log writer
 # of preload/ (linked into the library, the unit tests and the synthesizer).
 COMMON_SRCS   := $(wildcard common/*.c)
-WRITER_SRCS   := preload/log_file.c preload/summary.c preload/summary_log.c
+WRITER_SRCS   := preload/log_file.c preload/summary.c preload/summary_requests.c preload/summary_log.c
 CORE_SRCS     := $(COMMON_SRCS) $(WRITER_SRCS)
 LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
 # The LIKWID collector (likwid/), when config.mk's probe builds it.
@@ -160,11 +160,11 @@ $(BUILD)/obj/$(1)/%.o: %.c $(5) | $(GEN_HDRS)
 # The generated wrappers are the pmpi collector's: its headers by name.
 $(BUILD)/obj/$(1)/gen/%.o: $(BUILD)/gen/%.c $(5) | $(GEN_HDRS)
 	@mkdir -p $$(dir $$@)
-	$(2) $(LIB_CFLAGS) -Ipmpi -c $$< -o $$@
+	$(2) $(LIB_CFLAGS) -Ipmpi -Icommon -c $$< -o $$@
 # MPI symbols stay undefined and weak: the library loads (and stays silent)
 # in processes without MPI, even with LD_BIND_NOW, and never pulls in an MPI.
 $(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(BUILD)/obj/$(1)/gen/pmpi_wrappers.o $(BUILD)/obj/$(1)/gen/pmpi_op_table.o \
-    $(BUILD)/obj/$(1)/gen/pmpi_fortran_$(1).o $(5)
+    $(BUILD)/obj/$(1)/gen/pmpi_fortran_$(1).o $(BUILD)/obj/$(1)/gen/op_names.o $(5)
 	@mkdir -p $$(dir $$@)
 	$(CC) -r -nostdlib -o $(BUILD)/obj/$(1)/all.o $$(filter %.o,$$^)
 	nm -u $(BUILD)/obj/$(1)/all.o | awk '{print $$$$2}' | grep -E '^(P?MPI_|ompi_|MPIR_|p?mpi_|pmpir_|MPI_F_)' | sort -u > $(BUILD)/obj/$(1)/weak.txt
@@ -218,7 +218,6 @@ $(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(
 	$(CC) $(BASE_CFLAGS) -DMS_HAVE_DW=$(HAVE_DW) -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
 # The handle map is the preload library's (MPI-free), tested on its own.
 $(BUILD)/test/unit/test_handle_map: pmpi/handle_map.c
-$(BUILD)/test/unit/test_request_groups: pmpi/request_groups.c pmpi/handle_map.c
 include test/symbolize/fixtures.mk
 
 # The test-only log synthesizer (test/scale/): logs of any size, written by
@@ -353,7 +352,8 @@ bench: all peers
 
 # The writer's cost of following a trace and of folding it (bench/follow_cost.c).
 $(BUILD)/bench/follow_cost: bench/follow_cost.c $(BUILD)/obj/core/preload/summary.o \
-    $(addprefix $(BUILD)/obj/core/common/,stats.o sketch.o nesting.o)
+    $(BUILD)/obj/core/preload/summary_requests.o $(OP_NAMES_OBJ) $(addprefix $(BUILD)/obj/core/common/,stats.o \
+    sketch.o nesting.o req_records.o req_match.o region_parse.o region_name.o)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
 bench-follow: $(BUILD)/bench/follow_cost

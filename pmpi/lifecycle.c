@@ -97,7 +97,6 @@ static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64
     for (char *c = lib; *c; c++)
         if (*c == '\t')
             *c = ' ';
-    ms_requests_init();
     ms_objects_init();
     ms_files_init();
     ms_comm_ids_init(world_group);

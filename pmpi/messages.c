@@ -2,17 +2,10 @@
 #include "messages.h"
 
 #include "../common/log_format.h"
-#include "../preload/config.h"
 #include "../preload/diag.h"
 #include "../preload/scratch.h"
 
 MS_HIDDEN __thread ms_msg_stage ms_msg_tls __attribute__((tls_model("initial-exec")));
-MS_HIDDEN int ms_msg_on;
-
-void ms_msg_setup(void)
-{
-    ms_msg_on = ms_cfg.mode == MS_MODE_TRACE;
-}
 
 int ms_msg_grow(ms_thread *t, ms_msg_stage *s)
 {

@@ -32,12 +32,6 @@ typedef struct ms_msg_stage {
 } ms_msg_stage;
 
 extern MS_HIDDEN __thread ms_msg_stage ms_msg_tls __attribute__((tls_model("initial-exec")));
-/* Whether calls stage message records: set when recording starts, in trace mode. */
-extern MS_HIDDEN int ms_msg_on;
-
-/* Set ms_msg_on from the configuration (at MPI_Init). */
-MS_HIDDEN void ms_msg_setup(void);
-
 /* Room for one more record in s, or -1 (s->over set when the ring could not
  * take the call's records at once, or no memory). */
 MS_HIDDEN int ms_msg_grow(ms_thread *t, ms_msg_stage *s);
@@ -47,8 +41,6 @@ MS_HIDDEN int ms_msg_grow(ms_thread *t, ms_msg_stage *s);
 MS_HOT void ms_msg_stage_one(ms_thread *t, uint32_t op, uint32_t flags, int64_t comm, int64_t peer, int64_t tag,
                              int64_t bytes, uint64_t post_t)
 {
-    if (!ms_msg_on)
-        return;
     ms_msg_stage *s = &ms_msg_tls;
     if (MS_UNLIKELY(s->cap - s->len < MS_MESSAGE_REC_MAX) && ms_msg_grow(t, s) != 0)
         return;

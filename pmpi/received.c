@@ -4,8 +4,6 @@
 
 void ms_msg_received(ms_thread *t, const ms_call *c, const MPI_Status *st, uint64_t t0)
 {
-    if (!ms_msg_on)
-        return;
     ms_call r = *c;
     ms_from_status(&r, st);
     ms_msg_stage_one(t, c->op, MS_MESSAGE_RECV | MS_MESSAGE_POSTED, c->comm, r.peer, r.tag, r.bytes, t0);

@@ -75,24 +75,33 @@ MS_HOT int ms_status_cancelled(const MPI_Status *st)
 #endif
 }
 
+/* The fields of a completion's record: its kind and flags, and its status
+ * fields in *peer, *tag, *bytes when st (the status the call gave) is not
+ * NULL. The status's fields are recorded whatever the request was; the
+ * merge reads them for receives only. */
+MS_HOT uint32_t ms_req_done_fields(const MPI_Status *st, int64_t *peer, int64_t *tag, int64_t *bytes)
+{
+    if (!st)
+        return MS_REQ_DONE;
+    *peer = -1;
+    *tag = -1;
+    *bytes = 0;
+    if (st->MPI_SOURCE != MPI_PROC_NULL) {
+        *peer = st->MPI_SOURCE >= 0 ? st->MPI_SOURCE : -1;
+        *tag = st->MPI_TAG >= 0 ? st->MPI_TAG : -1;
+        *bytes = ms_status_bytes(st);
+    }
+    return MS_REQ_DONE | MS_REQF_STATUS | (ms_status_cancelled(st) ? MS_REQF_CANCELLED : 0u);
+}
+
 /* A completed request: its handle, and its status when the call gave one
- * (st NULL: none). The status's fields are recorded whatever the request
- * was; the merge reads them for receives only. */
+ * (st NULL: none). */
 MS_HOT void ms_req_fact_done(ms_thread *t, uint64_t key, const void *at, const MPI_Status *st)
 {
-    if (!st) {
-        ms_req_fact(t, MS_REQ_DONE, key, at);
-        return;
-    }
-    int64_t peer = -1, tag = -1, bytes = 0;
-    if (st->MPI_SOURCE != MPI_PROC_NULL) {
-        peer = st->MPI_SOURCE >= 0 ? st->MPI_SOURCE : -1;
-        tag = st->MPI_TAG >= 0 ? st->MPI_TAG : -1;
-        bytes = ms_status_bytes(st);
-    }
-    uint32_t what = MS_REQ_DONE | MS_REQF_STATUS | (ms_status_cancelled(st) ? MS_REQF_CANCELLED : 0u);
+    int64_t peer, tag, bytes;
+    uint32_t what = ms_req_done_fields(st, &peer, &tag, &bytes);
     uint8_t *p = ms_req_fact(t, what, key, at);
-    if (MS_LIKELY(p != NULL)) {
+    if (MS_LIKELY(p != NULL) && st) {
         ms_msg_stage *s = &ms_msg_tls;
         s->len = (size_t)(ms_rec_request_status(p, peer, tag, bytes) - s->buf);
     }

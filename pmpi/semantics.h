@@ -17,7 +17,6 @@
 #include "callsite.h"
 #include "../preload/clock.h"
 #include "handle_map.h"
-#include "request_groups.h"
 #include "pmpi_ops.h"
 #include "request_facts.h"
 #include "../preload/tstate.h"
@@ -260,9 +259,9 @@ MS_HOT void ms_from_status(ms_call *c, const MPI_Status *st)
     c->tag = ms_tag_arg(st->MPI_TAG);
 }
 
-/* ---- requests (requests.c) ---- */
+/* ---- requests (request_facts.h, request_facts.c) ---- */
 
-/* A request's direction (ms_req_meta.recv). */
+/* A request's direction, as its creating call says it. */
 enum {
     MS_REQ_SEND = 0,          /* a send, or a request of no direction */
     MS_REQ_RECV = 1,          /* a receive: its completion reports what the status says */
@@ -270,85 +269,34 @@ enum {
                                * bytes, peer and tag are known from its creation */
 };
 
-typedef struct ms_req_meta {
-    uint64_t where;       /* address the handle was returned to */
-    uint64_t claim;       /* token of the completion call that took it */
-    uint16_t op;          /* creating op */
-    uint8_t recv;         /* MS_REQ_SEND, MS_REQ_RECV or MS_REQ_RECV_POSTED */
-    uint8_t persistent;   /* survives completion */
-    uint8_t cancelled;    /* MPI_Cancel was called on it: its completion asks
-                           * MPI_Test_cancelled */
-    uint8_t posted;       /* post_t holds when it was posted (a persistent
-                           * request: while started) */
-    uint16_t unused;
-    int32_t peer;
-    int32_t tag;
-    int64_t bytes;
-    int64_t comm;
-    uint64_t post_t;      /* log clock: start of the call that created it
-                           * (a persistent request: of its latest start) */
-} ms_req_meta;
-_Static_assert(sizeof(ms_req_meta) <= MS_HMAP_VALUE, "request metadata fits a map slot");
-_Static_assert(offsetof(ms_req_meta, where) == MS_REQGROUP_WHERE * 8 && offsetof(ms_req_meta, claim) ==
-               MS_REQGROUP_CLAIM * 8, "request metadata begins as the entries of a request group");
-
-/* A request as it was before a call on it. */
+/* A request before a call on it (start, free, pready). */
 typedef struct ms_pending {
-    ms_hmap_slot *slot;   /* its table entry, or NULL (always, in trace mode) */
-    uint64_t key;         /* 0: MPI_REQUEST_NULL */
+    uint64_t key;         /* its handle's bits; 0: MPI_REQUEST_NULL */
     const void *at;       /* the caller's handle */
 } ms_pending;
 
-/* The request table of summary mode (requests.c): the ms_req_* calls
- * below in that mode. In trace mode the same calls stage request records
- * instead (request_facts.h), and the merge matches them. */
-MS_HIDDEN void ms_reqtab_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent, uint64_t t0);
-MS_HIDDEN ms_pending ms_reqtab_pending_at(MPI_Request req, const void *at);
-MS_HIDDEN void ms_reqtab_started(ms_call *c, const ms_pending *p);
-MS_HIDDEN void ms_reqtab_posted(ms_thread *t, const ms_pending *p, uint64_t t0);
-MS_HIDDEN ms_pending *ms_reqtab_started_n_at(ms_thread *t, ms_call *c, int n, const MPI_Request *reqs,
-                                             const void *at, size_t stride);
-MS_HIDDEN void ms_reqtab_posted_n(ms_thread *t, const ms_pending *p, int n, uint64_t t0);
-MS_HIDDEN void ms_reqtab_cancel_at(ms_call *c, MPI_Request req, const void *at);
-MS_HIDDEN void ms_reqtab_forget(ms_call *c, const ms_pending *p);
-MS_HIDDEN void ms_reqtab_done_at(ms_thread *t, ms_call *c, MPI_Request req, const void *at, const MPI_Status *st,
-                                 int rc);
-MS_HIDDEN void ms_reqtab_done_n(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at,
-                                size_t stride, const MPI_Status *sts, int rc);
-MS_HIDDEN void ms_reqtab_done_any(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at,
-                                  size_t stride, int index, const MPI_Status *st, int rc);
-MS_HIDDEN void ms_reqtab_done_some(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at,
-                                   size_t stride, int outcount, const int *indices, const MPI_Status *sts, int rc);
-
-/* `req` points to the caller's handle (a Fortran entry point's _at
- * variants: `at` is the address of the caller's Fortran handle): its
- * address tells apart requests that the MPI library gave one handle value
- * (requests complete at creation). t0: the start of the creating call,
- * when the request was posted; recv: MS_REQ_SEND, MS_REQ_RECV or
- * MS_REQ_RECV_POSTED. */
-MS_HOT void ms_req_new_at(ms_call *c, MPI_Request req, const void *at, int recv, int persistent, uint64_t t0)
+/* Each call below stages request records (request_facts.h) that the
+ * call's event is written after; the merge (or summary mode's writer)
+ * matches them. `req` points to the caller's handle (the _at variants of a
+ * Fortran entry point: `at` is the address of the caller's Fortran
+ * handle): its address tells apart requests that the MPI library gave one
+ * handle value. recv: MS_REQ_SEND, MS_REQ_RECV or MS_REQ_RECV_POSTED. */
+MS_HOT void ms_req_new_at(ms_thread *t, MPI_Request req, const void *at, int recv, int persistent)
 {
-    if (MS_LIKELY(ms_msg_on)) {
-        uint64_t key = ms_req_key(req);
-        if (key)
-            ms_req_fact(ms_tls_thread, MS_REQ_NEW | (uint32_t)recv << MS_REQF_DIR_SHIFT |
-                        (persistent ? MS_REQF_PERSISTENT : 0u), key, at);
-        return;
-    }
-    ms_reqtab_new_at(c, req, at, recv, persistent, t0);
+    uint64_t key = ms_req_key(req);
+    if (key)
+        ms_req_fact(t, MS_REQ_NEW | (uint32_t)recv << MS_REQF_DIR_SHIFT | (persistent ? MS_REQF_PERSISTENT : 0u),
+                    key, at);
 }
 
-MS_HOT void ms_req_new(ms_call *c, const MPI_Request *req, int recv, int persistent, uint64_t t0)
+MS_HOT void ms_req_new(ms_thread *t, const MPI_Request *req, int recv, int persistent)
 {
-    ms_req_new_at(c, *req, req, recv, persistent, t0);
+    ms_req_new_at(t, *req, req, recv, persistent);
 }
 
-/* A request before a call on it (start, free, pready). */
 MS_HOT ms_pending ms_req_pending_at(MPI_Request req, const void *at)
 {
-    if (MS_LIKELY(ms_msg_on))
-        return (ms_pending){.slot = NULL, .key = ms_req_key(req), .at = at};
-    return ms_reqtab_pending_at(req, at);
+    return (ms_pending){.key = ms_req_key(req), .at = at};
 }
 
 MS_HOT ms_pending ms_req_pending(const MPI_Request *req)
@@ -356,89 +304,33 @@ MS_HOT ms_pending ms_req_pending(const MPI_Request *req)
     return ms_req_pending_at(*req, req);
 }
 
-/* MPI_Start (before the call): reports the request; after it,
- * ms_req_posted keeps the start's t0 in its entry (a record, in trace
- * mode). */
-MS_HOT void ms_req_started(ms_call *c, const ms_pending *p)
+/* A request record of kind `what` for a request as it was before the call
+ * (MS_REQ_START after a start that succeeded, MS_REQ_FREE after a free
+ * that did, MS_REQ_REF for pready and parrived). */
+MS_HOT void ms_req_named(ms_thread *t, uint32_t what, const ms_pending *p)
 {
-    if (!ms_msg_on)
-        ms_reqtab_started(c, p);
+    if (p->key)
+        ms_req_fact(t, what, p->key, p->at);
 }
 
-MS_HOT void ms_req_posted(ms_thread *t, const ms_pending *p, uint64_t t0)
+/* MPI_Startall that succeeded: every started request. */
+MS_HOT void ms_req_started_n(ms_thread *t, int n, const MPI_Request *reqs, const void *at, size_t stride)
 {
-    if (MS_LIKELY(ms_msg_on)) {
-        if (p->key)
-            ms_req_fact(t, MS_REQ_START, p->key, p->at);
-        return;
-    }
-    ms_reqtab_posted(t, p, t0);
+    ms_req_facts_n(t, MS_REQ_START, n, reqs, at, stride);
 }
 
-/* MPI_Pready, MPI_Parrived: reports the request as a start does, and
- * leaves it as it is. */
-MS_HOT void ms_req_named(ms_thread *t, ms_call *c, const ms_pending *p)
+/* MPI_Cancel: marks the request; its completion then counts it cancelled
+ * when its status says so. */
+MS_HOT void ms_req_cancel_at(ms_thread *t, MPI_Request req, const void *at)
 {
-    if (MS_LIKELY(ms_msg_on)) {
-        if (p->key)
-            ms_req_fact(t, MS_REQ_REF, p->key, p->at);
-        return;
-    }
-    ms_reqtab_started(c, p);
+    uint64_t key = ms_req_key(req);
+    if (key)
+        ms_req_fact(t, MS_REQ_CANCEL, key, at);
 }
 
-/* MPI_Startall: the same for n requests; the pending requests (summary
- * mode; NULL when none can be had, and in trace mode) for
- * ms_req_posted_n, which is given the handles again. */
-MS_HOT ms_pending *ms_req_started_n_at(ms_thread *t, ms_call *c, int n, const MPI_Request *reqs, const void *at,
-                                       size_t stride)
+MS_HOT void ms_req_cancel(ms_thread *t, const MPI_Request *req)
 {
-    if (MS_LIKELY(ms_msg_on))
-        return NULL;
-    return ms_reqtab_started_n_at(t, c, n, reqs, at, stride);
-}
-
-MS_HOT ms_pending *ms_req_started_n(ms_thread *t, ms_call *c, int n, const MPI_Request *reqs)
-{
-    return ms_req_started_n_at(t, c, n, reqs, reqs, sizeof *reqs);
-}
-
-MS_HOT void ms_req_posted_n(ms_thread *t, const ms_pending *p, int n, uint64_t t0, const MPI_Request *reqs,
-                            const void *at, size_t stride)
-{
-    if (MS_LIKELY(ms_msg_on)) {
-        ms_req_facts_n(t, MS_REQ_START, n, reqs, at, stride);
-        return;
-    }
-    ms_reqtab_posted_n(t, p, n, t0);
-}
-
-/* MPI_Cancel: reports the request as a start does, and marks it cancelled. */
-MS_HOT void ms_req_cancel_at(ms_thread *t, ms_call *c, MPI_Request req, const void *at)
-{
-    if (MS_LIKELY(ms_msg_on)) {
-        uint64_t key = ms_req_key(req);
-        if (key)
-            ms_req_fact(t, MS_REQ_CANCEL, key, at);
-        return;
-    }
-    ms_reqtab_cancel_at(c, req, at);
-}
-
-MS_HOT void ms_req_cancel(ms_thread *t, ms_call *c, const MPI_Request *req)
-{
-    ms_req_cancel_at(t, c, *req, req);
-}
-
-/* MPI_Request_free that succeeded, on the request as it was before it. */
-MS_HOT void ms_req_forget(ms_thread *t, ms_call *c, const ms_pending *p)
-{
-    if (MS_LIKELY(ms_msg_on)) {
-        if (p->key)
-            ms_req_fact(t, MS_REQ_FREE, p->key, p->at);
-        return;
-    }
-    ms_reqtab_forget(c, p);
+    ms_req_cancel_at(t, *req, req);
 }
 
 /* Completions. The handles are the call's as they were before it (a
@@ -447,15 +339,11 @@ MS_HOT void ms_req_forget(ms_thread *t, ms_call *c, const ms_pending *p)
  * pmpi/fortran.h: the caller's Fortran handles). st/sts: the statuses the
  * call was given (the wrapper's own for MPI_STATUS(ES)_IGNORE), read after
  * it. */
-MS_HOT void ms_req_done_at(ms_thread *t, ms_call *c, MPI_Request req, const void *at, const MPI_Status *st, int rc)
+MS_HOT void ms_req_done_at(ms_thread *t, MPI_Request req, const void *at, const MPI_Status *st, int rc)
 {
-    if (MS_LIKELY(ms_msg_on)) {
-        uint64_t key = ms_req_key(req);
-        if (key)
-            ms_req_fact_done(t, key, at, rc == MPI_SUCCESS ? st : NULL);
-        return;
-    }
-    ms_reqtab_done_at(t, c, req, at, st, rc);
+    uint64_t key = ms_req_key(req);
+    if (key)
+        ms_req_fact_done(t, key, at, rc == MPI_SUCCESS ? st : NULL);
 }
 
 /* The n handles of reqs, saved in the thread's scratch memory before the
@@ -465,35 +353,36 @@ MS_HIDDEN const MPI_Request *ms_req_save_n(ms_thread *t, int n, const MPI_Reques
 MS_HOT void ms_req_done_n(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at, size_t stride,
                           const MPI_Status *sts, int rc)
 {
-    if (MS_LIKELY(ms_msg_on) && saved) {
+    if (MS_LIKELY(saved != NULL))
         ms_req_facts_done_n(t, n, saved, at, stride, sts, rc);
-        return;
-    }
-    ms_reqtab_done_n(t, c, n, saved, at, stride, sts, rc);
+    else if (n > 0)
+        c->req_op = MS_OP_UNKNOWN;
 }
 
 MS_HOT void ms_req_done_any(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at,
                             size_t stride, int index, const MPI_Status *st, int rc)
 {
-    if (MS_LIKELY(ms_msg_on) && saved) {
-        if (index == MPI_UNDEFINED || index < 0 || index >= n)
-            return;
-        uint64_t key = ms_req_key(saved[index]);
-        if (key)
-            ms_req_fact_done(t, key, (const char *)at + (size_t)index * stride, rc == MPI_SUCCESS ? st : NULL);
+    if (index == MPI_UNDEFINED || index < 0 || index >= n)
+        return;
+    if (MS_UNLIKELY(!saved)) {
+        c->req_op = MS_OP_UNKNOWN;
         return;
     }
-    ms_reqtab_done_any(t, c, n, saved, at, stride, index, st, rc);
+    uint64_t key = ms_req_key(saved[index]);
+    if (key)
+        ms_req_fact_done(t, key, (const char *)at + (size_t)index * stride, rc == MPI_SUCCESS ? st : NULL);
 }
 
 MS_HOT void ms_req_done_some(ms_thread *t, ms_call *c, int n, const MPI_Request *saved, const void *at,
                              size_t stride, int outcount, const int *indices, const MPI_Status *sts, int rc)
 {
-    if (MS_LIKELY(ms_msg_on) && saved) {
-        ms_req_facts_done_some(t, n, saved, at, stride, outcount, indices, sts, rc);
+    if (outcount == MPI_UNDEFINED || outcount <= 0)
+        return;
+    if (MS_UNLIKELY(!saved)) {
+        c->req_op = MS_OP_UNKNOWN;
         return;
     }
-    ms_reqtab_done_some(t, c, n, saved, at, stride, outcount, indices, sts, rc);
+    ms_req_facts_done_some(t, n, saved, at, stride, outcount, indices, sts, rc);
 }
 
 /* The received half of a sendrecv (status st, the call started at t0): its
@@ -502,7 +391,5 @@ MS_HIDDEN void ms_msg_received(ms_thread *t, const ms_call *c, const MPI_Status 
 /* Statuses of the wrapper's own for n requests, or `fallback` (the caller's
  * MPI_STATUSES_IGNORE) when none can be had. */
 MS_HIDDEN MPI_Status *ms_scratch_statuses(ms_thread *t, int n, MPI_Status *fallback);
-
-MS_HIDDEN void ms_requests_init(void);
 
 #endif

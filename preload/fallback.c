@@ -54,8 +54,11 @@ static void reserve_release(void)
 int ms_fb_init(const ms_sum_clock *clock, uint64_t init_end, size_t block_max, int dirfd, const char *name)
 {
     follow = ms_sum_new(clock, init_end, block_max);
-    if (!follow)
+    if (!follow || ms_sum_match_requests(follow) != 0) {
+        ms_sum_free(follow);
+        follow = NULL;
         return -1;
+    }
     ms_sum_set_folding(follow, 0);
     memset(gap, 0, sizeof gap);
     folded_any = 0;
@@ -76,12 +79,22 @@ static uint64_t fold(uint32_t thread, const uint8_t *p, size_t n, int quiet)
     if (quiet || !follow)
         return ms_sum_count_events(p, n);
     folded_any = 1;
-    if (thread < MS_MAX_THREADS)
+    if (thread < MS_MAX_THREADS) {
+        if (!gap[thread])
+            ms_sum_gap_begin(follow, thread);
         gap[thread] = 1;
+    }
     ms_sum_set_folding(follow, 1);
     uint64_t lost = ms_sum_consume(follow, thread, p, n);
     ms_sum_set_folding(follow, 0);
     return lost;
+}
+
+static int emit(void *ctx, uint32_t thread, const uint8_t *p, size_t n)
+{
+    if (ms_log_write_block(ctx, MS_BLOCK_DATA, thread, p, n) == 0)
+        return 0;
+    return errno ? errno : EIO;
 }
 
 uint64_t ms_fb_write(ms_log *log, uint32_t thread, const uint8_t *p, size_t n, int quiet)
@@ -92,9 +105,11 @@ uint64_t ms_fb_write(ms_log *log, uint32_t thread, const uint8_t *p, size_t n, i
      * events end. */
     uint64_t cursor;
     if (thread < MS_MAX_THREADS && gap[thread] && ms_sum_cursor(follow, thread, &cursor) == 0) {
+        /* The definitions folded in the gap first: later events use them. */
         uint8_t rec[MS_VARINT_MAX + 1];
         uint8_t *e = ms_rec_time(rec, cursor);
-        if (ms_log_write_block(log, MS_BLOCK_DATA, thread, rec, (size_t)(e - rec)) != 0)
+        if (ms_sum_gap_end(follow, thread, emit, log) != 0 ||
+            ms_log_write_block(log, MS_BLOCK_DATA, thread, rec, (size_t)(e - rec)) != 0)
             return fold(thread, p, n, quiet);
         gap[thread] = 0;
     }
@@ -119,13 +134,6 @@ uint64_t ms_fb_write(ms_log *log, uint32_t thread, const uint8_t *p, size_t n, i
 int ms_fb_folded(void)
 {
     return folded_any;
-}
-
-static int emit(void *ctx, uint32_t thread, const uint8_t *p, size_t n)
-{
-    if (ms_log_write_block(ctx, MS_BLOCK_DATA, thread, p, n) == 0)
-        return 0;
-    return errno ? errno : EIO;
 }
 
 int ms_fb_finish(ms_log *log, uint64_t finalize_start, uint8_t *buf)

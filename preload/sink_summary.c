@@ -133,7 +133,8 @@ const ms_sink *ms_sink_summary_open(const ms_sum_clock *clock, uint64_t init_end
 {
     snapshot_ns = ms_summary_snapshot_ns(ms_cfg.flush_ms, ranks);
     summary = ms_sum_new(clock, init_end, block_max);
-    if (!summary || ms_summary_log_init(&summary_log, ms_writer_log(), dirfd, name) != 0) {
+    if (!summary || ms_sum_match_requests(summary) != 0 ||
+        ms_summary_log_init(&summary_log, ms_writer_log(), dirfd, name) != 0) {
         ms_warn_once(MS_WARN_MEMORY, "cannot start summary mode (%s); nothing is recorded", strerror(errno));
         summary_release();
         return NULL;

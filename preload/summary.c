@@ -10,6 +10,8 @@
  * one definition of the statistics, the sketch and the nesting rule. */
 #include "../common/nesting.h"
 #include "../common/stats.h"
+#include "records.h"
+#include "summary_requests.h"
 
 /* Most region ids one thread may define (as the reader allows). */
 #define MAX_IDS (1u << 20)
@@ -42,6 +44,11 @@ typedef struct sum_thread {
     size_t ncuts, cuts_cap;
     sum_sample *samples;    /* in order of first appearance */
     size_t nsamples, samples_cap;
+    ms_sumrq_thread rq;     /* request records (summary_requests.h) */
+    sum_region *dregs;      /* the writer's regions: id MS_SUMRQ_ID_BASE + index */
+    uint32_t ndregs, dregs_cap;
+    int in_gap;             /* ms_sum_gap_begin: ctl from gap_mark on was folded */
+    size_t gap_mark;
 } sum_thread;
 
 struct ms_sum {
@@ -54,6 +61,8 @@ struct ms_sum {
     ms_nest nest;
     uint64_t events;
     int follow_only;            /* events advance cursors, are not folded */
+    ms_rq_table *rq;            /* requests matched from their records, or
+                                   NULL: the records are passed over */
 };
 
 static inline uint64_t to_ns(const ms_sum *s, uint64_t t)
@@ -97,7 +106,12 @@ void ms_sum_free(ms_sum *s)
         for (size_t k = 0; k < t->nsamples; k++)
             free(t->samples[k].rec);
         free(t->samples);
+        for (uint32_t k = 0; k < t->ndregs; k++)
+            ms_stats_free(&t->dregs[k].st);
+        free(t->dregs);
+        ms_sumrq_free(&t->rq);
     }
+    ms_rq_destroy(s->rq);
     free(s->threads);
     ms_nest_free(&s->nest);
     free(s);
@@ -112,6 +126,13 @@ void ms_sum_set_window_end(ms_sum *s, uint64_t finalize_start)
 void ms_sum_set_folding(ms_sum *s, int fold)
 {
     s->follow_only = !fold;
+}
+
+int ms_sum_match_requests(ms_sum *s)
+{
+    if (!s->rq)
+        s->rq = ms_rq_create();
+    return s->rq ? 0 : -1;
 }
 
 uint64_t ms_sum_events(const ms_sum *s)
@@ -141,6 +162,35 @@ static sum_thread *thread_at(ms_sum *s, uint32_t thread)
         s->nthreads = n;
     }
     return &s->threads[thread];
+}
+
+void ms_sum_gap_begin(ms_sum *s, uint32_t thread)
+{
+    sum_thread *t = thread_at(s, thread);
+    if (t && !t->in_gap) {
+        t->in_gap = 1;
+        t->gap_mark = t->ctl_len;
+    }
+}
+
+int ms_sum_gap_end(ms_sum *s, uint32_t thread, int (*emit)(void *ctx, uint32_t thread, const uint8_t *p, size_t n),
+                   void *ctx)
+{
+    if (thread >= s->nthreads || !s->threads[thread].in_gap)
+        return 0;
+    sum_thread *t = &s->threads[thread];
+    size_t from = t->gap_mark;
+    int rc;
+    for (size_t k = 0; k <= t->ncuts; k++) {
+        size_t to = k < t->ncuts ? t->cuts[k] : t->ctl_len;
+        if (to <= from)
+            continue;
+        if ((rc = emit(ctx, thread, t->ctl + from, to - from)) != 0)
+            return rc;
+        from = to;
+    }
+    t->in_gap = 0;
+    return 0;
 }
 
 static sum_region *region_at(sum_thread *t, uint64_t id)
@@ -424,8 +474,7 @@ static inline const uint8_t *skip_varint_in(const uint8_t *p)
 }
 
 /* The longest record follow_fast reads: a message record (a head byte and
- * 7 varints); a request record is at most a head and 6 varints, an event 3
- * varints. */
+ * 7 varints); an event is 3 varints. */
 #define FOLLOW_MARGIN (1u + 7u * MS_VARINT_MAX)
 
 /* Following only: the events and message records of a thread that has a
@@ -434,8 +483,7 @@ static inline const uint8_t *skip_varint_in(const uint8_t *p)
 static const uint8_t *follow_fast(sum_thread *t, const uint8_t *p, const uint8_t *end)
 {
     const uint8_t message_head = (uint8_t)(((unsigned)MS_CTL_MESSAGE << 2) | MS_REC_CONTROL);
-    const uint8_t request_head = (uint8_t)(((unsigned)MS_CTL_REQUEST << 2) | MS_REC_CONTROL);
-    while (end - p >= (ptrdiff_t)FOLLOW_MARGIN) {
+    while (end - p >= (ptrdiff_t)FOLLOW_MARGIN && t->rq.npend == 0) {
         if ((*p & 3u) == MS_REC_EVENT) {
             uint64_t gap, dur;
             p = skip_varint_in(p);
@@ -445,12 +493,6 @@ static const uint8_t *follow_fast(sum_thread *t, const uint8_t *p, const uint8_t
         } else if (*p == message_head) {
             p++;
             for (int i = 0; i < 7; i++)
-                p = skip_varint_in(p);
-        } else if (*p == request_head && p[1] < 0x80) {
-            unsigned what = p[1];
-            p += 2;
-            int n = (what & MS_REQF_STATUS) && (what & MS_REQ_KIND_MASK) == MS_REQ_DONE ? 5 : 2;
-            for (int i = 0; i < n; i++)
                 p = skip_varint_in(p);
         } else {
             break;
@@ -466,7 +508,7 @@ static const uint8_t *follow_fast(sum_thread *t, const uint8_t *p, const uint8_t
 static const uint8_t *fold_fast(ms_sum *s, uint32_t thread, sum_thread *t, const uint8_t *p, const uint8_t *end,
                                 uint64_t *lost)
 {
-    while (end - p >= (ptrdiff_t)FOLLOW_MARGIN && (*p & 3u) == MS_REC_EVENT) {
+    while (end - p >= (ptrdiff_t)FOLLOW_MARGIN && (*p & 3u) == MS_REC_EVENT && t->rq.npend == 0) {
         uint64_t h, gap, dur;
         const uint8_t *q = varint_in(p, &h);
         q = varint_in(q, &gap);
@@ -481,6 +523,42 @@ static const uint8_t *fold_fast(ms_sum *s, uint32_t thread, sum_thread *t, const
         p = q;
     }
     return p;
+}
+
+/* The region an event of region id `id` (r) is counted under once the
+ * thread's kept request records are applied: r, or one of the writer's
+ * own (defined in the thread's control records when new); NULL when out
+ * of memory. */
+static sum_region *matched_region(ms_sum *s, sum_thread *t, uint32_t thread, uint64_t id, sum_region *r,
+                                  uint64_t start)
+{
+    uint32_t k;
+    char name[MS_MAX_NAME + 1];
+    size_t len = 0;
+    int rc = ms_sumrq_apply(s->rq, &t->rq, thread, id, to_ns(s, start), &k, name, sizeof name, &len);
+    if (rc <= 0)
+        return rc < 0 ? NULL : r;
+    if (k < t->ndregs)
+        return &t->dregs[k];
+    if (k >= t->dregs_cap) {
+        uint32_t cap = t->dregs_cap ? t->dregs_cap * 2 : 16;
+        sum_region *d = realloc(t->dregs, cap * sizeof *d);
+        if (!d)
+            return NULL;
+        t->dregs = d;
+        t->dregs_cap = cap;
+    }
+    uint8_t rec[MS_REGION_DEF_MAX];
+    uint8_t *end = ms_rec_region(rec, MS_SUMRQ_ID_BASE + k, name, len);
+    if (keep_control(s, t, rec, (size_t)(end - rec)) != 0)
+        return NULL;
+    sum_region *d = &t->dregs[k];
+    memset(d, 0, sizeof *d);
+    ms_stats_init(&d->st);
+    d->defined = 1;
+    d->is_mpi = 1;
+    t->ndregs = k + 1;
+    return d;
 }
 
 uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
@@ -507,9 +585,16 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
             }
             uint64_t start = t->cursor + gap;
             t->cursor = start + dur;
-            if (s->follow_only)
+            if (s->follow_only) {
+                /* The requests are followed, so that a fold later names
+                 * their completions. */
+                if (t->rq.npend && s->rq && ms_sumrq_follow(s->rq, &t->rq, thread, h >> 2, to_ns(s, start)) != 0)
+                    t = NULL;
                 continue;
+            }
             sum_region *r = (h >> 2) < t->nregs ? &t->regs[h >> 2] : NULL;
+            if (r && t->rq.npend && s->rq && t->has_time)
+                r = matched_region(s, t, thread, h >> 2, r, start);
             if (!r || !r->defined || !t->has_time || fold_event(s, thread, r, start, start + dur) != 0)
                 lost++;
             continue;
@@ -529,6 +614,8 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
                 r->defined = 1;
                 r->is_mpi = len >= 4 && memcmp(name, "mpi:", 4) == 0;
                 r->is_gpu = len >= 5 && memcmp(name, "cuda:", 5) == 0;
+                if (s->rq && ms_sumrq_define(&t->rq, id, name, (size_t)len) != 0)
+                    t = NULL;   /* out of memory: later records of the chunk are lost */
             }
         } else if (ctl == MS_CTL_TIME) {
             uint64_t v;
@@ -538,6 +625,11 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
                 t->cursor = v;
                 t->has_time = 1;
             }
+            continue;
+        } else if (ctl == MS_CTL_REQUEST && s->rq) {
+            /* Kept until the thread's next event (summary_requests.h). */
+            if (!t || ms_sumrq_record(&t->rq, &p, end) != 0)
+                break;
             continue;
         } else if (ctl == MS_CTL_MESSAGE || ctl == MS_CTL_REQUEST) {
             /* Of one call only: a snapshot keeps none (docs/FORMAT.md). */
@@ -626,6 +718,16 @@ int ms_sum_write(const ms_sum *s, int (*emit)(void *ctx, uint32_t thread, const 
                 len = 0;
             }
             len = (size_t)(put_summary(buf + len, id, &t->regs[id]) - buf);
+        }
+        for (uint32_t k = 0; k < t->ndregs; k++) {
+            if (t->dregs[k].st.calls == 0)
+                continue;
+            if (len > 0 && len + SUMMARY_REC_MAX > s->block_max) {
+                if ((rc = emit(ctx, i, buf, len)) != 0)
+                    return rc;
+                len = 0;
+            }
+            len = (size_t)(put_summary(buf + len, MS_SUMRQ_ID_BASE + k, &t->dregs[k]) - buf);
         }
         if (len > 0 && (rc = emit(ctx, i, buf, len)) != 0)
             return rc;

@@ -54,6 +54,21 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n);
  * A trace-mode log follows what it writes, so that, on a full disk, what
  * cannot be written is folded (fallback.h). */
 void ms_sum_set_folding(ms_sum *s, int fold);
+
+/* A trace's gap (fallback.h): from ms_sum_gap_begin on, what the thread's
+ * records define (regions, call sites, communicators, files: the control
+ * records kept) was folded, not written; ms_sum_gap_end writes those
+ * definitions through emit, before the trace goes on, so that its later
+ * events find their regions. 0, or emit's error. */
+void ms_sum_gap_begin(ms_sum *s, uint32_t thread);
+int ms_sum_gap_end(ms_sum *s, uint32_t thread, int (*emit)(void *ctx, uint32_t thread, const uint8_t *p, size_t n),
+                   void *ctx);
+
+/* Summary mode: request records are matched (preload/summary_requests.h)
+ * and completion calls counted under the names that report what they
+ * completed; without, they are passed over (the full-disk fall-back of a
+ * trace, whose reader matches them). 0, or -1 when out of memory. */
+int ms_sum_match_requests(ms_sum *s);
 /* The length of the longest run of whole records at the start of
  * [p, p + n) that is at most max bytes long and does not end between a
  * message record and the event it belongs to: 0 when the first record (or

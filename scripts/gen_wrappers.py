@@ -347,8 +347,8 @@ class Emit:
 
     def req_new(self, r, recv, persistent):
         if self.fortran:
-            return f"ms_req_new_at(&c, *{r}, {self.where(r)}, {recv}, {persistent}, t0)"
-        return f"ms_req_new(&c, {r}, {recv}, {persistent}, t0)"
+            return f"ms_req_new_at(t, *{r}, {self.where(r)}, {recv}, {persistent})"
+        return f"ms_req_new(t, {r}, {recv}, {persistent})"
 
     def req_pending(self, r):
         return f"ms_req_pending_at(*{r}, {self.where(r)})" if self.fortran else f"ms_req_pending({r})"
@@ -414,8 +414,7 @@ def emit_recvstatus(e, a):
 
 def emit_start(e, a):
     e.pre.append(f"ms_pending ms_p = {e.req_pending(a[0])};")
-    e.pre.append("ms_req_started(&c, &ms_p);")
-    e.post.append("if (rc == MPI_SUCCESS)\n        ms_req_posted(t, &ms_p, t0);")
+    e.post.append("if (rc == MPI_SUCCESS)\n        ms_req_named(t, MS_REQ_START, &ms_p);")
 
 
 def emit_ofreq(e, a):
@@ -424,36 +423,31 @@ def emit_ofreq(e, a):
     that tells apart entries of one handle value."""
     at = e.where(a[0]) if e.fortran else "NULL"
     e.pre.append(f"ms_pending ms_p = ms_req_pending_at({a[0]}, {at});")
-    e.pre.append("ms_req_named(t, &c, &ms_p);")
+    e.pre.append("ms_req_named(t, MS_REQ_REF, &ms_p);")
 
 
 def emit_cancelreq(e, a):
     if e.fortran:
-        e.pre.append(f"ms_req_cancel_at(t, &c, *{a[0]}, {e.where(a[0])});")
+        e.pre.append(f"ms_req_cancel_at(t, *{a[0]}, {e.where(a[0])});")
     else:
-        e.pre.append(f"ms_req_cancel(t, &c, {a[0]});")
+        e.pre.append(f"ms_req_cancel(t, {a[0]});")
 
 
 def emit_startall(e, a):
     n, reqs = a
-    if e.fortran:
-        e.pre.append(f"ms_pending *ms_p = ms_req_started_n_at(t, &c, {n}, {reqs}, {e.where(reqs)}, "
-                     f"sizeof *{e.where(reqs)});")
-    else:
-        e.pre.append(f"ms_pending *ms_p = ms_req_started_n(t, &c, {n}, {reqs});")
-    e.post.append(f"if (rc == MPI_SUCCESS)\n        ms_req_posted_n(t, ms_p, {n}, t0, {reqs}, {e.req_at(reqs)});")
+    e.post.append(f"if (rc == MPI_SUCCESS)\n        ms_req_started_n(t, {n}, {reqs}, {e.req_at(reqs)});")
 
 
 def emit_freereq(e, a):
     e.pre.append(f"ms_pending ms_p = {e.req_pending(a[0])};")
-    e.post.append("if (rc == MPI_SUCCESS)\n        ms_req_forget(t, &c, &ms_p);")
+    e.post.append("if (rc == MPI_SUCCESS)\n        ms_req_named(t, MS_REQ_FREE, &ms_p);")
 
 
 def emit_complete(e, a):
     req, st = a
     e.own_status(st)
     e.pre.append(f"MPI_Request ms_r = *{req};")
-    e.done(f"ms_req_done_at(t, &c, ms_r, {e.where(req) if e.fortran else req}, {st}, rc);")
+    e.done(f"ms_req_done_at(t, ms_r, {e.where(req) if e.fortran else req}, {st}, rc);")
 
 
 def emit_completeall(e, a):

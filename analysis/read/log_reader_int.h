@@ -19,7 +19,7 @@
 #include <sys/types.h>
 #include <zstd.h>
 
-#include "../../common/req_match.h"
+#include "../../common/req_records.h"
 #include "idmap.h"
 #include "log_reader.h"
 #include "strtab.h"
@@ -27,15 +27,7 @@
 /* The largest time a log may hold: every time must fit an int64_t. */
 #define MS_RD_MAX_TIME ((uint64_t)INT64_MAX)
 
-/* A request record kept until its event (decode_request.c). */
-typedef struct ms_rd_pending {
-    uint32_t what;           /* kind and flags */
-    uint64_t handle, where;
-    int64_t peer, tag, bytes;   /* with MS_REQF_STATUS */
-} ms_rd_pending;
-
 typedef struct ms_rd_name_info ms_rd_name_info;
-typedef struct derived_slot derived_slot;
 
 typedef struct thread_state {
     uint32_t thread;
@@ -46,7 +38,7 @@ typedef struct thread_state {
     uint32_t ndefs;
     ms_idmap ids;            /* the other ids */
     uint16_t cset[MS_MAX_COUNTER_SETS];  /* set id -> per-file set index + 1 */
-    ms_rd_pending *pend;     /* request records before the next event */
+    ms_rq_record *pend;      /* request records before the next event */
     size_t npend, pend_cap;
     uint64_t req_where;      /* the handle address of the latest request record */
 } thread_state;
@@ -88,8 +80,7 @@ struct ms_reader {
     ms_rq_table *rq;
     ms_rd_name_info **info;
     size_t ninfo;
-    derived_slot *derived;
-    size_t derived_mask, derived_used;
+    ms_rq_names derived;     /* completion names by (event name, fold) */
     thread_state *threads;
     size_t nthreads, threads_cap;
 

@@ -1,0 +1,207 @@
+/* Request records as their readers use them: see req_records.h. */
+#include "req_records.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "log_format.h"
+#include "op_names.h"
+#include "region_name.h"
+
+enum ms_rq_parse_error ms_rq_parse(const uint8_t **pp, const uint8_t *end, uint64_t *where_base,
+                                   ms_rq_record *out)
+{
+    uint64_t what, handle, where;
+    if (ms_get_varint(pp, end, &what) != 0 || ms_get_varint(pp, end, &handle) != 0 ||
+        ms_get_varint(pp, end, &where) != 0)
+        return MS_RQ_CUT;
+    uint32_t kind = (uint32_t)(what & MS_REQ_KIND_MASK);
+    uint64_t flags = what & ~(uint64_t)MS_REQ_KIND_MASK;
+    int ok;
+    switch (kind) {
+    case MS_REQ_NEW:
+        ok = (flags & ~(uint64_t)(MS_REQF_DIR | MS_REQF_PERSISTENT)) == 0 &&
+             ((flags & MS_REQF_DIR) >> MS_REQF_DIR_SHIFT) <= 2;
+        break;
+    case MS_REQ_DONE:
+        ok = (flags & ~(uint64_t)(MS_REQF_STATUS | MS_REQF_CANCELLED)) == 0;
+        break;
+    case MS_REQ_START:
+    case MS_REQ_CANCEL:
+    case MS_REQ_FREE:
+    case MS_REQ_REF:
+        ok = flags == 0;
+        break;
+    default:
+        ok = 0;
+    }
+    if (!ok)
+        return MS_RQ_BAD_KIND;
+    if (handle == 0)
+        return MS_RQ_NO_HANDLE;
+    *out = (ms_rq_record){.what = (uint32_t)what, .handle = handle, .peer = -1, .tag = -1, .bytes = -1};
+    out->where = *where_base + (uint64_t)ms_unzigzag(where);
+    *where_base = out->where;
+    if (kind == MS_REQ_DONE && (flags & MS_REQF_STATUS)) {
+        uint64_t v[3];
+        for (int i = 0; i < 3; i++)
+            if (ms_get_varint(pp, end, &v[i]) != 0)
+                return MS_RQ_CUT;
+        out->peer = ms_unzigzag(v[0]);
+        out->tag = ms_unzigzag(v[1]);
+        out->bytes = ms_unzigzag(v[2]);
+    }
+    return MS_RQ_OK;
+}
+
+const char *ms_rq_parse_error_str(enum ms_rq_parse_error e)
+{
+    switch (e) {
+    case MS_RQ_OK: return "ok";
+    case MS_RQ_CUT: return "request record runs past its block";
+    case MS_RQ_BAD_KIND: return "request record of an unknown kind or with unknown flags";
+    case MS_RQ_NO_HANDLE: return "request record without a handle";
+    }
+    return "bad request record";
+}
+
+void ms_rq_facts_of(const ms_region_info *info, int is_mpi, ms_rq_facts *out)
+{
+    *out = (ms_rq_facts){.op = 0, .comm = -1, .peer = -1, .tag = -1, .bytes = -1};
+    if (!info || !is_mpi)
+        return;
+    out->op = ms_op_id(info->op, strlen(info->op));
+    out->io = strcmp(info->kind, "io") == 0;
+    out->pair = strcmp(info->op, "isendrecv") == 0 || strcmp(info->op, "isendrecv_replace") == 0;
+    out->comm = info->comm;
+    out->peer = info->peer;
+    out->tag = info->tag;
+    out->bytes = info->bytes;
+}
+
+int ms_rq_apply(ms_rq_table *t, uint32_t thread, const ms_rq_record *recs, size_t n, const ms_rq_facts *facts,
+                uint64_t start_ns, ms_rq_fold *fold, int (*on_msg)(void *ctx, const ms_rq_message *m),
+                void *ctx)
+{
+    ms_rq_call(t);
+    int took = 0;
+    for (size_t i = 0; i < n; i++) {
+        const ms_rq_record *p = &recs[i];
+        uint32_t kind = p->what & MS_REQ_KIND_MASK;
+        if (kind == MS_REQ_NEW) {
+            ms_rq_facts f = *facts;
+            f.dir = (uint8_t)((p->what & MS_REQF_DIR) >> MS_REQF_DIR_SHIFT);
+            f.persistent = (p->what & MS_REQF_PERSISTENT) != 0;
+            if (f.dir == 1)
+                /* A receive's bytes are what its status will say. */
+                f.bytes = -1;
+            if (ms_rq_new(t, thread, p->handle, p->where, &f, start_ns) != 0)
+                return -1;
+            continue;
+        }
+        ms_rq_status st = {.has = (p->what & MS_REQF_STATUS) != 0, .cancelled = (p->what & MS_REQF_CANCELLED) != 0,
+                           .peer = p->peer, .tag = p->tag, .bytes = p->bytes};
+        ms_rq_message m[2];
+        int k = ms_rq_take(t, kind, thread, p->handle, p->where, &st, start_ns, fold, m);
+        took = 1;
+        for (int j = 0; j < k && on_msg; j++)
+            if (on_msg(ctx, &m[j]) != 0)
+                return -2;
+    }
+    return took;
+}
+
+size_t ms_rq_name(char *buf, size_t cap, const ms_region_info *raw, const ms_rq_fold *fold)
+{
+    const char *req = fold->req_op == MS_RQ_OP_MIXED ? "mixed" : ms_op_name(fold->req_op);
+    ms_region_fields f = {
+        .op = raw->op,
+        .kind = raw->kind,
+        .bytes = fold->bytes,
+        .peer = (int32_t)fold->peer,
+        .root = (int32_t)raw->root,
+        .tag = (int32_t)fold->tag,
+        .comm = fold->comm,
+        .request = req ? req : "unknown",
+        .has_file = raw->file >= 0,
+        .file = raw->file,
+    };
+    return ms_region_format(buf, cap, &f);
+}
+
+/* ---- completion names found again ---- */
+
+typedef struct ms_rq_name_slot {
+    uint64_t raw;
+    uint32_t req_op, id;
+    int64_t bytes, peer, tag, comm;
+    int used;
+} ms_rq_name_slot;
+
+static uint64_t key_hash(uint64_t raw, const ms_rq_fold *f)
+{
+    uint64_t h = raw * 0x9e3779b97f4a7c15ull ^ (uint64_t)f->req_op * 0xc2b2ae3d27d4eb4full ^
+                 (uint64_t)f->bytes * 0x165667b19e3779f9ull ^ (uint64_t)f->peer * 0x85ebca77c2b2ae63ull ^
+                 (uint64_t)f->tag * 0x27d4eb2f165667c5ull ^ (uint64_t)f->comm * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
+}
+
+static int same(const ms_rq_name_slot *s, uint64_t raw, const ms_rq_fold *f)
+{
+    return s->raw == raw && s->req_op == f->req_op && s->bytes == f->bytes && s->peer == f->peer &&
+           s->tag == f->tag && s->comm == f->comm;
+}
+
+void ms_rq_names_init(ms_rq_names *n)
+{
+    memset(n, 0, sizeof *n);
+}
+
+void ms_rq_names_free(ms_rq_names *n)
+{
+    free(n->s);
+    memset(n, 0, sizeof *n);
+}
+
+int ms_rq_names_find(const ms_rq_names *n, uint64_t raw, const ms_rq_fold *fold, uint32_t *id)
+{
+    if (!n->s)
+        return 0;
+    for (size_t i = key_hash(raw, fold) & n->mask; n->s[i].used; i = (i + 1) & n->mask) {
+        if (same(&n->s[i], raw, fold)) {
+            *id = n->s[i].id;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int ms_rq_names_put(ms_rq_names *n, uint64_t raw, const ms_rq_fold *fold, uint32_t id)
+{
+    if ((n->used + 1) * 4 > (n->s ? n->mask + 1 : 0) * 3) {
+        size_t cap = n->s ? (n->mask + 1) * 2 : 256;
+        ms_rq_name_slot *a = calloc(cap, sizeof *a);
+        if (!a)
+            return -1;
+        for (size_t i = 0; n->s && i <= n->mask; i++) {
+            if (!n->s[i].used)
+                continue;
+            ms_rq_fold f = {.req_op = n->s[i].req_op, .bytes = n->s[i].bytes, .peer = n->s[i].peer,
+                            .tag = n->s[i].tag, .comm = n->s[i].comm};
+            size_t j = key_hash(n->s[i].raw, &f) & (cap - 1);
+            while (a[j].used)
+                j = (j + 1) & (cap - 1);
+            a[j] = n->s[i];
+        }
+        free(n->s);
+        n->s = a;
+        n->mask = cap - 1;
+    }
+    size_t i = key_hash(raw, fold) & n->mask;
+    while (n->s[i].used)
+        i = (i + 1) & n->mask;
+    n->s[i] = (ms_rq_name_slot){.raw = raw, .req_op = fold->req_op, .id = id, .bytes = fold->bytes,
+                                .peer = fold->peer, .tag = fold->tag, .comm = fold->comm, .used = 1};
+    n->used++;
+    return 0;
+}
