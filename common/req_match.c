@@ -93,14 +93,21 @@ static slot *find_slot(const ms_rq_table *t, uint64_t handle)
     }
 }
 
+/* The slots rebuilt at their next size: twice as many, or as many when
+ * the handle values whose requests all ended (their slots are kept, since
+ * libraries give the same values again and again) make up half of them;
+ * those go. */
 static int grow_slots(ms_rq_table *t)
 {
-    size_t n = t->s ? (t->mask + 1) * 2 : 1024;
+    size_t live = 0;
+    for (size_t i = 0; t->s && i <= t->mask; i++)
+        live += t->s[i].handle && t->s[i].head != NONE;
+    size_t n = !t->s ? 1024 : live * 2 >= t->mask + 1 ? (t->mask + 1) * 2 : t->mask + 1;
     slot *s = calloc(n, sizeof *s);
     if (!s)
         return -1;
     for (size_t i = 0; t->s && i <= t->mask; i++) {
-        if (!t->s[i].handle)
+        if (!t->s[i].handle || t->s[i].head == NONE)
             continue;
         size_t j = hash(t->s[i].handle) & (n - 1);
         while (s[j].handle)
@@ -110,6 +117,7 @@ static int grow_slots(ms_rq_table *t)
     free(t->s);
     t->s = s;
     t->mask = n - 1;
+    t->used = live;
     return 0;
 }
 
@@ -129,21 +137,10 @@ static slot *get_slot(ms_rq_table *t, uint64_t handle)
     return &t->s[i];
 }
 
-/* Remove slot x, whose list is empty: the slots after it move back into
- * the hole (linear probing's deletion). */
-static void drop_slot(ms_rq_table *t, slot *x)
+int ms_rq_has(const ms_rq_table *t, uint64_t handle)
 {
-    size_t i = (size_t)(x - t->s);
-    for (size_t j = (i + 1) & t->mask; t->s[j].handle; j = (j + 1) & t->mask) {
-        size_t home = hash(t->s[j].handle) & t->mask;
-        /* Move j into the hole at i when its home is not in (i, j]. */
-        if (((j - home) & t->mask) >= ((j - i) & t->mask)) {
-            t->s[i] = t->s[j];
-            i = j;
-        }
-    }
-    t->s[i].handle = 0;
-    t->used--;
+    const slot *x = find_slot(t, handle);
+    return x && x->head != NONE;
 }
 
 int ms_rq_new(ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, const ms_rq_facts *f,
@@ -199,8 +196,6 @@ static void erase(ms_rq_table *t, slot *x, uint32_t k)
     e->next = t->free_head;
     t->free_head = k;
     t->live--;
-    if (x->head == NONE)
-        drop_slot(t, x);
 }
 
 /* The request a record names (see req_match.h), taken for the call; NONE
@@ -262,12 +257,12 @@ int ms_rq_take(ms_rq_table *t, uint32_t kind, uint32_t thread, uint64_t handle, 
                const ms_rq_status *st, uint64_t post_ns, ms_rq_fold *fold, ms_rq_message msg[2])
 {
     slot *x = find_slot(t, handle);
-    uint32_t k = x ? find(t, x, thread, where) : NONE;
+    uint32_t k = x && x->head != NONE ? find(t, x, thread, where) : NONE;
     int completing = kind == MS_REQ_DONE;
     const ms_rq_status *s = st && st->has ? st : NULL;
     if (k == NONE) {
         fold_into(fold, MS_RQ_OP_UNKNOWN, -1, -1, -1, -1);
-        if (kind != MS_REQ_DONE && kind != MS_REQ_START)
+        if ((kind != MS_REQ_DONE && kind != MS_REQ_START) || !msg)
             return 0;
         msg[0] = (ms_rq_message){.op = 0, .flags = kind == MS_REQ_START ? MS_MESSAGE_STARTED : 0u, .comm = -1,
                                  .peer = -1, .tag = -1, .bytes = -1, .post_ns = 0};
@@ -300,7 +295,7 @@ int ms_rq_take(ms_rq_table *t, uint32_t kind, uint32_t thread, uint64_t handle, 
     }
     fold_into(fold, f->op, bytes, peer, tag, f->comm);
     int nmsg = 0;
-    if (kind == MS_REQ_DONE) {
+    if (kind == MS_REQ_DONE && msg) {
         uint32_t flags = (f->dir ? MS_MESSAGE_RECV : 0u) | (cancelled ? MS_MESSAGE_CANCELLED : 0u) |
                          (e->posted ? MS_MESSAGE_POSTED : 0u);
         msg[0] = (ms_rq_message){.op = f->op, .flags = flags, .comm = f->comm, .peer = peer, .tag = tag,
@@ -319,6 +314,8 @@ int ms_rq_take(ms_rq_table *t, uint32_t kind, uint32_t thread, uint64_t handle, 
             }
             nmsg = 2;
         }
+    }
+    if (kind == MS_REQ_DONE) {
         if (!f->persistent)
             erase(t, x, k);
         else
@@ -327,6 +324,8 @@ int ms_rq_take(ms_rq_table *t, uint32_t kind, uint32_t thread, uint64_t handle, 
     } else if (kind == MS_REQ_START) {
         e->posted = 1;
         e->post_ns = post_ns;
+        if (!msg)
+            return 0;
         msg[0] = (ms_rq_message){.op = f->op, .flags = MS_MESSAGE_STARTED | MS_MESSAGE_POSTED |
                                  (f->dir ? MS_MESSAGE_RECV : 0u), .comm = f->comm, .peer = f->peer,
                                  .tag = f->tag, .bytes = f->bytes, .post_ns = post_ns};

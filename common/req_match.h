@@ -70,6 +70,9 @@ void ms_rq_reset(ms_rq_table *t);
 /* Live requests held now. */
 size_t ms_rq_live(const ms_rq_table *t);
 
+/* Whether a request of that handle value is live. */
+int ms_rq_has(const ms_rq_table *t, uint64_t handle);
+
 /* A new call: its records take requests for it alone from now on. */
 void ms_rq_call(ms_rq_table *t);
 
@@ -79,10 +82,10 @@ int ms_rq_new(ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, 
               uint64_t post_ns);
 
 /* The kinds of ms_rq_take (MS_REQ_DONE ... MS_REQ_REF of log_format.h):
- * completed (st: its status), started at post_ns (ok: it was), cancelled,
- * freed, or named. Folds the request into *fold and, for completions and
- * starts, describes it in msg[0] (and msg[1], an isendrecv's receive);
- * returns how many messages it described (0 to 2). */
+ * completed (st: its status), started at post_ns, cancelled, freed, or
+ * named. Folds the request into *fold and, for completions and starts,
+ * describes it in msg[0] (and msg[1], an isendrecv's receive) unless msg
+ * is NULL; returns how many messages it described (0 to 2). */
 int ms_rq_take(ms_rq_table *t, uint32_t kind, uint32_t thread, uint64_t handle, uint64_t where,
                const ms_rq_status *st, uint64_t post_ns, ms_rq_fold *fold, ms_rq_message msg[2]);
 

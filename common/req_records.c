@@ -102,7 +102,7 @@ int ms_rq_apply(ms_rq_table *t, uint32_t thread, const ms_rq_record *recs, size_
         ms_rq_status st = {.has = (p->what & MS_REQF_STATUS) != 0, .cancelled = (p->what & MS_REQF_CANCELLED) != 0,
                            .peer = p->peer, .tag = p->tag, .bytes = p->bytes};
         ms_rq_message m[2];
-        int k = ms_rq_take(t, kind, thread, p->handle, p->where, &st, start_ns, fold, m);
+        int k = ms_rq_take(t, kind, thread, p->handle, p->where, &st, start_ns, fold, on_msg ? m : NULL);
         took = 1;
         for (int j = 0; j < k && on_msg; j++)
             if (on_msg(ctx, &m[j]) != 0)

@@ -187,6 +187,28 @@ static inline __attribute__((always_inline)) uint8_t *ms_rec_request_status(uint
 _Static_assert(((MS_CTL_REQUEST << 2) | MS_REC_CONTROL) < 0x80 && MS_REQ_WHAT_MAX < 0x80,
                "a request record's head and kind are one byte each");
 
+/* Reading the writer's own records back (the writer thread follows and
+ * folds them, summary.h): a varint known to lie whole before the end of
+ * its buffer, unchecked. */
+static inline const uint8_t *ms_rec_varint_in(const uint8_t *p, uint64_t *out)
+{
+    uint64_t v = *p & 0x7f;
+    unsigned shift = 7;
+    while (*p++ & 0x80) {
+        v |= (uint64_t)(*p & 0x7f) << shift;
+        shift += 7;
+    }
+    *out = v;
+    return p;
+}
+
+static inline const uint8_t *ms_rec_skip_varint_in(const uint8_t *p)
+{
+    while (*p++ & 0x80) {
+    }
+    return p;
+}
+
 /* GPU records (version 4): a stream's identity, the launch of the next
  * event, dropped records, the CUPTI overhead track. */
 #define MS_GPU_REC_MAX (4u * MS_VARINT_MAX)

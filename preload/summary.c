@@ -61,8 +61,9 @@ struct ms_sum {
     ms_nest nest;
     uint64_t events;
     int follow_only;            /* events advance cursors, are not folded */
-    ms_rq_table *rq;            /* requests matched from their records, or
-                                   NULL: the records are passed over */
+    int match;                  /* request records are matched (rq), or
+                                   passed over */
+    ms_sumrq rq;
 };
 
 static inline uint64_t to_ns(const ms_sum *s, uint64_t t)
@@ -111,7 +112,7 @@ void ms_sum_free(ms_sum *s)
         free(t->dregs);
         ms_sumrq_free(&t->rq);
     }
-    ms_rq_destroy(s->rq);
+    ms_sumrq_release(&s->rq);
     free(s->threads);
     ms_nest_free(&s->nest);
     free(s);
@@ -130,9 +131,10 @@ void ms_sum_set_folding(ms_sum *s, int fold)
 
 int ms_sum_match_requests(ms_sum *s)
 {
-    if (!s->rq)
-        s->rq = ms_rq_create();
-    return s->rq ? 0 : -1;
+    if (!s->match && ms_sumrq_init(&s->rq) != 0)
+        return -1;
+    s->match = 1;
+    return 0;
 }
 
 uint64_t ms_sum_events(const ms_sum *s)
@@ -452,26 +454,6 @@ static int fold_event(ms_sum *s, uint32_t thread, sum_region *r, uint64_t start,
     return 0;
 }
 
-/* A varint the caller knows lies whole before the end of its buffer (the
- * writer's own records, MS_VARINT_MAX bytes or more from the end). */
-static inline const uint8_t *varint_in(const uint8_t *p, uint64_t *out)
-{
-    uint64_t v = *p & 0x7f;
-    unsigned shift = 7;
-    while (*p++ & 0x80) {
-        v |= (uint64_t)(*p & 0x7f) << shift;
-        shift += 7;
-    }
-    *out = v;
-    return p;
-}
-
-static inline const uint8_t *skip_varint_in(const uint8_t *p)
-{
-    while (*p++ & 0x80) {
-    }
-    return p;
-}
 
 /* The longest record follow_fast reads: a message record (a head byte and
  * 7 varints); an event is 3 varints. */
@@ -480,20 +462,29 @@ static inline const uint8_t *skip_varint_in(const uint8_t *p)
 /* Following only: the events and message records of a thread that has a
  * state, while a whole record surely lies before the end, read without a
  * bound check per byte; returns where the general loop goes on. */
-static const uint8_t *follow_fast(sum_thread *t, const uint8_t *p, const uint8_t *end)
+static const uint8_t *follow_fast(ms_sum *s, uint32_t thread, sum_thread *t, const uint8_t *p,
+                                  const uint8_t *end)
 {
     const uint8_t message_head = (uint8_t)(((unsigned)MS_CTL_MESSAGE << 2) | MS_REC_CONTROL);
-    while (end - p >= (ptrdiff_t)FOLLOW_MARGIN && t->rq.npend == 0) {
+    const uint8_t request_head = (uint8_t)(((unsigned)MS_CTL_REQUEST << 2) | MS_REC_CONTROL);
+    while (end - p >= (ptrdiff_t)FOLLOW_MARGIN) {
         if ((*p & 3u) == MS_REC_EVENT) {
-            uint64_t gap, dur;
-            p = skip_varint_in(p);
-            p = varint_in(p, &gap);
-            p = varint_in(p, &dur);
-            t->cursor += gap + dur;
+            uint64_t h, gap, dur;
+            p = ms_rec_varint_in(p, &h);
+            p = ms_rec_varint_in(p, &gap);
+            p = ms_rec_varint_in(p, &dur);
+            uint64_t start = t->cursor + gap;
+            t->cursor = start + dur;
+            if (t->rq.npend)
+                /* Out of memory loses what the requests were, no call. */
+                (void)ms_sumrq_follow(&s->rq, &t->rq, thread, h >> 2, to_ns(s, start));
         } else if (*p == message_head) {
             p++;
             for (int i = 0; i < 7; i++)
-                p = skip_varint_in(p);
+                p = ms_rec_skip_varint_in(p);
+        } else if (*p == request_head && s->match && !s->rq.folded) {
+            if ((p = ms_sumrq_follow_record(&s->rq, &t->rq, p + 1)) == NULL)
+                break;   /* out of memory: the general loop says so */
         } else {
             break;
         }
@@ -510,9 +501,9 @@ static const uint8_t *fold_fast(ms_sum *s, uint32_t thread, sum_thread *t, const
 {
     while (end - p >= (ptrdiff_t)FOLLOW_MARGIN && (*p & 3u) == MS_REC_EVENT && t->rq.npend == 0) {
         uint64_t h, gap, dur;
-        const uint8_t *q = varint_in(p, &h);
-        q = varint_in(q, &gap);
-        q = varint_in(q, &dur);
+        const uint8_t *q = ms_rec_varint_in(p, &h);
+        q = ms_rec_varint_in(q, &gap);
+        q = ms_rec_varint_in(q, &dur);
         uint64_t id = h >> 2;
         if (id >= t->nregs || !t->regs[id].defined)
             break;
@@ -535,7 +526,7 @@ static sum_region *matched_region(ms_sum *s, sum_thread *t, uint32_t thread, uin
     uint32_t k;
     char name[MS_MAX_NAME + 1];
     size_t len = 0;
-    int rc = ms_sumrq_apply(s->rq, &t->rq, thread, id, to_ns(s, start), &k, name, sizeof name, &len);
+    int rc = ms_sumrq_apply(&s->rq, &t->rq, thread, id, to_ns(s, start), &k, name, sizeof name, &len);
     if (rc <= 0)
         return rc < 0 ? NULL : r;
     if (k < t->ndregs)
@@ -567,7 +558,7 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
     const uint8_t *end = p + n;
     uint64_t lost = 0;
     while (p < end) {
-        if (s->follow_only && t && (p = follow_fast(t, p, end)) >= end)
+        if (s->follow_only && t && (p = follow_fast(s, thread, t, p, end)) >= end)
             break;
         if (!s->follow_only && t && t->has_time && (p = fold_fast(s, thread, t, p, end, &lost)) >= end)
             break;
@@ -588,12 +579,12 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
             if (s->follow_only) {
                 /* The requests are followed, so that a fold later names
                  * their completions. */
-                if (t->rq.npend && s->rq && ms_sumrq_follow(s->rq, &t->rq, thread, h >> 2, to_ns(s, start)) != 0)
+                if (t->rq.npend && ms_sumrq_follow(&s->rq, &t->rq, thread, h >> 2, to_ns(s, start)) != 0)
                     t = NULL;
                 continue;
             }
             sum_region *r = (h >> 2) < t->nregs ? &t->regs[h >> 2] : NULL;
-            if (r && t->rq.npend && s->rq && t->has_time)
+            if (r && t->rq.npend && t->has_time)
                 r = matched_region(s, t, thread, h >> 2, r, start);
             if (!r || !r->defined || !t->has_time || fold_event(s, thread, r, start, start + dur) != 0)
                 lost++;
@@ -614,7 +605,7 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
                 r->defined = 1;
                 r->is_mpi = len >= 4 && memcmp(name, "mpi:", 4) == 0;
                 r->is_gpu = len >= 5 && memcmp(name, "cuda:", 5) == 0;
-                if (s->rq && ms_sumrq_define(&t->rq, id, name, (size_t)len) != 0)
+                if (s->match && ms_sumrq_define(&t->rq, id, name, (size_t)len) != 0)
                     t = NULL;   /* out of memory: later records of the chunk are lost */
             }
         } else if (ctl == MS_CTL_TIME) {
@@ -626,9 +617,9 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
                 t->has_time = 1;
             }
             continue;
-        } else if (ctl == MS_CTL_REQUEST && s->rq) {
+        } else if (ctl == MS_CTL_REQUEST && s->match) {
             /* Kept until the thread's next event (summary_requests.h). */
-            if (!t || ms_sumrq_record(&t->rq, &p, end) != 0)
+            if (!t || ms_sumrq_record(&s->rq, &t->rq, &p, end, s->follow_only) != 0)
                 break;
             continue;
         } else if (ctl == MS_CTL_MESSAGE || ctl == MS_CTL_REQUEST) {

@@ -1,8 +1,32 @@
-/* Summary mode's request records: see summary_requests.h. */
+/* Request records in the writer thread: see summary_requests.h. */
 #include "summary_requests.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+#include "records.h"
+
+static const ms_sumrq_name no_name = {.info = NULL, .is_tool = 0,
+                                      .facts = {.op = 0, .comm = -1, .peer = -1, .tag = -1, .bytes = -1}};
+
+int ms_sumrq_init(ms_sumrq *g)
+{
+    g->rq = ms_rq_create();
+    g->recent = calloc(MS_SUMRQ_RECENT, sizeof *g->recent);
+    if (!g->rq || !g->recent) {
+        ms_sumrq_release(g);
+        return -1;
+    }
+    return 0;
+}
+
+void ms_sumrq_release(ms_sumrq *g)
+{
+    ms_rq_destroy(g->rq);
+    free(g->recent);
+    g->rq = NULL;
+    g->recent = NULL;
+}
 
 void ms_sumrq_free(ms_sumrq_thread *q)
 {
@@ -25,7 +49,8 @@ static ms_sumrq_name *name_at(ms_sumrq_thread *q, uint64_t id)
         ms_sumrq_name *a = realloc(q->names, n * sizeof *a);
         if (!a)
             return NULL;
-        memset(a + q->nnames, 0, (n - q->nnames) * sizeof *a);
+        for (uint32_t i = q->nnames; i < n; i++)
+            a[i] = no_name;
         q->names = a;
         q->nnames = n;
     }
@@ -42,8 +67,8 @@ int ms_sumrq_define(ms_sumrq_thread *q, uint64_t id, const char *name, size_t le
     if (!n)
         return id >= MS_SUMRQ_ID_BASE ? 0 : -1;
     free(n->info);
-    *n = (ms_sumrq_name){.is_tool = is_tool};
-    ms_rq_facts_of(NULL, 0, &n->facts);
+    *n = no_name;
+    n->is_tool = is_tool;
     if (is_mpi && len <= MS_MAX_NAME) {
         char buf[MS_MAX_NAME + 1];
         memcpy(buf, name, len);
@@ -60,11 +85,31 @@ int ms_sumrq_define(ms_sumrq_thread *q, uint64_t id, const char *name, size_t le
     return 0;
 }
 
-int ms_sumrq_record(ms_sumrq_thread *q, const uint8_t **pp, const uint8_t *end)
+
+/* The writer's own record after its head, whole before end; unchecked. */
+static const uint8_t *decode(const uint8_t *p, uint64_t *where_base, ms_rq_record *r)
 {
-    ms_rq_record rec;
-    if (ms_rq_parse(pp, end, &q->where, &rec) != MS_RQ_OK)
-        return -1;
+    uint64_t what, handle, where;
+    p = ms_rec_varint_in(p, &what);
+    p = ms_rec_varint_in(p, &handle);
+    p = ms_rec_varint_in(p, &where);
+    *r = (ms_rq_record){.what = (uint32_t)what, .handle = handle, .peer = -1, .tag = -1, .bytes = -1};
+    r->where = *where_base + (uint64_t)ms_unzigzag(where);
+    *where_base = r->where;
+    if ((what & MS_REQ_KIND_MASK) == MS_REQ_DONE && (what & MS_REQF_STATUS)) {
+        uint64_t v;
+        p = ms_rec_varint_in(p, &v);
+        r->peer = ms_unzigzag(v);
+        p = ms_rec_varint_in(p, &v);
+        r->tag = ms_unzigzag(v);
+        p = ms_rec_varint_in(p, &v);
+        r->bytes = ms_unzigzag(v);
+    }
+    return p;
+}
+
+int ms_sumrq_keep(ms_sumrq_thread *q, const ms_rq_record *rec)
+{
     if (q->npend == q->pend_cap) {
         size_t cap = q->pend_cap ? q->pend_cap * 2 : 16;
         ms_rq_record *a = realloc(q->pend, cap * sizeof *a);
@@ -73,32 +118,107 @@ int ms_sumrq_record(ms_sumrq_thread *q, const uint8_t **pp, const uint8_t *end)
         q->pend = a;
         q->pend_cap = cap;
     }
-    q->pend[q->npend++] = rec;
+    q->pend[q->npend++] = *rec;
     return 0;
 }
 
-/* The kept records applied at an event of region id (facts of its name);
- * its name in *np. As ms_rq_apply returns. */
-static int apply_kept(ms_rq_table *rq, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns,
-                      ms_rq_fold *fold, const ms_sumrq_name **np)
+int ms_sumrq_record(ms_sumrq *g, ms_sumrq_thread *q, const uint8_t **pp, const uint8_t *end, int following)
 {
-    static const ms_sumrq_name none = {.info = NULL, .is_tool = 0,
-                                       .facts = {.op = 0, .comm = -1, .peer = -1, .tag = -1, .bytes = -1}};
-    const ms_sumrq_name *n = id < q->nnames ? &q->names[id] : &none;
-    *np = n;
-    if (n->is_tool)
+    int follow = following && !g->folded;
+    if (follow && end - *pp >= (ptrdiff_t)MS_REQUEST_REC_MAX) {
+        const uint8_t *p = ms_sumrq_follow_record(g, q, *pp);
+        if (!p)
+            return -1;
+        *pp = p;
         return 0;
-    int rc = ms_rq_apply(rq, thread, q->pend, q->npend, &n->facts, start_ns, fold, NULL, NULL);
-    q->npend = 0;
-    return rc;
+    }
+    ms_rq_record rec;
+    if (end - *pp >= (ptrdiff_t)MS_REQUEST_REC_MAX)
+        *pp = decode(*pp, &q->where, &rec);
+    else if (ms_rq_parse(pp, end, &q->where, &rec) != MS_RQ_OK)
+        return -1;
+    if (follow && (rec.what & MS_REQ_KIND_MASK) != MS_REQ_NEW) {
+        /* As ms_sumrq_follow_record, at the end of a buffer. */
+        ms_sumrq_forget(g, rec.what & MS_REQ_KIND_MASK, rec.handle, rec.where);
+        return 0;
+    }
+    return ms_sumrq_keep(q, &rec);
 }
 
-int ms_sumrq_apply(ms_rq_table *rq, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns,
+/* A completion's request, created while the records were written and
+ * live since: made live in the table from what was kept of it. */
+static int revive(ms_sumrq *g, const ms_rq_record *r)
+{
+    if ((r->what & MS_REQ_KIND_MASK) == MS_REQ_NEW)
+        return 0;
+    ms_sumrq_recent *e = ms_sumrq_recent_of(g, r->handle, r->where);
+    if (e->handle != r->handle || e->where != r->where)
+        return 0;
+    e->handle = 0;
+    return ms_rq_new(g->rq, e->thread, r->handle, e->where, &e->facts, e->start_ns);
+}
+
+int ms_sumrq_follow(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns)
+{
+    g->followed = 1;
+    const ms_sumrq_name *n = id < q->nnames ? &q->names[id] : &no_name;
+    if (n->is_tool)
+        return 0;
+    int table = 0;
+    for (size_t i = 0; i < q->npend; i++) {
+        const ms_rq_record *r = &q->pend[i];
+        uint32_t kind = r->what & MS_REQ_KIND_MASK;
+        if (kind != MS_REQ_NEW) {
+            /* After a fold (the slow path keeps these): the requests that
+             * end here are forgotten, and the table's taken below. */
+            ms_sumrq_forget(g, kind, r->handle, r->where);
+            table = 1;
+            continue;
+        }
+        ms_sumrq_recent *e = ms_sumrq_recent_of(g, r->handle, r->where);
+        e->handle = r->handle;
+        e->where = r->where;
+        e->start_ns = start_ns;
+        e->thread = thread;
+        e->facts = n->facts;
+        e->facts.dir = (uint8_t)((r->what & MS_REQF_DIR) >> MS_REQF_DIR_SHIFT);
+        e->facts.persistent = (r->what & MS_REQF_PERSISTENT) != 0;
+        if (e->facts.dir == 1)
+            e->facts.bytes = -1;
+    }
+    if (table) {
+        /* The table holds requests of a fold: those completed, started or
+         * freed here leave it or change, as they would have. */
+        ms_rq_call(g->rq);
+        ms_rq_fold fold = ms_rq_fold_init();
+        for (size_t i = 0; i < q->npend; i++) {
+            const ms_rq_record *r = &q->pend[i];
+            uint32_t kind = r->what & MS_REQ_KIND_MASK;
+            if (kind == MS_REQ_NEW || !ms_rq_has(g->rq, r->handle))
+                continue;
+            ms_rq_status st = {.has = (r->what & MS_REQF_STATUS) != 0,
+                               .cancelled = (r->what & MS_REQF_CANCELLED) != 0, .peer = r->peer, .tag = r->tag,
+                               .bytes = r->bytes};
+            ms_rq_take(g->rq, kind, thread, r->handle, r->where, &st, start_ns, &fold, NULL);
+        }
+    }
+    q->npend = 0;
+    return 0;
+}
+
+int ms_sumrq_apply(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns,
                    uint32_t *derived, char *name, size_t cap, size_t *len)
 {
+    const ms_sumrq_name *n = id < q->nnames ? &q->names[id] : &no_name;
+    if (n->is_tool)
+        return 0;
+    for (size_t i = 0; g->followed && i < q->npend; i++)
+        if (revive(g, &q->pend[i]) != 0)
+            return -1;
+    g->folded = 1;
     ms_rq_fold fold = ms_rq_fold_init();
-    const ms_sumrq_name *n;
-    int rc = apply_kept(rq, q, thread, id, start_ns, &fold, &n);
+    int rc = ms_rq_apply(g->rq, thread, q->pend, q->npend, &n->facts, start_ns, &fold, NULL, NULL);
+    q->npend = 0;
     if (rc <= 0 || !n->info)
         return rc < 0 ? -1 : 0;
     if (ms_rq_names_find(&q->derived, id, &fold, derived)) {
@@ -115,11 +235,4 @@ int ms_sumrq_apply(ms_rq_table *rq, ms_sumrq_thread *q, uint32_t thread, uint64_
         return -1;
     q->nderived++;
     return 1;
-}
-
-int ms_sumrq_follow(ms_rq_table *rq, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns)
-{
-    ms_rq_fold fold = ms_rq_fold_init();
-    const ms_sumrq_name *n;
-    return apply_kept(rq, q, thread, id, start_ns, &fold, &n) < 0 ? -1 : 0;
 }

@@ -1,12 +1,21 @@
 /*
- * Summary mode's request records (docs/FORMAT.md "Requests"): the writer
- * thread matches them as the merge's reader does (common/req_records.h), so
- * that a completion call is counted under the name that reports what it
- * completed, and the application's path records the same raw facts in both
- * modes. A thread's records are kept until its next event that is not a
- * tool's own; a completion's name is a region of the writer's own, with a
- * thread-local id from MS_SUMRQ_ID_BASE on (the application's ids stay
- * below it), defined in the snapshot like any region.
+ * Request records (docs/FORMAT.md "Requests") in the writer thread.
+ *
+ * Summary mode matches them as the merge's reader does
+ * (common/req_records.h), so that a completion call is counted under the
+ * name that reports what it completed, and the application's path records
+ * the same raw facts in both modes. A completion's name is a region of the
+ * writer's own, with a thread-local id from MS_SUMRQ_ID_BASE on (the
+ * application's ids stay below it), defined in the snapshot like any
+ * region.
+ *
+ * A trace on a full disk (fallback.h) folds what it cannot write with the
+ * same code; while its records are written it only follows them, cheaply:
+ * the latest request created per handle value is kept (direct-mapped, so
+ * that a fold that begins later knows the requests created before it), and
+ * the table of live requests is used only once a fold has begun.
+ *
+ * A thread's records are kept until its next event that is not a tool's.
  */
 #ifndef MPISCOPE_SUMMARY_REQUESTS_H
 #define MPISCOPE_SUMMARY_REQUESTS_H
@@ -16,6 +25,7 @@
 
 #include "../common/log_format.h"
 #include "../common/req_records.h"
+#include "records.h"
 
 #define MS_SUMRQ_ID_BASE (1u << 20)
 
@@ -35,28 +45,90 @@ typedef struct ms_sumrq_thread {
     uint32_t nderived;
 } ms_sumrq_thread;
 
+typedef struct ms_sumrq_recent ms_sumrq_recent;
+
+/* The process's requests. */
+typedef struct ms_sumrq {
+    ms_rq_table *rq;
+    ms_sumrq_recent *recent;  /* following: the latest created per handle */
+    int folded;               /* a fold applied records: the table is in use */
+    int followed;             /* recent may hold requests */
+} ms_sumrq;
+
+/* 0, or -1 when out of memory. */
+int ms_sumrq_init(ms_sumrq *g);
+void ms_sumrq_release(ms_sumrq *g);
 void ms_sumrq_free(ms_sumrq_thread *q);
 
 /* A region definition of the thread: its name is kept when MPI's or the
  * tool's. 0, or -1 when out of memory. */
 int ms_sumrq_define(ms_sumrq_thread *q, uint64_t id, const char *name, size_t len);
 
-/* One request record after its head at *pp (advanced past it), kept. 0;
- * -1 for a record this writer cannot read or no memory. */
-int ms_sumrq_record(ms_sumrq_thread *q, const uint8_t **pp, const uint8_t *end);
+/* One request record after its head at *pp (advanced past it), kept for
+ * the thread's next event (following: only what a follow needs). 0; -1
+ * for a record this writer cannot read or no memory. */
+int ms_sumrq_record(ms_sumrq *g, ms_sumrq_thread *q, const uint8_t **pp, const uint8_t *end, int following);
+
+/* Keep a record for the thread's next event. 0, or -1 when out of memory. */
+int ms_sumrq_keep(ms_sumrq_thread *q, const ms_rq_record *rec);
+
+struct ms_sumrq_recent {
+    uint64_t handle;      /* 0: empty */
+    uint64_t where, start_ns;
+    uint32_t thread;
+    ms_rq_facts facts;
+};
+#define MS_SUMRQ_RECENT 4096u
+
+/* The slot of a request created while following: by handle and address. */
+static inline ms_sumrq_recent *ms_sumrq_recent_of(const ms_sumrq *g, uint64_t handle, uint64_t where)
+{
+    return &g->recent[((handle ^ where * 0xc2b2ae3d27d4eb4full) * 0x9e3779b97f4a7c15ull) >> 52];
+}
+
+/* A request that ends (completed and not persistent, or freed) while
+ * following: forgotten. */
+static inline void ms_sumrq_forget(const ms_sumrq *g, uint32_t kind, uint64_t handle, uint64_t where)
+{
+    if (kind != MS_REQ_DONE && kind != MS_REQ_FREE)
+        return;
+    ms_sumrq_recent *e = ms_sumrq_recent_of(g, handle, where);
+    if (e->handle == handle && e->where == where && (kind == MS_REQ_FREE || !e->facts.persistent))
+        e->handle = 0;
+}
+
+/* Following before any fold (the table not in use): one record after its
+ * head at p, whole before the end of its buffer (MS_REQUEST_REC_MAX bytes
+ * or more): a created request kept for its event; a request that ends
+ * (completed, not persistent; freed) forgotten. Returns past it; NULL when
+ * out of memory. */
+static inline const uint8_t *ms_sumrq_follow_record(const ms_sumrq *g, ms_sumrq_thread *q, const uint8_t *p)
+{
+    uint32_t what = p[0], kind = what & MS_REQ_KIND_MASK;   /* one byte: MS_REQ_WHAT_MAX */
+    uint64_t handle, where;
+    p = ms_rec_varint_in(p + 1, &handle);
+    p = ms_rec_varint_in(p, &where);
+    q->where += (uint64_t)ms_unzigzag(where);
+    if (kind == MS_REQ_NEW) {
+        ms_rq_record r = {.what = what, .handle = handle, .where = q->where, .peer = -1, .tag = -1, .bytes = -1};
+        return ms_sumrq_keep(q, &r) == 0 ? p : NULL;
+    }
+    ms_sumrq_forget(g, kind, handle, q->where);
+    if (kind == MS_REQ_DONE && (what & MS_REQF_STATUS))
+        p = ms_rec_skip_varint_in(ms_rec_skip_varint_in(ms_rec_skip_varint_in(p)));
+    return p;
+}
 
 /* At an event of region `id` that started at start_ns: the kept records
- * applied (rq: the process's requests). Returns 0 when the event keeps its
- * region (records, if any, stay kept past a tool's event), 1 when it is
- * counted under the writer's region *derived instead (a new one: *name,
- * *len set for its definition, NUL-terminated in name[cap]), -1 when out
- * of memory. */
-int ms_sumrq_apply(ms_rq_table *rq, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns,
+ * applied. Returns 0 when the event keeps its region (records, if any,
+ * stay kept past a tool's event), 1 when it is counted under the writer's
+ * region *derived instead (a new one: *name, *len set for its definition,
+ * NUL-terminated in name[cap]), -1 when out of memory. */
+int ms_sumrq_apply(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns,
                    uint32_t *derived, char *name, size_t cap, size_t *len);
 
-/* The same where nothing is counted (a trace that a full disk may fold
- * later): the requests are created and completed. 0, or -1 when out of
+/* The same while following (nothing counted). 0, or -1 when out of
  * memory. */
-int ms_sumrq_follow(ms_rq_table *rq, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns);
+int ms_sumrq_follow(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns);
 
 #endif
