@@ -108,29 +108,6 @@ static inline int ms_hmap_try_claim(ms_hmap_slot *slot)
                                                    memory_order_relaxed);
 }
 
-/* key's home slot claimed as busy, as ms_hmap_claim_upto would claim it
- * first; NULL when it is taken (then ms_hmap_claim_after(m, key, levels, 1)
- * goes on past it). */
-static inline ms_hmap_slot *ms_hmap_claim_home(ms_hmap *m, uint64_t key)
-{
-    if (!m->slots || key <= MS_HMAP_BUSY)
-        return NULL;
-    ms_hmap_slot *s = ms_hmap_home(m, key);
-    return ms_hmap_try_claim(s) ? s : NULL;
-}
-
-/* How many slots after the home slot the inline paths of a map's users
- * look at before their general paths (ms_hmap_claim_after, ms_hmap_scan):
- * MPI libraries give one handle to the few requests a call completed at
- * once (MPICH's eagerly completed sends), which lie right after it. */
-#define MS_HMAP_NEAR 7u
-
-/* Slot k (1 to MS_HMAP_NEAR) after key's home slot in the first level. */
-static inline ms_hmap_slot *ms_hmap_near(const ms_hmap *m, uint64_t key, uint64_t k)
-{
-    return &m->slots[(ms_hmap_mix(key) + k) & ms_hmap_first_mask(m)];
-}
-
 /* As ms_hmap_claim_upto (below), past the first `tried` slots of the
  * first level, which the caller found taken. */
 static inline ms_hmap_slot *ms_hmap_claim_after(ms_hmap *m, uint64_t key, uint32_t levels, uint64_t tried)

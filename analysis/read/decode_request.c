@@ -8,7 +8,6 @@
  * them (DESIGN section 4), as the application's path named it before
  * version 6.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
