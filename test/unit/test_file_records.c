@@ -8,6 +8,7 @@
 
 #include "../../analysis/read/log_reader.h"
 #include "../../preload/records.h"
+#include "read_back.h"
 #include "synth.h"
 
 #define T0 5000000ull   /* the thread's first time record (ns) */
@@ -33,30 +34,9 @@ static int on_file(void *ctx, const ms_read_file *f)
 /* [rec, rec + n) as thread 0's records of a log of `version`, read back. */
 static ms_read_status read_records(uint32_t version, const uint8_t *rec, size_t n, seen *s, char *msg, size_t cap)
 {
-    char *dir = synth_tmpdir();
-    cr_assert_not_null(dir);
-    char path[512];
-    snprintf(path, sizeof path, "%s/rank-000000.zst", dir);
-    ms_file_header h;
-    synth_header(&h, 0, 1);
-    h.version = version;
-    synth sy;
-    cr_assert_eq(synth_open_with(&sy, path, &h, "node0"), 0);
-    memcpy(sy.buf[0], rec, n);
-    sy.len[0] = n;
-    sy.has_time[0] = 1;
-    cr_assert_eq(synth_close(&sy, T0 + 100000), 0);
     memset(s, 0, sizeof *s);
-    ms_reader *r = ms_reader_create();
-    cr_assert_not_null(r);
     ms_read_callbacks cb = {.file = on_file};
-    ms_read_result res;
-    ms_read_status st = ms_reader_read(r, path, &cb, s, &res);
-    snprintf(msg, cap, "%s", res.message);
-    ms_reader_destroy(r);
-    synth_rmdir(dir);
-    free(dir);
-    return st;
+    return read_back(version, T0 + 100000, rec, n, &cb, s, msg, cap);
 }
 
 /* A time record, then a file record of raw fields: id, comm + 1, len and

@@ -10,6 +10,7 @@
 
 #include "../../analysis/read/log_reader.h"
 #include "../../common/req_match.h"
+#include "read_back.h"
 #include "synth.h"
 
 /* ---- the matcher ---- */
@@ -300,31 +301,9 @@ static int on_event(void *ctx, const ms_read_event *ev)
 
 static ms_read_status read_records(uint32_t version, const uint8_t *rec, size_t n, seen *s, char *msg, size_t cap)
 {
-    char *dir = synth_tmpdir();
-    cr_assert_not_null(dir);
-    char path[512];
-    snprintf(path, sizeof path, "%s/rank-000000.zst", dir);
-    ms_file_header h;
-    synth_header(&h, 0, 1);
-    h.version = version;
-    synth sy;
-    cr_assert_eq(synth_open_with(&sy, path, &h, "node0"), 0);
-    memcpy(sy.buf[0], rec, n);
-    sy.len[0] = n;
-    sy.has_time[0] = 1;
-    cr_assert_eq(synth_close(&sy, T0 + 100000), 0);
     memset(s, 0, sizeof *s);
-    ms_reader *r = ms_reader_create();
-    cr_assert_not_null(r);
     ms_read_callbacks cb = {.event = on_event, .message = on_message, .region = on_region};
-    ms_read_result res;
-    ms_read_status st = ms_reader_read(r, path, &cb, s, &res);
-    if (msg)
-        snprintf(msg, cap, "%s", res.message);
-    ms_reader_destroy(r);
-    synth_rmdir(dir);
-    free(dir);
-    return st;
+    return read_back(version, T0 + 100000, rec, n, &cb, s, msg, cap);
 }
 
 static uint8_t *region(uint8_t *p, uint32_t id, const char *name)

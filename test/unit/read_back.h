@@ -1,0 +1,48 @@
+/*
+ * Reading synthesized records back through the reader, for the unit tests
+ * of one kind of record: [rec, rec + n) as thread 0's records (a time
+ * record first) of a one-rank log of `version` whose end block says
+ * finalize started at end_ns, read with the callbacks cb. The reader's
+ * message goes to msg (cap bytes) when msg is not NULL.
+ */
+#ifndef MPISCOPE_TEST_READ_BACK_H
+#define MPISCOPE_TEST_READ_BACK_H
+
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../analysis/read/log_reader.h"
+#include "synth.h"
+
+static inline ms_read_status read_back(uint32_t version, uint64_t end_ns, const uint8_t *rec, size_t n,
+                                       const ms_read_callbacks *cb, void *ctx, char *msg, size_t cap)
+{
+    char *dir = synth_tmpdir();
+    cr_assert_not_null(dir);
+    char path[512];
+    snprintf(path, sizeof path, "%s/rank-000000.zst", dir);
+    ms_file_header h;
+    synth_header(&h, 0, 1);
+    h.version = version;
+    synth sy;
+    cr_assert_eq(synth_open_with(&sy, path, &h, "node0"), 0);
+    cr_assert_leq(n, (size_t)SYNTH_BUF);
+    memcpy(sy.buf[0], rec, n);
+    sy.len[0] = n;
+    sy.has_time[0] = 1;
+    cr_assert_eq(synth_close(&sy, end_ns), 0);
+    ms_reader *r = ms_reader_create();
+    cr_assert_not_null(r);
+    ms_read_result res;
+    ms_read_status st = ms_reader_read(r, path, cb, ctx, &res);
+    if (msg)
+        snprintf(msg, cap, "%s", res.message);
+    ms_reader_destroy(r);
+    synth_rmdir(dir);
+    free(dir);
+    return st;
+}
+
+#endif
