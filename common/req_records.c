@@ -8,6 +8,12 @@
 #include "op_names.h"
 #include "region_name.h"
 
+/* -1 (none), or a rank or tag that fits an int. */
+static int in_int_range(int64_t v)
+{
+    return v >= -1 && v <= INT32_MAX;
+}
+
 enum ms_rq_parse_error ms_rq_parse(const uint8_t **pp, const uint8_t *end, uint64_t *where_base,
                                    ms_rq_record *out)
 {
@@ -50,6 +56,10 @@ enum ms_rq_parse_error ms_rq_parse(const uint8_t **pp, const uint8_t *end, uint6
         out->peer = ms_unzigzag(v[0]);
         out->tag = ms_unzigzag(v[1]);
         out->bytes = ms_unzigzag(v[2]);
+        /* As the writer writes them: -1, or a rank or tag that fits an
+         * int; bytes -1 (not known) or more. */
+        if (!in_int_range(out->peer) || !in_int_range(out->tag) || out->bytes < -1)
+            return MS_RQ_BAD_STATUS;
     }
     return MS_RQ_OK;
 }
@@ -61,6 +71,7 @@ const char *ms_rq_parse_error_str(enum ms_rq_parse_error e)
     case MS_RQ_CUT: return "request record runs past its block";
     case MS_RQ_BAD_KIND: return "request record of an unknown kind or with unknown flags";
     case MS_RQ_NO_HANDLE: return "request record without a handle";
+    case MS_RQ_BAD_STATUS: return "request record with a status field out of range";
     }
     return "bad request record";
 }
@@ -73,10 +84,12 @@ void ms_rq_facts_of(const ms_region_info *info, int is_mpi, ms_rq_facts *out)
     out->op = ms_op_id(info->op, strlen(info->op));
     out->io = strcmp(info->kind, "io") == 0;
     out->pair = strcmp(info->op, "isendrecv") == 0 || strcmp(info->op, "isendrecv_replace") == 0;
-    out->comm = info->comm;
-    out->peer = info->peer;
-    out->tag = info->tag;
-    out->bytes = info->bytes;
+    /* A name's fields outside what a message can say (DESIGN §4: -1, or
+     * a rank or tag that fits an int; bytes -1 or more) are not known. */
+    out->comm = info->comm >= -1 ? info->comm : -1;
+    out->peer = in_int_range(info->peer) ? info->peer : -1;
+    out->tag = in_int_range(info->tag) ? info->tag : -1;
+    out->bytes = info->bytes >= -1 ? info->bytes : -1;
 }
 
 int ms_rq_apply(ms_rq_table *t, uint32_t thread, const ms_rq_record *recs, size_t n, const ms_rq_facts *facts,

@@ -35,6 +35,7 @@ enum ms_rq_parse_error {
     MS_RQ_CUT,                /* runs past its block */
     MS_RQ_BAD_KIND,           /* an unknown kind or flags */
     MS_RQ_NO_HANDLE,          /* handle 0 */
+    MS_RQ_BAD_STATUS,         /* a status field out of range */
 };
 
 /* The record after its head at *pp (advanced past it); *where_base is the

@@ -13,7 +13,7 @@ blocks/  block sequences (fuzz_blocks: [kind u8][thread u8][len u32][bytes]):
          data block of every record type (call sites and objects too, a
          summary-mode aggregate, message records: valid in a version 5
          log, corrupt in older ones; request records: valid in a version 6
-         log, corrupt in older ones).
+         log, corrupt in older ones, and with fields out of range).
 
 Deterministic: the same golden logs give the same corpus. Needs the zstd
 command to decompress the golden logs.
@@ -147,14 +147,17 @@ def request(what, handle, where, status=None):
     return rec
 
 
-def request_block():
+def request_block(bad=False):
     """A data block (thread 5) with request records (docs/FORMAT.md,
     "Requests"): an irecv and an isend created, a tool stall, a waitall
     completing both (the receive with its status) and one never created;
     a persistent receive created, started, completed, cancelled and freed;
-    a pready naming it."""
+    a pready naming it. `bad`: the isend's name has fields no message can
+    say (bytes -2, peer -5, tag -7, comm -3), and a last completion has a
+    status field out of range."""
+    isend = b"bytes=-2 peer=-5 root=-1 tag=-7 comm=-3" if bad else b"bytes=8 peer=1 root=-1 tag=1 comm=0"
     names = [b"mpi:irecv kind=point-to-point bytes=-1 peer=1 root=-1 tag=2 comm=0",
-             b"mpi:isend kind=point-to-point bytes=8 peer=1 root=-1 tag=1 comm=0",
+             b"mpi:isend kind=point-to-point " + isend,
              b"mpi:waitall kind=wait bytes=-1 peer=-1 root=-1 tag=-1 comm=-1",
              b"mpiscope:ring_wait",
              b"mpi:recv_init kind=point-to-point bytes=16 peer=0 root=-1 tag=3 comm=0"]
@@ -171,6 +174,8 @@ def request_block():
     for what in (2, 1 | 8, 3, 5, 4):                                 # start, done, cancel, ref, free
         st = (0, 3, 16) if what == 9 else None
         rec += request(what, 0x55, 0, st) + varint(2 << 2) + varint(10) + varint(5)
+    if bad:
+        rec += request(1 | 8, 0x56, 0, (-2, 3, 8)) + varint(2 << 2) + varint(10) + varint(5)
     return (2, 5, rec)
 
 
@@ -223,6 +228,7 @@ def main():
         blks[name + "-messages"] = encode(b[:-1] + [message_block()] + b[-1:])
         blks[name + "-files"] = encode(b[:-1] + [file_block()] + b[-1:])
         blks[name + "-requests"] = encode(b[:-1] + [request_block()] + b[-1:])
+        blks[name + "-requests-bad"] = encode(b[:-1] + [request_block(bad=True)] + b[-1:])
         blks[name + "-files-bad"] = encode(b[:-1] + [file_block(bad=True)] + b[-1:])
     logs["empty"] = b""
     logs["random"] = bytes(rng.randrange(256) for _ in range(512))

@@ -403,4 +403,35 @@ Test(requests, rejected)
     expect_corrupt((const uint64_t[]){MS_REQ_DONE, 0, 0}, 3, "without a handle");
     expect_corrupt((const uint64_t[]){MS_REQ_DONE | MS_REQF_STATUS, 0x55, 0, 2}, 4, "runs past its block");
     expect_corrupt((const uint64_t[]){MS_REQ_DONE, 0x55}, 2, "runs past its block");
+    /* Status fields the writer never writes: a source or tag below -1 or
+     * past an int, bytes below -1. */
+    expect_corrupt((const uint64_t[]){MS_REQ_DONE | MS_REQF_STATUS, 0x55, 2, 3, 4, 6}, 6, "status field out of range");
+    expect_corrupt((const uint64_t[]){MS_REQ_DONE | MS_REQF_STATUS, 0x55, 2, 2, 1ull << 32, 6}, 6,
+                   "status field out of range");
+    expect_corrupt((const uint64_t[]){MS_REQ_DONE | MS_REQF_STATUS, 0x55, 2, 2, 4, 3}, 6, "status field out of range");
+}
+
+/* A request created by a call whose name says what no message can (a
+ * name written by another tool, or damaged): its message says "not
+ * known" for those fields. */
+Test(requests, fields_a_message_cannot_say)
+{
+    uint8_t rec[1024], *p = rec;
+    uint64_t last = 0;
+    p = region(p, 0, "mpi:isend kind=point-to-point bytes=-2 peer=-5 root=-1 tag=-7 comm=-3");
+    p = region(p, 1, WAITALL);
+    p = ms_rec_time(p, T0);
+    p = request(p, MS_REQ_NEW, 0x6c000001, &last, 0x7ffc0000);
+    p = ms_rec_event(p, 0, 10, 5);
+    p = request(p, MS_REQ_DONE, 0x6c000001, &last, 0x7ffc0000);
+    p = ms_rec_event(p, 1, 10, 5);
+    seen s;
+    char msg[512];
+    cr_assert_eq(read_records(MS_FORMAT_VERSION, rec, (size_t)(p - rec), &s, msg, sizeof msg), MS_READ_OK, "%s",
+                 msg);
+    cr_assert_eq(s.nmsg, 1);
+    cr_expect_eq(s.msg[0].bytes, -1);
+    cr_expect_eq(s.msg[0].peer, -1);
+    cr_expect_eq(s.msg[0].tag, -1);
+    cr_expect_eq(s.msg[0].comm, -1);
 }
