@@ -30,13 +30,17 @@ MS_HOT uint64_t ms_req_key(MPI_Request r)
 
 /* Bytes a completed receive delivered, from its status (-1 if unknown).
  * MPICH and Open MPI keep the byte count in the status itself (the fields
- * their MPI_Get_count reads); other libraries are asked. */
+ * their MPI_Get_count reads); other libraries are asked. A count that
+ * reads negative (a send's status, which the library need not fill) is
+ * not known: the log's byte counts are -1 or more. */
 MS_HOT int64_t ms_status_bytes(const MPI_Status *st)
 {
 #if defined(MPICH_VERSION)
-    return (int64_t)(uint32_t)st->count_lo | ((int64_t)(st->count_hi_and_cancelled >> 1) << 32);
+    int64_t n = (int64_t)(uint32_t)st->count_lo | ((int64_t)(st->count_hi_and_cancelled >> 1) << 32);
+    return n >= 0 ? n : -1;
 #elif defined(OPEN_MPI)
-    return (int64_t)st->_ucount;
+    int64_t n = (int64_t)st->_ucount;
+    return n >= 0 ? n : -1;
 #else
     MPI_Count n;
     if (PMPI_Get_elements_x(st, MPI_BYTE, &n) != MPI_SUCCESS || n == MPI_UNDEFINED)
