@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_FORMAT_VERSION 6u
+#define MS_FORMAT_VERSION 7u
 #define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
 #define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
 #define MS_ENDIAN_MARK 0x01020304u
@@ -203,7 +203,10 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
  *                      status says: source, tag and bytes; -1 none): one
  *                      request that the thread's next event (not a tool
  *                      event, "mpiscope:...") created, completed, started,
- *                      cancelled, freed or named (version 6)
+ *                      cancelled, freed or named (version 6); or, of
+ *                      kind MS_REQ_CARRIED, one the thread created in a
+ *                      gap of its trace and that is live where the
+ *                      trace goes on (version 7; see docs/FORMAT.md)
  *       MS_CTL_SUMMARY: the aggregate of every call of one region id of
  *                      this thread (summary mode, version 4; see
  *                      docs/FORMAT.md): varint id, varint calls (>= 1),
@@ -246,7 +249,12 @@ enum ms_control {
  * call created the request (MS_REQ_NEW), completed it (MS_REQ_DONE),
  * started it (MS_REQ_START: MPI_Start, MPI_Startall), cancelled it, freed
  * it (MPI_Request_free), or names it without changing it (MS_REQ_REF:
- * MPI_Pready, MPI_Parrived). */
+ * MPI_Pready, MPI_Parrived); or, version 7, the writer carries a request
+ * over a gap of the trace (MS_REQ_CARRIED: created by a call the log's
+ * summary counts, and live where the trace goes on; what that call would
+ * have said of it follows), and sets the address that the thread's next
+ * request record's where is relative to (MS_REQ_BASE: the trace goes on
+ * after request records it does not hold). */
 enum ms_req_kind {
     MS_REQ_NEW = 0,
     MS_REQ_DONE = 1,
@@ -254,12 +262,15 @@ enum ms_req_kind {
     MS_REQ_CANCEL = 3,
     MS_REQ_FREE = 4,
     MS_REQ_REF = 5,
+    MS_REQ_CARRIED = 6,
+    MS_REQ_BASE = 7,
 };
 #define MS_REQ_KIND_MASK 7u
 /* Flags above the kind. MS_REQ_NEW: the request's direction in
  * MS_REQF_DIR (0 a send or a request of no direction, 1 a receive, whose
  * completion reports what its status says, 2 a receive of exactly what it
- * posted: partitioned) and MS_REQF_PERSISTENT; MS_REQ_DONE: MS_REQF_STATUS
+ * posted: partitioned) and MS_REQF_PERSISTENT (MS_REQ_CARRIED: the
+ * same); MS_REQ_DONE: MS_REQF_STATUS
  * (the status fields follow) and MS_REQF_CANCELLED (the status says
  * cancelled); the other kinds none (a start or a free is written only
  * when the call succeeded). */
@@ -269,6 +280,10 @@ enum ms_req_kind {
 #define MS_REQF_STATUS 8u
 #define MS_REQF_CANCELLED 16u
 #define MS_REQ_WHAT_MAX 63u
+/* A carried request's traits (its varint after op). */
+#define MS_REQT_IO 1u     /* an MPI-IO request */
+#define MS_REQT_PAIR 2u   /* an isendrecv: a send, then a receive */
+#define MS_REQT_ALL 3u
 
 /* File records (version 5): the largest file id, the longest path. */
 #define MS_MAX_FILE_ID 0x7fffffffu

@@ -18,6 +18,7 @@ typedef struct entry {
     uint8_t posted;       /* post_ns holds when it was posted (a persistent
                              request: while started) */
     uint8_t cancelled;    /* MPI_Cancel was called on it */
+    uint8_t mark;         /* the caller's (ms_rq_each_unmarked) */
     ms_rq_facts f;
 } entry;
 
@@ -146,6 +147,13 @@ int ms_rq_has(const ms_rq_table *t, uint64_t handle)
 int ms_rq_new(ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, const ms_rq_facts *f,
               uint64_t post_ns)
 {
+    ms_rq_req r = {.thread = thread, .handle = handle, .where = where, .posted = !f->persistent,
+                   .post_ns = f->persistent ? 0 : post_ns, .f = *f};
+    return ms_rq_add(t, &r, 0);
+}
+
+int ms_rq_add(ms_rq_table *t, const ms_rq_req *r, int marked)
+{
     uint32_t k;
     if (t->free_head != NONE) {
         k = t->free_head;
@@ -163,16 +171,16 @@ int ms_rq_new(ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, 
         }
         k = t->n++;
     }
-    slot *x = get_slot(t, handle);
+    slot *x = get_slot(t, r->handle);
     if (!x) {
         t->e[k].next = t->free_head;
         t->free_head = k;
         return -1;
     }
     entry *e = &t->e[k];
-    *e = (entry){.handle = handle, .where = where, .taken = 0, .post_ns = f->persistent ? 0 : post_ns,
-                 .prev = x->tail, .next = NONE, .thread = thread, .posted = (uint8_t)!f->persistent,
-                 .cancelled = 0, .f = *f};
+    *e = (entry){.handle = r->handle, .where = r->where, .taken = 0, .post_ns = r->posted ? r->post_ns : 0,
+                 .prev = x->tail, .next = NONE, .thread = r->thread, .posted = (uint8_t)(r->posted != 0),
+                 .cancelled = 0, .mark = (uint8_t)(marked != 0), .f = r->f};
     if (x->tail != NONE)
         t->e[x->tail].next = k;
     else
@@ -199,18 +207,18 @@ static void erase(ms_rq_table *t, slot *x, uint32_t k)
 }
 
 /* The request a record names (see req_match.h), taken for the call; NONE
- * when none is live. By preference: returned to that address on the same
- * thread, returned to that address, the oldest of the same thread, the
- * oldest. */
+ * when none is live. By preference: the newest returned to that address on
+ * the same thread, the newest returned to that address, the oldest of the
+ * same thread, the oldest. Walked from the newest. */
 static uint32_t find(ms_rq_table *t, slot *x, uint32_t thread, uint64_t where)
 {
     uint32_t best[4] = {NONE, NONE, NONE, NONE};
-    for (uint32_t k = x->head; k != NONE; k = t->e[k].next) {
+    for (uint32_t k = x->tail; k != NONE; k = t->e[k].prev) {
         const entry *e = &t->e[k];
         if (e->taken == t->call)
             continue;
         int rank = (e->where == where ? 0 : 2) + (e->thread == thread ? 0 : 1);
-        if (best[rank] == NONE)
+        if (rank >= 2 || best[rank] == NONE)
             best[rank] = k;
         if (rank == 0)
             break;
@@ -336,4 +344,22 @@ int ms_rq_take(ms_rq_table *t, uint32_t kind, uint32_t thread, uint64_t handle, 
         erase(t, x, k);
     }
     return nmsg;
+}
+
+int ms_rq_each_unmarked(ms_rq_table *t, uint32_t thread, int (*fn)(void *ctx, const ms_rq_req *r, uint8_t *mark),
+                        void *ctx)
+{
+    for (size_t i = 0; t->s && i <= t->mask; i++) {
+        for (uint32_t k = t->s[i].handle ? t->s[i].head : NONE; k != NONE; k = t->e[k].next) {
+            entry *e = &t->e[k];
+            if (e->mark || e->thread != thread)
+                continue;
+            ms_rq_req r = {.thread = e->thread, .handle = e->handle, .where = e->where, .posted = e->posted,
+                           .post_ns = e->post_ns, .f = e->f};
+            int rc = fn(ctx, &r, &e->mark);
+            if (rc != 0)
+                return rc;
+        }
+    }
+    return 0;
 }

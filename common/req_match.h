@@ -6,8 +6,11 @@
  * A record names a request by its handle's bits and by the address of the
  * caller's handle. A completion, start, cancel, free or reference takes,
  * among the live requests of that handle value not yet taken by the same
- * call: the one whose handle was returned to that address, else the oldest
- * created on the same thread, else the oldest. (Libraries give one handle
+ * call: the newest whose handle was returned to that address on the same
+ * thread, else to that address, else the oldest created on the same
+ * thread, else the oldest. (An older request of the same handle and
+ * address is one the program can no longer name: it ended where the
+ * reader did not see it, in a gap of the trace.) (Libraries give one handle
  * value to many requests that completed at creation; programs keep handles
  * in arrays, so the address tells them apart.) Each request the call
  * handles is folded into the call's fields, as the canonical region name
@@ -80,6 +83,26 @@ void ms_rq_call(ms_rq_table *t);
  * 0, or -1 when out of memory (the request is then not known). */
 int ms_rq_new(ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, const ms_rq_facts *f,
               uint64_t post_ns);
+
+/* A live request as the table holds it. */
+typedef struct ms_rq_req {
+    uint32_t thread;      /* that created it */
+    uint64_t handle, where;
+    int posted;           /* post_ns holds when it was posted (a
+                             persistent request: while started) */
+    uint64_t post_ns;
+    ms_rq_facts f;
+} ms_rq_req;
+
+/* A live request made as *r says, marked or not (a mark is the caller's:
+ * ms_rq_each_unmarked). 0, or -1 when out of memory. */
+int ms_rq_add(ms_rq_table *t, const ms_rq_req *r, int marked);
+
+/* The live requests of thread `thread` not marked, in the order of
+ * creation for each handle value: each handed to fn with its mark, which
+ * fn may set. fn's non-zero return stops and is returned; else 0. */
+int ms_rq_each_unmarked(ms_rq_table *t, uint32_t thread, int (*fn)(void *ctx, const ms_rq_req *r, uint8_t *mark),
+                        void *ctx);
 
 /* The kinds of ms_rq_take (MS_REQ_DONE ... MS_REQ_REF of log_format.h):
  * completed (st: its status), started at post_ns, cancelled, freed, or

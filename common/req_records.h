@@ -36,12 +36,18 @@ enum ms_rq_parse_error {
     MS_RQ_BAD_KIND,           /* an unknown kind or flags */
     MS_RQ_NO_HANDLE,          /* handle 0 */
     MS_RQ_BAD_STATUS,         /* a status field out of range */
+    MS_RQ_BAD_CARRIED,        /* a carried request's field out of range */
 };
 
 /* The record after its head at *pp (advanced past it); *where_base is the
- * thread's latest handle address, updated. */
+ * thread's latest handle address, updated. A carried request (MS_REQ_CARRIED,
+ * version 7: its where is absolute and leaves the base as it is) is
+ * described in *carried, its post time in the log clock (posted: 1 + it;
+ * thread not set); with carried NULL it is of an unknown kind, as is a
+ * base record (MS_REQ_BASE, version 7: sets *where_base, names no
+ * request). */
 enum ms_rq_parse_error ms_rq_parse(const uint8_t **pp, const uint8_t *end, uint64_t *where_base,
-                                   ms_rq_record *out);
+                                   ms_rq_record *out, ms_rq_req *carried);
 /* A message of ms_rq_parse_error. */
 const char *ms_rq_parse_error_str(enum ms_rq_parse_error e);
 

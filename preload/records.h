@@ -169,6 +169,42 @@ static inline __attribute__((always_inline)) uint8_t *ms_rec_request(uint8_t *p,
     return ms_put_varint(p, ms_zigzag(where));
 }
 
+/* Bytes a carried request record takes at most: its head, its kind and
+ * flags, and nine varints. */
+#define MS_REQUEST_CARRIED_MAX (2u + 9u * MS_VARINT_MAX)
+
+/* A carried request record (version 7, docs/FORMAT.md "Requests carried
+ * over a gap"): what is MS_REQ_CARRIED with MS_REQ_NEW's flags; where the
+ * address of the handle (absolute); op, traits (MS_REQT_*), comm, peer,
+ * tag and bytes what the creating call said of it; posted 0 (an inactive
+ * persistent request) or 1 + the time it was posted (log clock). */
+static inline uint8_t *ms_rec_request_carried(uint8_t *p, uint32_t what, uint64_t handle, uint64_t where,
+                                              uint32_t op, uint32_t traits, int64_t comm, int64_t peer, int64_t tag,
+                                              int64_t bytes, uint64_t posted)
+{
+    p[0] = (uint8_t)(((unsigned)MS_CTL_REQUEST << 2) | MS_REC_CONTROL);
+    p[1] = (uint8_t)what;
+    p = ms_put_varint(p + 2, handle);
+    p = ms_put_varint(p, where);
+    p = ms_put_varint(p, op);
+    p = ms_put_varint(p, traits);
+    p = ms_put_varint(p, ms_zigzag(comm));
+    p = ms_put_varint(p, ms_zigzag(peer));
+    p = ms_put_varint(p, ms_zigzag(tag));
+    p = ms_put_varint(p, ms_zigzag(bytes));
+    return ms_put_varint(p, posted);
+}
+
+/* A base record (version 7): the thread's next request record's where is
+ * relative to `where`. */
+static inline uint8_t *ms_rec_request_base(uint8_t *p, uint64_t where)
+{
+    p[0] = (uint8_t)(((unsigned)MS_CTL_REQUEST << 2) | MS_REC_CONTROL);
+    p[1] = (uint8_t)MS_REQ_BASE;
+    p[2] = 0;   /* no handle */
+    return ms_put_varint(p + 3, where);
+}
+
 /* The status fields that follow a request record with MS_REQF_STATUS. */
 static inline __attribute__((always_inline)) uint8_t *ms_rec_request_status(uint8_t *p, int64_t peer, int64_t tag,
                                                                             int64_t bytes)

@@ -191,6 +191,10 @@ int ms_sum_gap_end(ms_sum *s, uint32_t thread, int (*emit)(void *ctx, uint32_t t
             return rc;
         from = to;
     }
+    /* Then the requests the thread created in the gap that are live: the
+     * trace's later records name them. */
+    if (s->match && (rc = ms_sumrq_carry(&s->rq, &t->rq, thread, emit, ctx)) != 0)
+        return rc;
     t->in_gap = 0;
     return 0;
 }
@@ -477,7 +481,7 @@ static const uint8_t *follow_fast(ms_sum *s, uint32_t thread, sum_thread *t, con
             t->cursor = start + dur;
             if (t->rq.npend)
                 /* Out of memory loses what the requests were, no call. */
-                (void)ms_sumrq_follow(&s->rq, &t->rq, thread, h >> 2, to_ns(s, start));
+                (void)ms_sumrq_follow(&s->rq, &t->rq, thread, h >> 2, start);
         } else if (*p == message_head) {
             p++;
             for (int i = 0; i < 7; i++)
@@ -526,7 +530,7 @@ static sum_region *matched_region(ms_sum *s, sum_thread *t, uint32_t thread, uin
     uint32_t k;
     char name[MS_MAX_NAME + 1];
     size_t len = 0;
-    int rc = ms_sumrq_apply(&s->rq, &t->rq, thread, id, to_ns(s, start), &k, name, sizeof name, &len);
+    int rc = ms_sumrq_apply(&s->rq, &t->rq, thread, id, start, &k, name, sizeof name, &len);
     if (rc <= 0)
         return rc < 0 ? NULL : r;
     if (k < t->ndregs)
@@ -579,7 +583,7 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
             if (s->follow_only) {
                 /* The requests are followed, so that a fold later names
                  * their completions. */
-                if (t->rq.npend && ms_sumrq_follow(&s->rq, &t->rq, thread, h >> 2, to_ns(s, start)) != 0)
+                if (t->rq.npend && ms_sumrq_follow(&s->rq, &t->rq, thread, h >> 2, start) != 0)
                     t = NULL;
                 continue;
             }

@@ -59,7 +59,9 @@ void ms_sum_set_folding(ms_sum *s, int fold);
  * records define (regions, call sites, communicators, files: the control
  * records kept) was folded, not written; ms_sum_gap_end writes those
  * definitions through emit, before the trace goes on, so that its later
- * events find their regions. 0, or emit's error. */
+ * events find their regions, and then the requests the thread created in
+ * the gap that are live (carried request records, docs/FORMAT.md), so
+ * that its later completions find them. 0, or emit's error. */
 void ms_sum_gap_begin(ms_sum *s, uint32_t thread);
 int ms_sum_gap_end(ms_sum *s, uint32_t thread, int (*emit)(void *ctx, uint32_t thread, const uint8_t *p, size_t n),
                    void *ctx);

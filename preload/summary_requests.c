@@ -13,6 +13,8 @@ int ms_sumrq_init(ms_sumrq *g)
 {
     g->rq = ms_rq_create();
     g->recent = calloc(MS_SUMRQ_RECENT, sizeof *g->recent);
+    g->recent_mask = MS_SUMRQ_RECENT - 1;
+    g->recent_used = 0;
     if (!g->rq || !g->recent) {
         ms_sumrq_release(g);
         return -1;
@@ -26,6 +28,61 @@ void ms_sumrq_release(ms_sumrq *g)
     free(g->recent);
     g->rq = NULL;
     g->recent = NULL;
+}
+
+/* The followed requests' slots at twice the size. */
+static int recent_grow(ms_sumrq *g)
+{
+    size_t n = (g->recent_mask + 1) * 2;
+    ms_sumrq_recent *a = calloc(n, sizeof *a), *old = g->recent;
+    if (!a)
+        return -1;
+    size_t old_n = g->recent_mask + 1;
+    g->recent = a;
+    g->recent_mask = n - 1;
+    for (size_t i = 0; i < old_n; i++) {
+        if (!old[i].handle)
+            continue;
+        size_t j = ms_sumrq_recent_home(g, old[i].handle, old[i].where);
+        while (a[j].handle)
+            j = (j + 1) & g->recent_mask;
+        a[j] = old[i];
+    }
+    free(old);
+    return 0;
+}
+
+ms_sumrq_recent *ms_sumrq_recent_put(ms_sumrq *g, uint64_t handle, uint64_t where)
+{
+    ms_sumrq_recent *e = ms_sumrq_recent_find(g, handle, where);
+    if (e)
+        return e;
+    if ((g->recent_used + 1) * 4 > (g->recent_mask + 1) * 3 && recent_grow(g) != 0)
+        return NULL;
+    size_t i = ms_sumrq_recent_home(g, handle, where);
+    while (g->recent[i].handle)
+        i = (i + 1) & g->recent_mask;
+    g->recent_used++;
+    e = &g->recent[i];
+    e->handle = handle;
+    e->where = where;
+    return e;
+}
+
+void ms_sumrq_recent_drop(ms_sumrq *g, ms_sumrq_recent *e)
+{
+    /* Linear probing's deletion: later slots of the run move back into
+     * the hole when their home allows it. */
+    size_t mask = g->recent_mask, i = (size_t)(e - g->recent);
+    for (size_t j = (i + 1) & mask; g->recent[j].handle; j = (j + 1) & mask) {
+        size_t k = ms_sumrq_recent_home(g, g->recent[j].handle, g->recent[j].where);
+        if (((j - k) & mask) >= ((j - i) & mask)) {
+            g->recent[i] = g->recent[j];
+            i = j;
+        }
+    }
+    g->recent[i].handle = 0;
+    g->recent_used--;
 }
 
 void ms_sumrq_free(ms_sumrq_thread *q)
@@ -135,7 +192,7 @@ int ms_sumrq_record(ms_sumrq *g, ms_sumrq_thread *q, const uint8_t **pp, const u
     ms_rq_record rec;
     if (end - *pp >= (ptrdiff_t)MS_REQUEST_REC_MAX)
         *pp = decode(*pp, &q->where, &rec);
-    else if (ms_rq_parse(pp, end, &q->where, &rec) != MS_RQ_OK)
+    else if (ms_rq_parse(pp, end, &q->where, &rec, NULL) != MS_RQ_OK)
         return -1;
     if (follow && (rec.what & MS_REQ_KIND_MASK) != MS_REQ_NEW) {
         /* As ms_sumrq_follow_record, at the end of a buffer. */
@@ -151,14 +208,17 @@ static int revive(ms_sumrq *g, const ms_rq_record *r)
 {
     if ((r->what & MS_REQ_KIND_MASK) == MS_REQ_NEW)
         return 0;
-    ms_sumrq_recent *e = ms_sumrq_recent_of(g, r->handle, r->where);
-    if (e->handle != r->handle || e->where != r->where)
+    ms_sumrq_recent *e = ms_sumrq_recent_find(g, r->handle, r->where);
+    if (!e)
         return 0;
-    e->handle = 0;
-    return ms_rq_new(g->rq, e->thread, r->handle, e->where, &e->facts, e->start_ns);
+    /* Marked: the trace has it (ms_sumrq_carry passes it over). */
+    ms_rq_req req = {.thread = e->thread, .handle = r->handle, .where = e->where, .posted = !e->facts.persistent,
+                     .post_ns = e->facts.persistent ? 0 : e->post, .f = e->facts};
+    ms_sumrq_recent_drop(g, e);
+    return ms_rq_add(g->rq, &req, 1);
 }
 
-int ms_sumrq_follow(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns)
+int ms_sumrq_follow(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t post)
 {
     g->followed = 1;
     const ms_sumrq_name *n = id < q->nnames ? &q->names[id] : &no_name;
@@ -175,10 +235,12 @@ int ms_sumrq_follow(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t i
             table = 1;
             continue;
         }
-        ms_sumrq_recent *e = ms_sumrq_recent_of(g, r->handle, r->where);
-        e->handle = r->handle;
-        e->where = r->where;
-        e->start_ns = start_ns;
+        ms_sumrq_recent *e = ms_sumrq_recent_put(g, r->handle, r->where);
+        if (!e) {
+            q->npend = 0;
+            return -1;
+        }
+        e->post = post;
         e->thread = thread;
         e->facts = n->facts;
         e->facts.dir = (uint8_t)((r->what & MS_REQF_DIR) >> MS_REQF_DIR_SHIFT);
@@ -199,14 +261,14 @@ int ms_sumrq_follow(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t i
             ms_rq_status st = {.has = (r->what & MS_REQF_STATUS) != 0,
                                .cancelled = (r->what & MS_REQF_CANCELLED) != 0, .peer = r->peer, .tag = r->tag,
                                .bytes = r->bytes};
-            ms_rq_take(g->rq, kind, thread, r->handle, r->where, &st, start_ns, &fold, NULL);
+            ms_rq_take(g->rq, kind, thread, r->handle, r->where, &st, post, &fold, NULL);
         }
     }
     q->npend = 0;
     return 0;
 }
 
-int ms_sumrq_apply(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns,
+int ms_sumrq_apply(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t post,
                    uint32_t *derived, char *name, size_t cap, size_t *len)
 {
     const ms_sumrq_name *n = id < q->nnames ? &q->names[id] : &no_name;
@@ -217,7 +279,7 @@ int ms_sumrq_apply(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id
             return -1;
     g->folded = 1;
     ms_rq_fold fold = ms_rq_fold_init();
-    int rc = ms_rq_apply(g->rq, thread, q->pend, q->npend, &n->facts, start_ns, &fold, NULL, NULL);
+    int rc = ms_rq_apply(g->rq, thread, q->pend, q->npend, &n->facts, post, &fold, NULL, NULL);
     q->npend = 0;
     if (rc <= 0 || !n->info)
         return rc < 0 ? -1 : 0;
@@ -235,4 +297,65 @@ int ms_sumrq_apply(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id
         return -1;
     q->nderived++;
     return 1;
+}
+
+/* Carried request records gathered for one block: written together, and
+ * marked in the table once written. */
+#define CARRY_BATCH 64u
+
+typedef struct carry_batch {
+    uint8_t buf[CARRY_BATCH * MS_REQUEST_CARRIED_MAX + MS_REQUEST_REC_MAX];
+    uint8_t *marks[CARRY_BATCH];
+    size_t len;
+    unsigned n;
+    uint32_t thread;
+    int (*emit)(void *ctx, uint32_t thread, const uint8_t *p, size_t n);
+    void *ctx;
+} carry_batch;
+
+static int carry_flush(carry_batch *c)
+{
+    if (c->n == 0)
+        return 0;
+    int rc = c->emit(c->ctx, c->thread, c->buf, c->len);
+    if (rc != 0)
+        return rc;
+    for (unsigned i = 0; i < c->n; i++)
+        *c->marks[i] = 1;
+    c->n = 0;
+    c->len = 0;
+    return 0;
+}
+
+static int carry_one(void *ctx, const ms_rq_req *r, uint8_t *mark)
+{
+    carry_batch *c = ctx;
+    int rc;
+    if (c->n == CARRY_BATCH && (rc = carry_flush(c)) != 0)
+        return rc;
+    uint32_t what = MS_REQ_CARRIED | ((uint32_t)r->f.dir << MS_REQF_DIR_SHIFT) |
+                    (r->f.persistent ? MS_REQF_PERSISTENT : 0u);
+    uint32_t traits = (r->f.io ? MS_REQT_IO : 0u) | (r->f.pair ? MS_REQT_PAIR : 0u);
+    uint8_t *end = ms_rec_request_carried(c->buf + c->len, what, r->handle, r->where, r->f.op, traits, r->f.comm,
+                                          r->f.peer, r->f.tag, r->f.bytes, r->posted ? r->post_ns + 1 : 0);
+    c->len = (size_t)(end - c->buf);
+    c->marks[c->n++] = mark;
+    return 0;
+}
+
+int ms_sumrq_carry(ms_sumrq *g, const ms_sumrq_thread *q, uint32_t thread,
+                   int (*emit)(void *ctx, uint32_t thread, const uint8_t *p, size_t n), void *ctx)
+{
+    carry_batch c = {.len = 0, .n = 0, .thread = thread, .emit = emit, .ctx = ctx};
+    int rc = g->folded ? ms_rq_each_unmarked(g->rq, thread, carry_one, &c) : 0;
+    if (rc != 0)
+        return rc;
+    /* The records folded moved the thread's address base: the trace's
+     * next request record is relative to where they left it. */
+    c.len = (size_t)(ms_rec_request_base(c.buf + c.len, q->where) - c.buf);
+    if ((rc = c.emit(c.ctx, c.thread, c.buf, c.len)) != 0)
+        return rc;
+    for (unsigned i = 0; i < c.n; i++)
+        *c.marks[i] = 1;
+    return 0;
 }

@@ -11,7 +11,7 @@
  *
  * A trace on a full disk (fallback.h) folds what it cannot write with the
  * same code; while its records are written it only follows them, cheaply:
- * the latest request created per handle value is kept (direct-mapped, so
+ * the live requests created are kept by handle and address (every one, so
  * that a fold that begins later knows the requests created before it), and
  * the table of live requests is used only once a fold has begun.
  *
@@ -50,7 +50,9 @@ typedef struct ms_sumrq_recent ms_sumrq_recent;
 /* The process's requests. */
 typedef struct ms_sumrq {
     ms_rq_table *rq;
-    ms_sumrq_recent *recent;  /* following: the latest created per handle */
+    ms_sumrq_recent *recent;  /* following: the live requests created, by
+                                 handle and address (open addressing) */
+    size_t recent_mask, recent_used;
     int folded;               /* a fold applied records: the table is in use */
     int followed;             /* recent may hold requests */
 } ms_sumrq;
@@ -74,27 +76,46 @@ int ms_sumrq_keep(ms_sumrq_thread *q, const ms_rq_record *rec);
 
 struct ms_sumrq_recent {
     uint64_t handle;      /* 0: empty */
-    uint64_t where, start_ns;
+    uint64_t where, post;   /* post: the creating call's start (log clock) */
     uint32_t thread;
     ms_rq_facts facts;
 };
-#define MS_SUMRQ_RECENT 4096u
+#define MS_SUMRQ_RECENT 1024u   /* slots at first; they grow, never drop */
 
-/* The slot of a request created while following: by handle and address. */
-static inline ms_sumrq_recent *ms_sumrq_recent_of(const ms_sumrq *g, uint64_t handle, uint64_t where)
+static inline size_t ms_sumrq_recent_home(const ms_sumrq *g, uint64_t handle, uint64_t where)
 {
-    return &g->recent[((handle ^ where * 0xc2b2ae3d27d4eb4full) * 0x9e3779b97f4a7c15ull) >> 52];
+    uint64_t h = (handle ^ where * 0xc2b2ae3d27d4eb4full) * 0x9e3779b97f4a7c15ull;
+    return (size_t)(h >> 32) & g->recent_mask;
 }
+
+/* The followed request of that handle and address, or NULL. */
+static inline ms_sumrq_recent *ms_sumrq_recent_find(const ms_sumrq *g, uint64_t handle, uint64_t where)
+{
+    for (size_t i = ms_sumrq_recent_home(g, handle, where);; i = (i + 1) & g->recent_mask) {
+        ms_sumrq_recent *e = &g->recent[i];
+        if (e->handle == handle && e->where == where)
+            return e;
+        if (e->handle == 0)
+            return NULL;
+    }
+}
+
+/* The slot of a request created while following, taken (its fields to
+ * fill; one of the same handle and address is replaced); NULL when out of
+ * memory. */
+ms_sumrq_recent *ms_sumrq_recent_put(ms_sumrq *g, uint64_t handle, uint64_t where);
+/* A followed request gone: its slot freed. */
+void ms_sumrq_recent_drop(ms_sumrq *g, ms_sumrq_recent *e);
 
 /* A request that ends (completed and not persistent, or freed) while
  * following: forgotten. */
-static inline void ms_sumrq_forget(const ms_sumrq *g, uint32_t kind, uint64_t handle, uint64_t where)
+static inline void ms_sumrq_forget(ms_sumrq *g, uint32_t kind, uint64_t handle, uint64_t where)
 {
     if (kind != MS_REQ_DONE && kind != MS_REQ_FREE)
         return;
-    ms_sumrq_recent *e = ms_sumrq_recent_of(g, handle, where);
-    if (e->handle == handle && e->where == where && (kind == MS_REQ_FREE || !e->facts.persistent))
-        e->handle = 0;
+    ms_sumrq_recent *e = ms_sumrq_recent_find(g, handle, where);
+    if (e && (kind == MS_REQ_FREE || !e->facts.persistent))
+        ms_sumrq_recent_drop(g, e);
 }
 
 /* Following before any fold (the table not in use): one record after its
@@ -102,7 +123,7 @@ static inline void ms_sumrq_forget(const ms_sumrq *g, uint32_t kind, uint64_t ha
  * or more): a created request kept for its event; a request that ends
  * (completed, not persistent; freed) forgotten. Returns past it; NULL when
  * out of memory. */
-static inline const uint8_t *ms_sumrq_follow_record(const ms_sumrq *g, ms_sumrq_thread *q, const uint8_t *p)
+static inline const uint8_t *ms_sumrq_follow_record(ms_sumrq *g, ms_sumrq_thread *q, const uint8_t *p)
 {
     uint32_t what = p[0], kind = what & MS_REQ_KIND_MASK;   /* one byte: MS_REQ_WHAT_MAX */
     uint64_t handle, where;
@@ -119,16 +140,25 @@ static inline const uint8_t *ms_sumrq_follow_record(const ms_sumrq *g, ms_sumrq_
     return p;
 }
 
-/* At an event of region `id` that started at start_ns: the kept records
+/* At an event of region `id` that started at post (the log clock, as
+ * every time of the table): the kept records
  * applied. Returns 0 when the event keeps its region (records, if any,
  * stay kept past a tool's event), 1 when it is counted under the writer's
  * region *derived instead (a new one: *name, *len set for its definition,
  * NUL-terminated in name[cap]), -1 when out of memory. */
-int ms_sumrq_apply(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns,
+int ms_sumrq_apply(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t post,
                    uint32_t *derived, char *name, size_t cap, size_t *len);
 
 /* The same while following (nothing counted). 0, or -1 when out of
  * memory. */
-int ms_sumrq_follow(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t start_ns);
+int ms_sumrq_follow(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id, uint64_t post);
+
+/* Where thread `thread` (its records q)'s trace goes on after a gap: the
+ * requests it created in the gap (folded) that are live, as carried
+ * request records (records.h), each once, then a base record for the
+ * address its next request record is relative to, through emit. 0, or
+ * emit's error. */
+int ms_sumrq_carry(ms_sumrq *g, const ms_sumrq_thread *q, uint32_t thread,
+                   int (*emit)(void *ctx, uint32_t thread, const uint8_t *p, size_t n), void *ctx);
 
 #endif

@@ -156,15 +156,14 @@ static void spawned(FILE *fp, const ms_run *run)
 {
     ms_spawned_world *w = NULL;
     size_t n = ms_spawned_worlds(run->dir, &w);
-    char dir[512], fitted[512];
-    printable(dir, sizeof dir, run->dir);
-    fit(fitted, sizeof fitted, dir, 60);
-    size_t len = strlen(fitted);
-    const char *slash = len && fitted[len - 1] == '/' ? "" : "/";
+    char dir[4096];
+    printable(dir, sizeof dir, run->dir);   /* whole: a command to copy */
+    size_t len = strlen(dir);
+    const char *slash = len && dir[len - 1] == '/' ? "" : "/";
     for (size_t i = 0; i < n; i++)
         fprintf(fp, "  %-12s spawn-%u/: a world of %zu rank%s this run spawned, not in this report; its own: "
                     "mpiscope-merge %s%sspawn-%u\n",
-                i ? "" : "spawned", w[i].k, w[i].logs, w[i].logs == 1 ? "" : "s", fitted, slash, w[i].k);
+                i ? "" : "spawned", w[i].k, w[i].logs, w[i].logs == 1 ? "" : "s", dir, slash, w[i].k);
     free(w);
 }
 

@@ -13,7 +13,8 @@ blocks/  block sequences (fuzz_blocks: [kind u8][thread u8][len u32][bytes]):
          data block of every record type (call sites and objects too, a
          summary-mode aggregate, message records: valid in a version 5
          log, corrupt in older ones; request records: valid in a version 6
-         log, corrupt in older ones, and with fields out of range).
+         log, corrupt in older ones, and with fields out of range; carried
+         requests, in a version 7 log).
 
 Deterministic: the same golden logs give the same corpus. Needs the zstd
 command to decompress the golden logs.
@@ -179,6 +180,29 @@ def request_block(bad=False):
     return (2, 5, rec)
 
 
+def carried_block(bad=False):
+    """A data block (thread 6) of a version-7 trace going on after a gap
+    (docs/FORMAT.md, "Requests carried over a gap"): an irecv and a
+    persistent send carried, a base record, a waitall completing the
+    irecv, a start and a wait of the send. `bad`: a carried request with a
+    peer out of range."""
+    names = [b"mpi:waitall kind=wait bytes=-1 peer=-1 root=-1 tag=-1 comm=-1",
+             b"mpi:start kind=other bytes=-1 peer=-1 root=-1 tag=-1 comm=-1"]
+    rec = b"".join(varint(1) + varint(i) + varint(len(n)) + n for i, n in enumerate(names))
+    peer = 1 << 40 if bad else 1
+    for what, handle, where, op, comm_peer_tag_bytes, posted in (
+            (6 | 1 << 3, 0xAC000001, 0x7FFC0000, 7, (0, peer, 2, -1), 9000001),
+            (6 | 32, 0xAC000002, 0x7FFC0008, 10, (0, 1, 3, 4), 0)):
+        rec += varint((15 << 2) | 1) + varint(what) + varint(handle) + varint(where) + varint(op) + varint(0)
+        rec += b"".join(varint(zigzag(v)) for v in comm_peer_tag_bytes) + varint(posted)
+    rec += varint((15 << 2) | 1) + varint(7) + varint(0) + varint(0x7FFC0000)   # base
+    rec += varint(5) + varint(9000000)                                         # time
+    rec += request(1 | 8, 0xAC000001, 0, (1, 2, 8)) + varint(0 << 2) + varint(10) + varint(5)
+    rec += request(2, 0xAC000002, 8) + varint(1 << 2) + varint(10) + varint(5)
+    rec += request(1, 0xAC000002, 0) + varint(0 << 2) + varint(10) + varint(5)
+    return (2, 6, rec)
+
+
 def file_record(fid, comm, path):
     """A file record (control record 14, version 5)."""
     return varint((14 << 2) | 1) + varint(fid) + varint(comm + 1) + varint(len(path)) + path
@@ -230,6 +254,9 @@ def main():
         blks[name + "-requests"] = encode(b[:-1] + [request_block()] + b[-1:])
         blks[name + "-requests-bad"] = encode(b[:-1] + [request_block(bad=True)] + b[-1:])
         blks[name + "-files-bad"] = encode(b[:-1] + [file_block(bad=True)] + b[-1:])
+        v7 = header_variant(b, 8, "<I", 7)
+        blks[name + "-carried"] = encode(v7[:-1] + [carried_block()] + v7[-1:])
+        blks[name + "-carried-bad"] = encode(v7[:-1] + [carried_block(bad=True)] + v7[-1:])
     logs["empty"] = b""
     logs["random"] = bytes(rng.randrange(256) for _ in range(512))
     logs["zstd-magic-only"] = b"\x28\xb5\x2f\xfd"

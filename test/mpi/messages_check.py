@@ -91,8 +91,8 @@ def check_rank(d, rank, nranks):
     header, events, pending, status = read_dump(f"{d}/dump-{rank}.txt")
     if status != "ok":
         raise Fail(f"the reader says: {status}")
-    if header is None or header[:3] != (rank, nranks, 6) or header[3] != 0:
-        raise Fail(f"header {header}: expected rank {rank} of {nranks}, version 6, trace mode")
+    if header is None or header[:3] != (rank, nranks, 7) or header[3] != 0:
+        raise Fail(f"header {header}: expected rank {rank} of {nranks}, version 7, trace mode")
     if pending:
         raise Fail(f"{len(pending)} message records after the last event of their thread")
     expect = read_expect(f"{d}/expect-{rank}.txt")
@@ -125,8 +125,8 @@ def check_summary(d, rank, nranks):
     header, events, pending, status = read_dump(f"{d}/dump-{rank}.txt")
     if status != "ok":
         raise Fail(f"the reader says: {status}")
-    if header is None or header[:3] != (rank, nranks, 6) or header[3] != 1:
-        raise Fail(f"header {header}: expected rank {rank} of {nranks}, version 6, summary mode")
+    if header is None or header[:3] != (rank, nranks, 7) or header[3] != 1:
+        raise Fail(f"header {header}: expected rank {rank} of {nranks}, version 7, summary mode")
     n = len(pending) + sum(len(e["msgs"]) for e in events)
     if n:
         raise Fail(f"{n} message records in a log written in summary mode")

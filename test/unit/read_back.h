@@ -16,6 +16,22 @@
 #include "../../analysis/read/log_reader.h"
 #include "synth.h"
 
+/* Region names by the reader's index, as its region callback gives them;
+ * a test's callback context begins with one. */
+typedef struct rb_regions {
+    char name[64][256];
+} rb_regions;
+
+static inline int rb_on_region(void *ctx, uint32_t idx, const char *name, size_t len)
+{
+    rb_regions *r = ctx;
+    if (idx < 64 && len < 256) {
+        memcpy(r->name[idx], name, len);
+        r->name[idx][len] = 0;
+    }
+    return 0;
+}
+
 static inline ms_read_status read_back(uint32_t version, uint64_t end_ns, const uint8_t *rec, size_t n,
                                        const ms_read_callbacks *cb, void *ctx, char *msg, size_t cap)
 {
