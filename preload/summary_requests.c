@@ -15,6 +15,7 @@ int ms_sumrq_init(ms_sumrq *g)
     g->recent = calloc(MS_SUMRQ_RECENT, sizeof *g->recent);
     g->recent_mask = MS_SUMRQ_RECENT - 1;
     g->recent_used = 0;
+    g->recent_limit = MS_SUMRQ_RECENT / 4 * 3;
     if (!g->rq || !g->recent) {
         ms_sumrq_release(g);
         return -1;
@@ -40,6 +41,7 @@ static int recent_grow(ms_sumrq *g)
     size_t old_n = g->recent_mask + 1;
     g->recent = a;
     g->recent_mask = n - 1;
+    g->recent_limit = n / 4 * 3;
     for (size_t i = 0; i < old_n; i++) {
         if (!old[i].handle)
             continue;
@@ -52,37 +54,11 @@ static int recent_grow(ms_sumrq *g)
     return 0;
 }
 
-ms_sumrq_recent *ms_sumrq_recent_put(ms_sumrq *g, uint64_t handle, uint64_t where)
+ms_sumrq_recent *ms_sumrq_recent_put_grown(ms_sumrq *g, uint64_t handle, uint64_t where)
 {
-    ms_sumrq_recent *e = ms_sumrq_recent_find(g, handle, where);
-    if (e)
-        return e;
-    if ((g->recent_used + 1) * 4 > (g->recent_mask + 1) * 3 && recent_grow(g) != 0)
+    if (recent_grow(g) != 0)
         return NULL;
-    size_t i = ms_sumrq_recent_home(g, handle, where);
-    while (g->recent[i].handle)
-        i = (i + 1) & g->recent_mask;
-    g->recent_used++;
-    e = &g->recent[i];
-    e->handle = handle;
-    e->where = where;
-    return e;
-}
-
-void ms_sumrq_recent_drop(ms_sumrq *g, ms_sumrq_recent *e)
-{
-    /* Linear probing's deletion: later slots of the run move back into
-     * the hole when their home allows it. */
-    size_t mask = g->recent_mask, i = (size_t)(e - g->recent);
-    for (size_t j = (i + 1) & mask; g->recent[j].handle; j = (j + 1) & mask) {
-        size_t k = ms_sumrq_recent_home(g, g->recent[j].handle, g->recent[j].where);
-        if (((j - k) & mask) >= ((j - i) & mask)) {
-            g->recent[i] = g->recent[j];
-            i = j;
-        }
-    }
-    g->recent[i].handle = 0;
-    g->recent_used--;
+    return ms_sumrq_recent_put(g, handle, where);
 }
 
 void ms_sumrq_free(ms_sumrq_thread *q)

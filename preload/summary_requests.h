@@ -52,7 +52,7 @@ typedef struct ms_sumrq {
     ms_rq_table *rq;
     ms_sumrq_recent *recent;  /* following: the live requests created, by
                                  handle and address (open addressing) */
-    size_t recent_mask, recent_used;
+    size_t recent_mask, recent_used, recent_limit;   /* limit: 3/4 of the slots */
     int folded;               /* a fold applied records: the table is in use */
     int followed;             /* recent may hold requests */
 } ms_sumrq;
@@ -100,12 +100,46 @@ static inline ms_sumrq_recent *ms_sumrq_recent_find(const ms_sumrq *g, uint64_t 
     }
 }
 
+/* The same when the slots are full enough to grow first. */
+ms_sumrq_recent *ms_sumrq_recent_put_grown(ms_sumrq *g, uint64_t handle, uint64_t where);
+
 /* The slot of a request created while following, taken (its fields to
  * fill; one of the same handle and address is replaced); NULL when out of
  * memory. */
-ms_sumrq_recent *ms_sumrq_recent_put(ms_sumrq *g, uint64_t handle, uint64_t where);
-/* A followed request gone: its slot freed. */
-void ms_sumrq_recent_drop(ms_sumrq *g, ms_sumrq_recent *e);
+static inline ms_sumrq_recent *ms_sumrq_recent_put(ms_sumrq *g, uint64_t handle, uint64_t where)
+{
+    ms_sumrq_recent *e;
+    for (size_t i = ms_sumrq_recent_home(g, handle, where);; i = (i + 1) & g->recent_mask) {
+        e = &g->recent[i];
+        if (e->handle == 0)
+            break;
+        if (e->handle == handle && e->where == where)
+            return e;
+    }
+    if (__builtin_expect(g->recent_used >= g->recent_limit, 0))
+        return ms_sumrq_recent_put_grown(g, handle, where);
+    g->recent_used++;
+    e->handle = handle;
+    e->where = where;
+    return e;
+}
+
+/* A followed request gone: its slot freed (linear probing's deletion:
+ * later slots of the run move back into the hole when their home allows
+ * it). */
+static inline void ms_sumrq_recent_drop(ms_sumrq *g, ms_sumrq_recent *e)
+{
+    size_t mask = g->recent_mask, i = (size_t)(e - g->recent);
+    for (size_t j = (i + 1) & mask; g->recent[j].handle; j = (j + 1) & mask) {
+        size_t k = ms_sumrq_recent_home(g, g->recent[j].handle, g->recent[j].where);
+        if (((j - k) & mask) >= ((j - i) & mask)) {
+            g->recent[i] = g->recent[j];
+            i = j;
+        }
+    }
+    g->recent[i].handle = 0;
+    g->recent_used--;
+}
 
 /* A request that ends (completed and not persistent, or freed) while
  * following: forgotten. */
