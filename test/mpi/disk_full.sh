@@ -9,6 +9,10 @@
 #     gives every call: the same calls and bytes per region as the same run
 #     on a roomy disk, with a warning that names the rank and the time from
 #     which its calls are counted from its summary.
+#  1b. pipelined: the same on a 256 KiB disk for a program that always has
+#     a receive posted (test/mpi/faults/pipeline.c), so that the trace goes
+#     on after each gap with requests created in the gap, carried over it
+#     (docs/FORMAT.md): every completion named as on the roomy disk.
 #  2. freed: a 4 MiB tmpfs with 256 KiB left by another file, removed once
 #     a rank has said the disk is full, while the program runs: the counts are exact and the trace goes on after the
 #     gap (events later than the first summarized call).
@@ -73,6 +77,8 @@ if ! tmpfs 256k; then
 fi
 
 $cc -O2 "$root/examples/halo.c" -o "$dir/halo" -lm || fail "cannot build halo.c"
+$cc -O2 "$root/test/mpi/faults/pipeline.c" -o "$dir/pipeline" || fail "cannot build pipeline.c"
+prog=$dir/halo   # what profile runs
 # calls NAME: "region calls" per region of NAME's merge (the tool's stalls left out), sorted;
 # the region's name holds its bytes per call.
 calls() {
@@ -83,7 +89,7 @@ for r in sorted(csv.DictReader(open(sys.argv[1])), key=lambda r: r["name"]):
         print(r["name"].replace(" ", "_"), r["calls"])
 PY
 }
-# profile NAME N [ENV=VALUE...] -- ARGS...: halo under the library into $logdir
+# profile NAME N [ENV=VALUE...] -- ARGS...: $prog under the library into $logdir
 profile() {
     local name=$1 n=$2
     shift 2
@@ -93,7 +99,7 @@ profile() {
     launcher "$n" "${kv[@]}"
     local t0 t1 rc
     t0=$(date +%s%N)
-    timeout -k 10 "$TEST_TIMEOUT" "${cmd[@]}" "$dir/halo" "$@" >"$dir/$name.out" 2>"$dir/$name.err"
+    timeout -k 10 "$TEST_TIMEOUT" "${cmd[@]}" "$prog" "$@" >"$dir/$name.out" 2>"$dir/$name.err"
     rc=$?
     t1=$(date +%s%N)
     echo $(((t1 - t0) / 1000000)) >"$dir/$name.ms"
@@ -129,6 +135,25 @@ for r in 0 1; do
         fail "no warning naming rank $r and its time: $(cat "$dir/full.merge.err")"
 done
 echo "ok: $(wc -l <"$dir/full.calls") regions with every call and byte on a 256 KiB disk ($(du -k "$logdir" | cut -f1) KiB of logs)"
+
+echo "== 1b. a receive always posted, on a 256 KiB disk"
+prog=$dir/pipeline
+logdir=$dir/pipe-roomy
+rm -rf "$logdir"
+profile pipe-roomy 2 -- $steps || fail "the pipelined reference run failed: $(tail -3 "$dir/pipe-roomy.err")"
+merge pipe-roomy "$logdir"
+calls pipe-roomy >"$dir/pipe-roomy.calls"
+tmpfs 256k || fail "cannot mount the tmpfs"
+logdir=$mnt/pipe
+profile pipe-full 2 -- $steps || fail "the pipelined run on a full disk failed: $(tail -3 "$dir/pipe-full.err")"
+cmp -s "$dir/pipe-full.out" "$dir/pipe-roomy.out" || fail "the pipelined program's output changed on a full disk"
+grep -q "has no room" "$dir/pipe-full.err" || fail "the pipelined run did not fill the disk"
+merge pipe-full "$logdir"
+calls pipe-full >"$dir/pipe-full.calls"
+diff "$dir/pipe-roomy.calls" "$dir/pipe-full.calls" >"$dir/pipe-full.diff" ||
+    fail "a receive always posted: calls differ from the roomy run: $(head -5 "$dir/pipe-full.diff")"
+echo "ok: a receive always posted: $(wc -l <"$dir/pipe-full.calls") regions, every completion named as on a roomy disk"
+prog=$dir/halo
 
 echo "== 2. room freed mid-run"
 tmpfs 4m || fail "cannot mount the second tmpfs"
