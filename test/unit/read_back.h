@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "../../analysis/read/log_reader.h"
+#include "../../preload/summary.h"
 #include "synth.h"
 
 /* Region names by the reader's index, as its region callback gives them;
@@ -59,6 +60,23 @@ static inline ms_read_status read_back(uint32_t version, uint64_t end_ns, const 
     synth_rmdir(dir);
     free(dir);
     return st;
+}
+
+/* The writer's snapshot of sum (ms_sum_write; its blocks at most 64 KiB)
+ * as rank 0's log in a fresh directory, whose end block says finalize
+ * started at end_ns: the directory (synth_rmdir and free it), the log's
+ * path in path[cap]. */
+static inline char *read_back_snapshot(ms_sum *sum, uint64_t end_ns, char *path, size_t cap)
+{
+    synth sy;
+    char *dir = synth_open_fresh(&sy, path, cap);
+    cr_assert_not_null(dir);
+    uint8_t *buf = malloc(1u << 16);
+    cr_assert_not_null(buf);
+    cr_assert_eq(ms_sum_write(sum, synth_emit_block, &sy, buf), 0);
+    free(buf);
+    cr_assert_eq(synth_close(&sy, end_ns), 0);
+    return dir;
 }
 
 #endif

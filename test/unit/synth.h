@@ -207,4 +207,28 @@ static inline void synth_rmdir(const char *dir)
     nftw(dir, synth_rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+/* Open rank 0's log of a one-rank run in a fresh directory (returned, NULL
+ * on failure; synth_rmdir and free it), its path in path[cap]. */
+static inline char *synth_open_fresh(synth *s, char *path, size_t cap)
+{
+    char *dir = synth_tmpdir();
+    if (!dir)
+        return NULL;
+    snprintf(path, cap, "%s/rank-000000.zst", dir);
+    if (synth_open(s, path, 0, 1) != 0) {
+        synth_rmdir(dir);
+        free(dir);
+        return NULL;
+    }
+    return dir;
+}
+
+/* An emit callback (the writer's snapshots and gap ends) into s: each
+ * block as a data block. */
+static inline int synth_emit_block(void *ctx, uint32_t thread, const uint8_t *p, size_t n)
+{
+    synth *s = ctx;
+    return ms_log_write_block(&s->log, MS_BLOCK_DATA, thread, p, n);
+}
+
 #endif

@@ -237,13 +237,6 @@ Test(messages, cut_short_or_before_time)
     cr_expect(strstr(msg, "before the thread's first time record") != NULL, "%s", msg);
 }
 
-/* ms_sum_write's emit: each block as a data block of the synthesized log. */
-static int emit_block(void *ctx, uint32_t thread, const uint8_t *q, size_t k)
-{
-    synth *s = ctx;
-    return ms_log_write_block(&s->log, MS_BLOCK_DATA, thread, q, k);
-}
-
 /* The writer's fall-back (fallback.h) follows message records: it skips
  * them, never cuts between them and their event, and keeps none in a
  * summary of what it folded. */
@@ -277,15 +270,8 @@ Test(messages, followed_by_the_fallback)
     cr_expect_eq(cursor, T0 + 40);
 
     /* The snapshot, read back: the region and its aggregate, no message. */
-    char *dir = synth_tmpdir();
     char path[512];
-    snprintf(path, sizeof path, "%s/rank-000000.zst", dir);
-    synth sy;
-    cr_assert_eq(synth_open(&sy, path, 0, 1), 0);
-    uint8_t *buf = malloc(1u << 16);
-    cr_assert_not_null(buf);
-    cr_assert_eq(ms_sum_write(sum, emit_block, &sy, buf), 0);
-    cr_assert_eq(synth_close(&sy, T0 + 1000), 0);
+    char *dir = read_back_snapshot(sum, T0 + 1000, path, sizeof path);
     seen s;
     memset(&s, 0, sizeof s);
     ms_reader *r = ms_reader_create();
@@ -295,7 +281,6 @@ Test(messages, followed_by_the_fallback)
     cr_expect_eq(s.nmsg, 0);
     cr_expect_eq(res.summarized, 2);
     ms_reader_destroy(r);
-    free(buf);
     ms_sum_free(sum);
     synth_rmdir(dir);
     free(dir);

@@ -82,13 +82,6 @@ static void region(recs *r, uint32_t id, const char *name)
     r->p = ms_rec_region(r->p, id, name, strlen(name));
 }
 
-/* Written blocks: the log's data blocks, as the writer's emit writes them. */
-static int emit_block(void *ctx, uint32_t thread, const uint8_t *q, size_t k)
-{
-    synth *s = ctx;
-    return ms_log_write_block(&s->log, MS_BLOCK_DATA, thread, q, k);
-}
-
 #define H1 0xac000001u   /* MPICH-like handles */
 #define H2 0xac000002u
 #define H3 0xac000003u
@@ -98,12 +91,10 @@ static int emit_block(void *ctx, uint32_t thread, const uint8_t *q, size_t k)
 
 Test(carried, requests_created_in_a_gap_are_named_where_the_trace_goes_on)
 {
-    char *dir = synth_tmpdir();
-    cr_assert_not_null(dir);
     char path[512];
-    snprintf(path, sizeof path, "%s/rank-000000.zst", dir);
     synth sy;
-    cr_assert_eq(synth_open(&sy, path, 0, 1), 0);
+    char *dir = synth_open_fresh(&sy, path, sizeof path);
+    cr_assert_not_null(dir);
     ms_sum_clock clock = {.ticks = 0, .ticks_ref = 0, .ns_ref = 0, .ticks_per_ns = 1.0};
     ms_sum *sum = ms_sum_new(&clock, 0, 1u << 16);
     cr_assert_not_null(sum);
@@ -122,7 +113,7 @@ Test(carried, requests_created_in_a_gap_are_named_where_the_trace_goes_on)
     a.p = ms_rec_time(a.p, T0);
     req(&a, MS_REQ_NEW | 1u << MS_REQF_DIR_SHIFT, H1, W0);
     a.p = ms_rec_event(a.p, 0, 10, 5);                  /* T0+10 .. T0+15 */
-    cr_assert_eq(emit_block(&sy, 0, a.b, (size_t)(a.p - a.b)), 0);
+    cr_assert_eq(synth_emit_block(&sy, 0, a.b, (size_t)(a.p - a.b)), 0);
     cr_assert_eq(ms_sum_consume(sum, 0, a.b, (size_t)(a.p - a.b)), 0);
 
     /* Folded (no room): the irecv completes, the same handle at the same
@@ -143,8 +134,8 @@ Test(carried, requests_created_in_a_gap_are_named_where_the_trace_goes_on)
     ms_sum_set_folding(sum, 0);
 
     /* The trace goes on: the gap's definitions and requests, once. */
-    cr_assert_eq(ms_sum_gap_end(sum, 0, emit_block, &sy), 0);
-    cr_assert_eq(ms_sum_gap_end(sum, 0, emit_block, &sy), 0, "a gap ends once");
+    cr_assert_eq(ms_sum_gap_end(sum, 0, synth_emit_block, &sy), 0);
+    cr_assert_eq(ms_sum_gap_end(sum, 0, synth_emit_block, &sy), 0, "a gap ends once");
     uint64_t cursor;
     cr_assert_eq(ms_sum_cursor(sum, 0, &cursor), 0);
     cr_expect_eq(cursor, T0 + 145);
@@ -157,13 +148,13 @@ Test(carried, requests_created_in_a_gap_are_named_where_the_trace_goes_on)
     c.p = ms_rec_event(c.p, 4, 10, 5);                  /* T0+220 .. T0+225 */
     done(&c, H3, W2, 0, 0, 0);
     c.p = ms_rec_event(c.p, 5, 5, 5);                   /* T0+230 .. T0+235 */
-    cr_assert_eq(emit_block(&sy, 0, c.b, (size_t)(c.p - c.b)), 0);
+    cr_assert_eq(synth_emit_block(&sy, 0, c.b, (size_t)(c.p - c.b)), 0);
     cr_assert_eq(ms_sum_consume(sum, 0, c.b, (size_t)(c.p - c.b)), 0);
 
     /* The folded calls' aggregates after the trace, as at the end. */
     uint8_t *buf = malloc(1u << 16);
     cr_assert_not_null(buf);
-    cr_assert_eq(ms_sum_write(sum, emit_block, &sy, buf), 0);
+    cr_assert_eq(ms_sum_write(sum, synth_emit_block, &sy, buf), 0);
     sy.has_time[0] = 1;
     sy.events = 4;
     sy.last_end = T0 + 235;
@@ -314,17 +305,8 @@ Test(carried, every_followed_request_is_known_to_a_fold)
     cr_assert_eq(ms_sum_consume(sum, 0, a, (size_t)(p - a)), 0);
     ms_sum_set_folding(sum, 0);
 
-    char *dir = synth_tmpdir();
     char path[512];
-    snprintf(path, sizeof path, "%s/rank-000000.zst", dir);
-    synth sy;
-    cr_assert_eq(synth_open(&sy, path, 0, 1), 0);
-    uint8_t *buf = malloc(1u << 16);
-    cr_assert_not_null(buf);
-    cr_assert_eq(ms_sum_write(sum, emit_block, &sy, buf), 0);
-    sy.has_time[0] = 1;
-    sy.last_end = T0 + 100000;
-    cr_assert_eq(synth_close(&sy, T0 + 200000), 0);
+    char *dir = read_back_snapshot(sum, T0 + 200000, path, sizeof path);
     seen s;
     memset(&s, 0, sizeof s);
     ms_reader *r = ms_reader_create();
@@ -335,7 +317,6 @@ Test(carried, every_followed_request_is_known_to_a_fold)
     cr_expect_str_eq(s.sum_names[0], "mpi:waitall kind=wait bytes=48000 peer=1 root=-1 tag=2 comm=0 request=irecv");
     cr_expect_eq(s.sum_calls[0], 1);
     ms_reader_destroy(r);
-    free(buf);
     free(a);
     ms_sum_free(sum);
     synth_rmdir(dir);
