@@ -34,13 +34,20 @@ for mode in exit abort segv; do
         plain_rc=$?
         launch "$n" "$d/logs" "$dir/progress" "$mode" "$d/profiled" $calls >"$d/profiled/out" 2>"$d/profiled/err"
         rc=$?
-        # The reference itself is not always the same: MPICH's launcher may
-        # reap an aborting rank with SIGHUP before it reports its status
-        # ("EXIT CODE: 1 ... Hangup (signal 1)"), with or without the
-        # library. A run without the library that differs is run again,
-        # twice at most.
+        # Neither run is always the same: MPICH's launcher may reap an
+        # exiting rank with SIGHUP before it reports its status ("EXIT CODE:
+        # 1 ... Hangup (signal 1)"), with or without the library. The run
+        # that the launcher reaped so is run again, twice at most; else the
+        # run without the library.
         for retry in 1 2; do
             [ "$rc" = "$plain_rc" ] && break
+            if grep -q "Hangup (signal 1)" "$d/profiled/err" && ! grep -q "Hangup (signal 1)" "$d/plain/err"; then
+                echo "$mode -n $n: with the library the launcher reaped a rank with SIGHUP (exit $rc); again ($retry)"
+                rm -rf "$d/logs"
+                launch "$n" "$d/logs" "$dir/progress" "$mode" "$d/profiled" $calls >"$d/profiled/out" 2>"$d/profiled/err"
+                rc=$?
+                continue
+            fi
             echo "$mode -n $n: without the library the launcher exits $plain_rc; again ($retry)"
             launch "$n" "" "$dir/progress" "$mode" "$d/plain" $calls >"$d/plain/out" 2>"$d/plain/err"
             plain_rc=$?
