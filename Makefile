@@ -13,7 +13,7 @@ LIB_CFLAGS  := $(BASE_CFLAGS) -fvisibility=hidden
 # once: common/ (linked into the library and the merge) and the log writer
 # of preload/ (linked into the library, the unit tests and the synthesizer).
 COMMON_SRCS   := $(wildcard common/*.c)
-WRITER_SRCS   := preload/log_file.c preload/summary.c preload/summary_requests.c preload/summary_log.c
+WRITER_SRCS   := preload/log_file.c preload/fallback.c preload/summary.c preload/summary_requests.c preload/summary_log.c
 CORE_SRCS     := $(COMMON_SRCS) $(WRITER_SRCS)
 LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
 # The LIKWID collector (likwid/), when config.mk's probe builds it.

@@ -60,7 +60,8 @@ int ms_log_open_at(ms_log *log, int dirfd, const char *name, size_t max_payload,
         errno = EINVAL;
         return -1;
     }
-    log->fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    /* Read and write: the writer may read its own frames back (ms_log_read_back). */
+    log->fd = openat(dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (log->fd < 0) {
         int e = errno;
         free_buffers(log);
@@ -156,6 +157,55 @@ int ms_log_write_header(ms_log *log, const ms_file_header *h, const ms_clock_inf
     }
     int rc = ms_log_write_block(log, MS_BLOCK_HEADER, 0, buf, len);
     free(buf);
+    return rc;
+}
+
+int ms_log_read_back(ms_log *log, uint64_t from, uint64_t to, ms_log_block_fn fn, void *ctx, uint64_t *reached)
+{
+    if (log->fd < 0 || !log->scratch) {
+        errno = EBADF;
+        return -1;
+    }
+    /* scratch: the decompressed block first, the frame read after it (the
+     * frames were compressed into the same places). */
+    size_t staged_max = sizeof(ms_block_header) + log->max_payload;
+    uint8_t *frame = log->scratch + staged_max;
+    size_t frame_cap = log->scratch_cap - staged_max;
+    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    if (!dctx) {
+        errno = ENOMEM;
+        return -1;
+    }
+    int rc = 0;
+    uint64_t off = from;
+    if (to > log->bytes_written)
+        to = log->bytes_written;
+    while (rc == 0 && off < to) {
+        uint64_t left = log->bytes_written - off;
+        size_t want = left < frame_cap ? (size_t)left : frame_cap;
+        ssize_t got = pread(log->fd, frame, want, (off_t)off);
+        if (got < 0 && errno == EINTR)
+            continue;
+        size_t fsz = got > 0 ? ZSTD_findFrameCompressedSize(frame, (size_t)got) : 0;
+        size_t n = got > 0 && !ZSTD_isError(fsz) ? ZSTD_decompressDCtx(dctx, log->scratch, staged_max, frame, fsz) : 0;
+        ms_block_header bh;
+        if (got <= 0 || ZSTD_isError(fsz) || ZSTD_isError(n) || n < sizeof bh) {
+            errno = got < 0 ? errno : EIO;
+            rc = -1;
+            break;
+        }
+        memcpy(&bh, log->scratch, sizeof bh);
+        if (bh.magic != MS_BLOCK_MAGIC || bh.length != n - sizeof bh) {
+            errno = EIO;
+            rc = -1;
+            break;
+        }
+        rc = fn(ctx, bh.kind, bh.thread, log->scratch + sizeof bh, bh.length);
+        off += fsz;
+    }
+    ZSTD_freeDCtx(dctx);
+    if (reached)
+        *reached = off;
     return rc;
 }
 

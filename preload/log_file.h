@@ -49,6 +49,16 @@ int ms_log_write_block(ms_log *log, uint16_t kind, uint32_t thread, const void *
  * full disk, a quota, a size limit, which may pass. */
 int ms_log_no_room(int e);
 
+/* Read back the blocks this log wrote whose frames start at file offsets
+ * from `from` (a frame boundary) up to `to` (UINT64_MAX: to the end):
+ * fn(ctx, kind, thread, payload, length) for each, in order; *reached (when
+ * not NULL) is the offset after the last frame read. Uses the log's
+ * buffers (never while a block is being written) and allocates a
+ * decompression context. Returns 0, fn's first non-zero value, or -1 with
+ * errno set when a frame cannot be read back. */
+typedef int (*ms_log_block_fn)(void *ctx, uint16_t kind, uint32_t thread, const uint8_t *p, size_t n);
+int ms_log_read_back(ms_log *log, uint64_t from, uint64_t to, ms_log_block_fn fn, void *ctx, uint64_t *reached);
+
 /* Write the end block when end != NULL, then close. Frees everything. */
 int ms_log_close(ms_log *log, const ms_end_record *end);
 

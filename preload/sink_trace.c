@@ -6,6 +6,7 @@
  * for it (mpiscope:final_flush, mpiscope:signal_flush).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
@@ -91,10 +92,28 @@ static const ms_sink trace_sink = {
     .release = trace_release,
 };
 
+/* The room below which the writer follows its log as it writes
+ * (fallback.h): MS_FB_FOLLOW_BELOW, or, for tests only,
+ * MPISCOPE_TEST_FOLLOW_BELOW=<bytes> (0: only once a write lacks room). */
+static uint64_t follow_below(void)
+{
+    const char *v = getenv("MPISCOPE_TEST_FOLLOW_BELOW");
+    if (!v || !*v)
+        return MS_FB_FOLLOW_BELOW;
+    char *end;
+    errno = 0;
+    unsigned long long b = strtoull(v, &end, 10);
+    if (errno || end == v || *end || *v == '-') {
+        ms_warn_once(MS_WARN_CONFIG_LAST, "MPISCOPE_TEST_FOLLOW_BELOW=\"%s\" is not a number of bytes; ignored", v);
+        return MS_FB_FOLLOW_BELOW;
+    }
+    return b;
+}
+
 const ms_sink *ms_sink_trace_open(const ms_sum_clock *clock, uint64_t init_end, size_t block_max, int dirfd,
                                   const char *name)
 {
-    if (ms_fb_init(clock, init_end, block_max, dirfd, name) != 0)
+    if (ms_fb_init(clock, init_end, block_max, dirfd, name, follow_below()) != 0)
         ms_warn_once(MS_WARN_MEMORY, "out of memory at start: on a full disk, calls that do not fit would be lost");
     return &trace_sink;
 }

@@ -13,6 +13,9 @@
 #     a receive posted (test/mpi/faults/pipeline.c), so that the trace goes
 #     on after each gap with requests created in the gap, carried over it
 #     (docs/FORMAT.md): every completion named as on the roomy disk.
+#  1c. the same with MPISCOPE_TEST_FOLLOW_BELOW=0: the writer follows its
+#     log only from the first write that lacks room on, by reading back
+#     what it wrote (preload/fallback.h); the same calls.
 #  2. freed: a 4 MiB tmpfs with 256 KiB left by another file, removed once
 #     a rank has said the disk is full, while the program runs: the counts are exact and the trace goes on after the
 #     gap (events later than the first summarized call).
@@ -143,16 +146,27 @@ rm -rf "$logdir"
 profile pipe-roomy 2 -- $steps || fail "the pipelined reference run failed: $(tail -3 "$dir/pipe-roomy.err")"
 merge pipe-roomy "$logdir"
 calls pipe-roomy >"$dir/pipe-roomy.calls"
-tmpfs 256k || fail "cannot mount the tmpfs"
-logdir=$mnt/pipe
-profile pipe-full 2 -- $steps || fail "the pipelined run on a full disk failed: $(tail -3 "$dir/pipe-full.err")"
-cmp -s "$dir/pipe-full.out" "$dir/pipe-roomy.out" || fail "the pipelined program's output changed on a full disk"
-grep -q "has no room" "$dir/pipe-full.err" || fail "the pipelined run did not fill the disk"
-merge pipe-full "$logdir"
-calls pipe-full >"$dir/pipe-full.calls"
-diff "$dir/pipe-roomy.calls" "$dir/pipe-full.calls" >"$dir/pipe-full.diff" ||
-    fail "a receive always posted: calls differ from the roomy run: $(head -5 "$dir/pipe-full.diff")"
+# pipe_full NAME WHAT [ENV=VALUE...]: the pipelined run on a fresh 256 KiB
+# disk gives the calls of the roomy run.
+pipe_full() {
+    local name=$1 what=$2
+    shift 2
+    tmpfs 256k || fail "cannot mount the tmpfs"
+    logdir=$mnt/$name
+    profile "$name" 2 "$@" -- $steps || fail "$what: the run failed: $(tail -3 "$dir/$name.err")"
+    cmp -s "$dir/$name.out" "$dir/pipe-roomy.out" || fail "$what: the program's output changed"
+    grep -q "has no room" "$dir/$name.err" || fail "$what: the run did not fill the disk"
+    merge "$name" "$logdir"
+    calls "$name" >"$dir/$name.calls"
+    diff "$dir/pipe-roomy.calls" "$dir/$name.calls" >"$dir/$name.diff" ||
+        fail "$what: calls differ from the roomy run: $(head -5 "$dir/$name.diff")"
+}
+pipe_full pipe-full "a receive always posted"
 echo "ok: a receive always posted: $(wc -l <"$dir/pipe-full.calls") regions, every completion named as on a roomy disk"
+
+echo "== 1c. the same, the writer following its log only once a write lacks room"
+pipe_full pipe-lazy "a follow from the first lack of room" MPISCOPE_TEST_FOLLOW_BELOW=0
+echo "ok: the log read back at the first lack of room, every completion named as on a roomy disk"
 prog=$dir/halo
 
 echo "== 2. room freed mid-run"

@@ -223,6 +223,29 @@ static inline char *synth_open_fresh(synth *s, char *path, size_t cap)
     return dir;
 }
 
+/* A thread's records as the application's path writes them, where each
+ * request record gives the address of the caller's handle as a difference
+ * to the previous request record's. */
+typedef struct synth_recs {
+    uint8_t b[2048];
+    uint8_t *p;       /* the end so far: set to b (or a record) first */
+    uint64_t where;   /* the previous request record's address */
+} synth_recs;
+
+static inline void synth_req(synth_recs *r, uint32_t what, uint64_t handle, uint64_t where)
+{
+    r->p = ms_rec_request(r->p, what, handle, (int64_t)(where - r->where));
+    r->where = where;
+}
+
+/* A completed request with its status fields. */
+static inline void synth_done(synth_recs *r, uint64_t handle, uint64_t where, int64_t peer, int64_t tag,
+                              int64_t bytes)
+{
+    synth_req(r, MS_REQ_DONE | MS_REQF_STATUS, handle, where);
+    r->p = ms_rec_request_status(r->p, peer, tag, bytes);
+}
+
 /* An emit callback (the writer's snapshots and gap ends) into s: each
  * block as a data block. */
 static inline int synth_emit_block(void *ctx, uint32_t thread, const uint8_t *p, size_t n)

@@ -58,26 +58,8 @@ static int on_message(void *ctx, const ms_read_message *m)
     return 0;
 }
 
-/* A thread's records as the application's path writes them. */
-typedef struct recs {
-    uint8_t b[2048];
-    uint8_t *p;
-    uint64_t where;   /* the previous request record's address */
-} recs;
 
-static void req(recs *r, uint32_t what, uint64_t handle, uint64_t where)
-{
-    r->p = ms_rec_request(r->p, what, handle, (int64_t)(where - r->where));
-    r->where = where;
-}
-
-static void done(recs *r, uint64_t handle, uint64_t where, int64_t peer, int64_t tag, int64_t bytes)
-{
-    req(r, MS_REQ_DONE | MS_REQF_STATUS, handle, where);
-    r->p = ms_rec_request_status(r->p, peer, tag, bytes);
-}
-
-static void region(recs *r, uint32_t id, const char *name)
+static void region(synth_recs *r, uint32_t id, const char *name)
 {
     r->p = ms_rec_region(r->p, id, name, strlen(name));
 }
@@ -102,7 +84,7 @@ Test(carried, requests_created_in_a_gap_are_named_where_the_trace_goes_on)
     ms_sum_set_folding(sum, 0);
 
     /* Written (and followed): the definitions and an irecv. */
-    recs a = {.where = 0};
+    synth_recs a = {.where = 0};
     a.p = a.b;
     region(&a, 0, IRECV);
     region(&a, 1, ISEND);
@@ -111,22 +93,22 @@ Test(carried, requests_created_in_a_gap_are_named_where_the_trace_goes_on)
     region(&a, 4, START);
     region(&a, 5, WAIT);
     a.p = ms_rec_time(a.p, T0);
-    req(&a, MS_REQ_NEW | 1u << MS_REQF_DIR_SHIFT, H1, W0);
+    synth_req(&a, MS_REQ_NEW | 1u << MS_REQF_DIR_SHIFT, H1, W0);
     a.p = ms_rec_event(a.p, 0, 10, 5);                  /* T0+10 .. T0+15 */
     cr_assert_eq(synth_emit_block(&sy, 0, a.b, (size_t)(a.p - a.b)), 0);
     cr_assert_eq(ms_sum_consume(sum, 0, a.b, (size_t)(a.p - a.b)), 0);
 
     /* Folded (no room): the irecv completes, the same handle at the same
      * address is an irecv again, then an isend and a persistent send. */
-    recs b = {.where = a.where};
+    synth_recs b = {.where = a.where};
     b.p = b.b;
-    done(&b, H1, W0, 1, 2, 8);
+    synth_done(&b, H1, W0, 1, 2, 8);
     b.p = ms_rec_event(b.p, 2, 10, 5);                  /* T0+25 .. T0+30 */
-    req(&b, MS_REQ_NEW | 1u << MS_REQF_DIR_SHIFT, H1, W0);
+    synth_req(&b, MS_REQ_NEW | 1u << MS_REQF_DIR_SHIFT, H1, W0);
     b.p = ms_rec_event(b.p, 0, 70, 5);                  /* T0+100 .. T0+105 */
-    req(&b, MS_REQ_NEW, H2, W1);
+    synth_req(&b, MS_REQ_NEW, H2, W1);
     b.p = ms_rec_event(b.p, 1, 15, 5);                  /* T0+120 .. T0+125 */
-    req(&b, MS_REQ_NEW | MS_REQF_PERSISTENT, H3, W2);
+    synth_req(&b, MS_REQ_NEW | MS_REQF_PERSISTENT, H3, W2);
     b.p = ms_rec_event(b.p, 3, 15, 5);                  /* T0+140 .. T0+145 */
     ms_sum_gap_begin(sum, 0);
     ms_sum_set_folding(sum, 1);
@@ -139,14 +121,14 @@ Test(carried, requests_created_in_a_gap_are_named_where_the_trace_goes_on)
     uint64_t cursor;
     cr_assert_eq(ms_sum_cursor(sum, 0, &cursor), 0);
     cr_expect_eq(cursor, T0 + 145);
-    recs c = {.where = b.where};
+    synth_recs c = {.where = b.where};
     c.p = ms_rec_time(c.b, cursor);
-    done(&c, H1, W0, 1, 2, 8);
-    done(&c, H2, W1, 0, 0, 0);
+    synth_done(&c, H1, W0, 1, 2, 8);
+    synth_done(&c, H2, W1, 0, 0, 0);
     c.p = ms_rec_event(c.p, 2, 55, 10);                 /* T0+200 .. T0+210 */
-    req(&c, MS_REQ_START, H3, W2);
+    synth_req(&c, MS_REQ_START, H3, W2);
     c.p = ms_rec_event(c.p, 4, 10, 5);                  /* T0+220 .. T0+225 */
-    done(&c, H3, W2, 0, 0, 0);
+    synth_done(&c, H3, W2, 0, 0, 0);
     c.p = ms_rec_event(c.p, 5, 5, 5);                   /* T0+230 .. T0+235 */
     cr_assert_eq(synth_emit_block(&sy, 0, c.b, (size_t)(c.p - c.b)), 0);
     cr_assert_eq(ms_sum_consume(sum, 0, c.b, (size_t)(c.p - c.b)), 0);
