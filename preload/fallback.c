@@ -170,10 +170,10 @@ uint64_t ms_fb_write(ms_log *log, uint32_t thread, const uint8_t *p, size_t n, i
 {
     if (n == 0)
         return 0;
-    /* After a gap, the thread's stream goes on from where the folded
-     * events end. */
     if (follow && !quiet)
         check_room(log);
+    /* After a gap, the thread's stream goes on from where the folded
+     * events end. */
     uint64_t cursor;
     if (thread < MS_MAX_THREADS && gap[thread] && ms_sum_cursor(follow, thread, &cursor) == 0) {
         /* The definitions folded in the gap first: later events use them. */

@@ -29,6 +29,8 @@ static void free_buffers(ms_log *log)
 {
     free(log->scratch);
     free(log->cctx_mem);
+    ZSTD_freeDCtx(log->dctx);
+    log->dctx = NULL;
     log->scratch = NULL;
     log->cctx_mem = NULL;
     log->cctx = NULL;
@@ -171,7 +173,9 @@ int ms_log_read_back(ms_log *log, uint64_t from, uint64_t to, ms_log_block_fn fn
     size_t staged_max = sizeof(ms_block_header) + log->max_payload;
     uint8_t *frame = log->scratch + staged_max;
     size_t frame_cap = log->scratch_cap - staged_max;
-    ZSTD_DCtx *dctx = ZSTD_createDCtx();
+    if (!log->dctx)
+        log->dctx = ZSTD_createDCtx();
+    ZSTD_DCtx *dctx = log->dctx;
     if (!dctx) {
         errno = ENOMEM;
         return -1;
@@ -203,7 +207,6 @@ int ms_log_read_back(ms_log *log, uint64_t from, uint64_t to, ms_log_block_fn fn
         rc = fn(ctx, bh.kind, bh.thread, log->scratch + sizeof bh, bh.length);
         off += fsz;
     }
-    ZSTD_freeDCtx(dctx);
     if (reached)
         *reached = off;
     return rc;

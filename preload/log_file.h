@@ -24,6 +24,7 @@ typedef struct ms_log {
     size_t scratch_cap;
     size_t max_payload;
     uint64_t bytes_written;
+    void *dctx;            /* ZSTD_DCtx of ms_log_read_back, made at its first call */
 } ms_log;
 
 /* Create `path` (never follows a symlink, never overwrites; mode 0666 less
@@ -53,8 +54,8 @@ int ms_log_no_room(int e);
  * from `from` (a frame boundary) up to `to` (UINT64_MAX: to the end):
  * fn(ctx, kind, thread, payload, length) for each, in order; *reached (when
  * not NULL) is the offset after the last frame read. Uses the log's
- * buffers (never while a block is being written) and allocates a
- * decompression context. Returns 0, fn's first non-zero value, or -1 with
+ * buffers (never while a block is being written); its first call
+ * allocates a decompression context, kept until ms_log_close. Returns 0, fn's first non-zero value, or -1 with
  * errno set when a frame cannot be read back. */
 typedef int (*ms_log_block_fn)(void *ctx, uint16_t kind, uint32_t thread, const uint8_t *p, size_t n);
 int ms_log_read_back(ms_log *log, uint64_t from, uint64_t to, ms_log_block_fn fn, void *ctx, uint64_t *reached);

@@ -101,7 +101,7 @@ Test(fallback, read_back_gives_every_block_in_order)
     cr_expect_eq(ms_log_read_back(&sy.log, after_a, UINT64_MAX, collect, &bad, NULL), -1);
     cr_expect_eq(errno, EIO);
     cr_expect_eq(bad.n, 2, "the frames before the junk");
-    ms_log_close(&sy.log, NULL);
+    cr_expect_eq(synth_close(&sy, SYNTH_NO_END), 0);
     synth_rmdir(dir);
     free(dir);
 }
