@@ -37,8 +37,23 @@ static enum ms_rq_parse_error carried_fields(const uint8_t **pp, const uint8_t *
     return MS_RQ_OK;
 }
 
+/* ms_rq_parse, reading through a local copy of the position (kept in a
+ * register: the varints are read without a store of it each). */
+static enum ms_rq_parse_error parse(const uint8_t **pp, const uint8_t *end, uint64_t *where_base,
+                                    ms_rq_record *out, ms_rq_req *carried);
+
 enum ms_rq_parse_error ms_rq_parse(const uint8_t **pp, const uint8_t *end, uint64_t *where_base,
                                    ms_rq_record *out, ms_rq_req *carried)
+{
+    const uint8_t *p = *pp;
+    enum ms_rq_parse_error e = parse(&p, end, where_base, out, carried);
+    *pp = p;
+    return e;
+}
+
+static inline __attribute__((always_inline)) enum ms_rq_parse_error parse(const uint8_t **pp, const uint8_t *end,
+                                                                         uint64_t *where_base, ms_rq_record *out,
+                                                                         ms_rq_req *carried)
 {
     uint64_t what, handle, where;
     if (ms_get_varint(pp, end, &what) != 0 || ms_get_varint(pp, end, &handle) != 0 ||

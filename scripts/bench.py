@@ -423,8 +423,20 @@ def merge_speed(merge, lib, bdir, tmp, quick):
     events, packed, raw = log_stats(merge, logdir)
     t = statistics.median(times["plain"])
     tw = statistics.median(times["waits"])
+    # A trace whose calls are mostly non-blocking: the halo's 8 requests a
+    # step, each created and completed, are matched as the log is read.
+    hexe = os.path.join(bdir, "halo")
+    hlog = os.path.join(tmp, "long-halo")
+    run_measured(mpirun(2, hexe, [20000 if quick else 200000], lib, hlog))
+    htimes = []
+    for _ in range(3):
+        t0 = time.monotonic()
+        run_measured([merge, "-j", "1", "--csv", os.devnull, "--no-waits", hlog])
+        htimes.append(time.monotonic() - t0)
+    hevents, _, _ = log_stats(merge, hlog)
     return {"events": events, "seconds": t, "eps": events / t, "merge_rss_kib": rss["plain"],
             "waits_eps": events / tw, "waits_rss_kib": rss["waits"],
+            "req_events": hevents, "req_eps": hevents / statistics.median(htimes),
             "bytes_per_event": packed / events, "app": res, "lengths": lengths}
 
 
@@ -625,6 +637,9 @@ def report(results, side, percall, callcost, ms, lmp, mpip_why, reps):
               f"| log size, ping-pong and halo traces (worst) | {worst_bpe:.2f} B/event | "
               f"<= {BUDGET['bytes_per_event']:.0f} B/event | - |",
               f"| merge speed, one thread, --no-waits ({ms['events']} events) | {ms['eps'] / 1e6:.1f} M events/s | "
+              f">= {BUDGET['merge_eps'] / 1e6:.0f} M events/s | - |",
+              f"| merge speed, one thread, --no-waits, halo trace: 8 requests a step matched "
+              f"({ms['req_events']} events) | {ms['req_eps'] / 1e6:.1f} M events/s | "
               f">= {BUDGET['merge_eps'] / 1e6:.0f} M events/s | - |",
               f"| merge peak RSS, --no-waits ({ms['events']} events) | {ms['merge_rss_kib'] / 1024:.1f} MiB | "
               "bounded by regions x ranks | - |",

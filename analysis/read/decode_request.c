@@ -26,14 +26,24 @@ ms_read_status ms_rd_request(ms_reader *r, thread_state *t, const uint8_t **pp, 
 {
     if (r->version < 6)
         return ms_rd_corrupt_at(r, "request record in a log of format version < 6");
-    ms_rq_record rec;
+    /* Read in place, at the end of the records kept: kept unless it names
+     * no request to match at the event. */
+    if (t->npend == t->pend_cap) {
+        size_t cap = t->pend_cap ? t->pend_cap * 2 : 16;
+        ms_rq_record *a = realloc(t->pend, cap * sizeof *a);
+        if (!a)
+            return ms_rd_nomem(r);
+        t->pend = a;
+        t->pend_cap = cap;
+    }
+    ms_rq_record *rec = &t->pend[t->npend];
     ms_rq_req carried;
-    enum ms_rq_parse_error e = ms_rq_parse(pp, end, &t->req_where, &rec, r->version >= 7 ? &carried : NULL);
+    enum ms_rq_parse_error e = ms_rq_parse(pp, end, &t->req_where, rec, r->version >= 7 ? &carried : NULL);
     if (e != MS_RQ_OK)
         return ms_rd_corrupt_at(r, ms_rq_parse_error_str(e));
-    if ((rec.what & MS_REQ_KIND_MASK) == MS_REQ_BASE)
+    if ((rec->what & MS_REQ_KIND_MASK) == MS_REQ_BASE)
         return MS_READ_OK;   /* the thread's address base, set */
-    if ((rec.what & MS_REQ_KIND_MASK) == MS_REQ_CARRIED) {
+    if ((rec->what & MS_REQ_KIND_MASK) == MS_REQ_CARRIED) {
         /* Live from here on, as the call that created it in the gap
          * described it. */
         if (!r->rq && !(r->rq = ms_rq_create()))
@@ -43,15 +53,7 @@ ms_read_status ms_rd_request(ms_reader *r, thread_state *t, const uint8_t **pp, 
             carried.post_ns = to_ns(r, carried.post_ns);
         return ms_rq_add(r->rq, &carried, 0) == 0 ? MS_READ_OK : ms_rd_nomem(r);
     }
-    if (t->npend == t->pend_cap) {
-        size_t cap = t->pend_cap ? t->pend_cap * 2 : 16;
-        ms_rq_record *a = realloc(t->pend, cap * sizeof *a);
-        if (!a)
-            return ms_rd_nomem(r);
-        t->pend = a;
-        t->pend_cap = cap;
-    }
-    t->pend[t->npend++] = rec;
+    t->npend++;
     return MS_READ_OK;
 }
 

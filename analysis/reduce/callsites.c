@@ -11,14 +11,15 @@ void ms_site_acc_init(ms_site_acc *a)
     memset(a, 0, sizeof *a);
     ms_idmap_init(&a->index);
     a->last = MS_IDMAP_NONE;
+    for (uint32_t i = 0; i < MS_SITE_HITS; i++)
+        a->hit[i] = MS_IDMAP_NONE;
 }
 
 void ms_site_acc_free(ms_site_acc *a)
 {
     ms_idmap_free(&a->index);
     free(a->e);
-    memset(a, 0, sizeof *a);
-    a->last = MS_IDMAP_NONE;
+    ms_site_acc_init(a);
 }
 
 int ms_site_acc_add_slow(ms_site_acc *a, uint64_t key, uint32_t region, uint32_t site, uint64_t ns)
@@ -40,6 +41,9 @@ int ms_site_acc_add_slow(ms_site_acc *a, uint64_t key, uint32_t region, uint32_t
     }
     a->e[i].calls++;
     a->e[i].total_ns += ns;
+    uint32_t h = ms_site_hit_slot(key);
+    a->hit_key[h] = key;
+    a->hit[h] = i;
     a->last_key = key;
     a->last = i;
     return 0;

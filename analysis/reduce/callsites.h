@@ -39,14 +39,27 @@ typedef struct ms_site_sum {
     uint64_t calls, total_ns;
 } ms_site_sum;
 
+/* The pairs met most recently, by a hash of the pair: a loop whose calls
+ * alternate between a few regions (a halo's peers and tags) finds each
+ * without the index. */
+#define MS_SITE_HITS 16u
+
 /* Per-file sums per (region, site). */
 typedef struct ms_site_acc {
     ms_idmap index;
     ms_site_sum *e;
     size_t n, cap;
     uint64_t last_key;
-    uint32_t last;         /* entry of last_key, or MS_IDMAP_NONE */
+    uint32_t last;         /* entry of last_key, the pair added last, or MS_IDMAP_NONE */
+    uint64_t hit_key[MS_SITE_HITS];
+    uint32_t hit[MS_SITE_HITS];   /* entry of hit_key, or MS_IDMAP_NONE */
 } ms_site_acc;
+
+static inline uint32_t ms_site_hit_slot(uint64_t key)
+{
+    /* region (high word) and site both reach the top bits */
+    return (uint32_t)(((key ^ (key >> 29)) * 0x9e3779b97f4a7c15ull) >> 60);
+}
 
 void ms_site_acc_init(ms_site_acc *a);
 void ms_site_acc_free(ms_site_acc *a);
@@ -58,6 +71,14 @@ static inline int ms_site_acc_add(ms_site_acc *a, uint32_t region, uint32_t site
 {
     uint64_t key = (uint64_t)region << 32 | site;
     if (a->last != MS_IDMAP_NONE && a->last_key == key) {
+        a->e[a->last].calls++;
+        a->e[a->last].total_ns += ns;
+        return 0;
+    }
+    uint32_t h = ms_site_hit_slot(key);
+    if (a->hit[h] != MS_IDMAP_NONE && a->hit_key[h] == key) {
+        a->last = a->hit[h];
+        a->last_key = key;
         a->e[a->last].calls++;
         a->e[a->last].total_ns += ns;
         return 0;
