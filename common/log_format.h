@@ -385,28 +385,41 @@ static inline int64_t ms_unzigzag(uint64_t u)
     return (int64_t)(u >> 1) ^ -(int64_t)(u & 1u);
 }
 
+/* A varint of at most 5 bytes at p, unrolled (p[0] to p[4] readable): its
+ * length, or 0 when it is longer (*out then undefined). */
+static inline __attribute__((always_inline)) unsigned ms_varint_head5(const uint8_t *p, uint64_t *out)
+{
+    uint64_t v = p[0];
+    unsigned n = 1;
+    if (v >= 0x80) {
+        v = (v & 0x7f) | (uint64_t)p[1] << 7;
+        n = 2;
+        if (p[1] >= 0x80) {
+            v = (v & 0x3fff) | (uint64_t)p[2] << 14;
+            n = 3;
+            if (p[2] >= 0x80) {
+                v = (v & 0x1fffff) | (uint64_t)p[3] << 21;
+                n = 4;
+                if (p[3] >= 0x80) {
+                    v = (v & 0xfffffff) | (uint64_t)p[4] << 28;
+                    n = p[4] < 0x80 ? 5 : 0;
+                }
+            }
+        }
+    }
+    *out = v;
+    return n;
+}
+
 /* Read a LEB128 varint from [*pp, end). Returns 0 and advances *pp on
  * success, -1 on a varint that runs past end or is longer than 10 bytes. */
 static inline int ms_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t *out)
 {
     const uint8_t *p = *pp;
-    if (end - p >= 5) {
-        /* Up to 5 bytes unrolled, without a bound check per byte. */
-        uint64_t v = p[0];
-        if (v < 0x80)
-            return *out = v, *pp = p + 1, 0;
-        v = (v & 0x7f) | (uint64_t)p[1] << 7;
-        if (p[1] < 0x80)
-            return *out = v, *pp = p + 2, 0;
-        v = (v & 0x3fff) | (uint64_t)p[2] << 14;
-        if (p[2] < 0x80)
-            return *out = v, *pp = p + 3, 0;
-        v = (v & 0x1fffff) | (uint64_t)p[3] << 21;
-        if (p[3] < 0x80)
-            return *out = v, *pp = p + 4, 0;
-        v = (v & 0xfffffff) | (uint64_t)p[4] << 28;
-        if (p[4] < 0x80)
-            return *out = v, *pp = p + 5, 0;
+    unsigned n;
+    if (end - p >= 5 && (n = ms_varint_head5(p, out)) != 0) {
+        *pp = p + n;
+        return 0;
     }
     uint64_t v = 0;
     unsigned shift = 0;

@@ -228,25 +228,11 @@ _Static_assert(((MS_CTL_REQUEST << 2) | MS_REC_CONTROL) < 0x80 && MS_REQ_WHAT_MA
  * its buffer, unchecked. */
 static inline const uint8_t *ms_rec_varint_in(const uint8_t *p, uint64_t *out)
 {
-    /* Up to 5 bytes unrolled (ms_get_varint), then byte by byte. */
-    uint64_t v = p[0];
-    if (v < 0x80)
-        return *out = v, p + 1;
-    v = (v & 0x7f) | (uint64_t)p[1] << 7;
-    if (p[1] < 0x80)
-        return *out = v, p + 2;
-    v = (v & 0x3fff) | (uint64_t)p[2] << 14;
-    if (p[2] < 0x80)
-        return *out = v, p + 3;
-    v = (v & 0x1fffff) | (uint64_t)p[3] << 21;
-    if (p[3] < 0x80)
-        return *out = v, p + 4;
-    v = (v & 0xfffffff) | (uint64_t)p[4] << 28;
-    if (p[4] < 0x80)
-        return *out = v, p + 5;
-    v &= 0x7ffffffffull;
-    p += 4;
-    unsigned shift = 35;
+    unsigned n = ms_varint_head5(p, out);
+    if (n)
+        return p + n;
+    uint64_t v = *p & 0x7f;
+    unsigned shift = 7;
     while (*p++ & 0x80) {
         v |= (uint64_t)(*p & 0x7f) << shift;
         shift += 7;
