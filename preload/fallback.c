@@ -140,6 +140,14 @@ static void check_room(ms_log *log)
 }
 
 /* Count (fold) what could not be written; quiet: only count it as lost. */
+/* Whether a thread's trace may go on after a gap: the log's file system
+ * has MS_FB_RESUME_ROOM free (or says nothing; a write then finds out). */
+static int room_to_resume(const ms_log *log)
+{
+    struct statvfs sv;
+    return fstatvfs(log->fd, &sv) != 0 || (uint64_t)sv.f_bavail * sv.f_frsize >= MS_FB_RESUME_ROOM;
+}
+
 static uint64_t fold(ms_log *log, uint32_t thread, const uint8_t *p, size_t n, int quiet)
 {
     /* What the log holds first: the fold needs every definition. */
@@ -175,6 +183,8 @@ uint64_t ms_fb_write(ms_log *log, uint32_t thread, const uint8_t *p, size_t n, i
     /* After a gap, the thread's stream goes on from where the folded
      * events end. */
     uint64_t cursor;
+    if (thread < MS_MAX_THREADS && gap[thread] && !room_to_resume(log))
+        return fold(log, thread, p, n, quiet);
     if (thread < MS_MAX_THREADS && gap[thread] && ms_sum_cursor(follow, thread, &cursor) == 0) {
         /* The definitions folded in the gap first: later events use them. */
         uint8_t rec[MS_VARINT_MAX + 1];

@@ -20,7 +20,10 @@
  *   follows each block as it writes it. A write that lacks room first (a
  *   quota, a disk filled faster than that) reads the rest back at once,
  *   before it folds. Every later flush tries the trace
- *   again: space is often freed. A thread's first block after a gap starts
+ *   again once MS_FB_RESUME_ROOM bytes are free: space is often freed, and
+ *   less than that is most likely the reserves other ranks of the node gave
+ *   back at their end, for their aggregates (below), which a trace going on
+ *   would take from them. A thread's first block after a gap starts
  *   with a time record, so its events keep their times. Folded calls lose
  *   their message records.
  * - At the end, when anything was folded, the aggregates are written after
@@ -43,6 +46,9 @@
 
 #define MS_FB_MIN_BLOCK 512u
 #define MS_FB_RESERVE (32u * 1024u)
+/* Free room from which a thread's trace goes on after a gap: the reserves
+ * of 64 ranks. */
+#define MS_FB_RESUME_ROOM (64u * MS_FB_RESERVE)
 #define MS_FB_FOLLOW_BELOW (1ull << 30)
 
 /* Start following a trace-mode log (named `name` in dirfd), once less
