@@ -85,7 +85,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-sanity scaling clean FORCE
+.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-clock bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -358,6 +358,14 @@ $(BUILD)/bench/follow_cost: bench/follow_cost.c $(BUILD)/obj/core/preload/summar
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
 bench-follow: $(BUILD)/bench/follow_cost
 	$(BUILD)/bench/follow_cost
+
+# What one time-stamp read costs here: the floor under each call's added
+# time (bench/clockread.c; docs/PERFORMANCE.md, "The clock reads").
+$(BUILD)/bench/clockread: bench/clockread.c bench/bench_util.h
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -o $@ bench/clockread.c $(LDSAN)
+bench-clock: $(BUILD)/bench/clockread
+	$(BUILD)/bench/clockread
 
 # Generous bounds only (timings here are noisy): a guard against gross regressions.
 bench-sanity: all
