@@ -26,7 +26,8 @@ MPICC_MPICH), 2 ranks unless said.
     polls a receive not there yet and a Waitany over 64 receives of which
     one arrived, each call timed
     alone between two clock reads; with minus without, for mpiscope and
-    mpiP -k 0.
+    mpiP -k 0; beside it, what two back-to-back time-stamp reads cost
+    (bench/clockread.c), the floor under each call's added time.
   - The writer thread's CPU per event: the trace runs of ping-pong and halo
     run with MPISCOPE_VERBOSE=1, whose processes each report the writer's
     CPU time and events at MPI_Finalize; summed over the processes of a run,
@@ -120,7 +121,7 @@ def die(msg, rc=2):
 
 def build(bdir):
     os.makedirs(bdir, exist_ok=True)
-    for prog in ("callcost", "pingpong", "halo", "allreduce", "testpoll", "percall", "callloop"):
+    for prog in ("callcost", "pingpong", "halo", "allreduce", "testpoll", "percall", "callloop", "clockread"):
         src = os.path.join(ROOT, "bench", prog + ".c")
         exe = os.path.join(bdir, prog)
         if os.path.exists(exe) and os.path.getmtime(exe) >= max(
@@ -484,7 +485,19 @@ def added_ratio(med, a, b):
     return f"{(med[a] - med['without']) / (med[b] - med['without']):.2f}"
 
 
-def report(results, side, percall, callcost, ms, lmp, mpip_why, reps):
+def clock_reads(bdir, quick):
+    """What one time-stamp read costs (bench/clockread.c): {key: ns}, or {} when it failed."""
+    r = subprocess.run([os.path.join(bdir, "clockread"), "2000000" if quick else "10000000"],
+                       capture_output=True, text=True)
+    out = {}
+    for line in r.stdout.splitlines():
+        m = re.match(r"(\w+) ([0-9.]+)$", line)
+        if m:
+            out[m.group(1)] = float(m.group(2))
+    return out if r.returncode == 0 else {}
+
+
+def report(results, side, percall, callcost, ms, lmp, mpip_why, reps, clock):
     ping = next(r for r in side if r["name"] == "pingpong")
     added = callcost["on"] - callcost["off"]
     worst_bpe = max(r["bytes_per_event"] for r in side if r["name"] in ("pingpong", "halo"))
@@ -553,6 +566,12 @@ def report(results, side, percall, callcost, ms, lmp, mpip_why, reps):
         how = f" (25 + 5 × {done})" if done else ""
         lines.append(f"| {PERCALL_NAME.get(c, c.capitalize())} | {base:.1f} | "
                      f"{pm[k]['trace'] - base:.1f} | {mp} | <= {budget:.0f} ns{how} |")
+    if "two_reads_ns" in clock:
+        reads = ", ".join(f"{k[:-3].replace('rdtsc', '`rdtsc`').replace('clock_gettime', '`clock_gettime`')} {v:.1f} ns" for k, v in clock.items() if k != "two_reads_ns")
+        lines += ["",
+                  f"Every call reads the clock at its entry and at its exit: two time-stamp reads back to back "
+                  f"took {clock['two_reads_ns']:.1f} ns in this run (bench/clockread.c, one read: {reads}), "
+                  "the floor under each call's added time (they overlap with the wrapper's other work)."]
 
     # The writer thread.
     lines += ["",
@@ -757,6 +776,7 @@ def main():
         percall = measure("percall", lambda: side_by_side(
             "percall", 1, os.path.join(bdir, "percall"), [n_call], [f"ns_{c}" for c in PERCALL], libs, merge,
             a.reps, tmp, only=("without", "trace", "mpip_k0"), logs=False))
+        clock = clock_reads(bdir, q)
         np_res = netpipe(lib, a.reps, tmp, q)
         if np_res:
             results.append(np_res)
@@ -783,7 +803,7 @@ def main():
             callcost = results[0]
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    text = report(results, side, percall, callcost, ms, lmp, mpip_why, a.reps)
+    text = report(results, side, percall, callcost, ms, lmp, mpip_why, a.reps, clock)
     print(text)
     if a.out:
         # Sections measured by hand (from KEPT_SECTIONS on) are kept.
