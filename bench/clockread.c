@@ -70,8 +70,10 @@ int main(int argc, char **argv)
 {
     long reads = bench_count(argc, argv, 10000000);
     long passes = argc > 2 ? atol(argv[2]) : 7;
-    if (passes < 1 || passes > MAX_PASSES)
-        passes = 7;
+    if (passes < 1 || passes > MAX_PASSES) {
+        fprintf(stderr, "clockread: PASSES must be 1 to %d\n", MAX_PASSES);
+        return 2;
+    }
     double v[3][MAX_PASSES];
     for (long p = 0; p < passes; p++)
         for (int s = 0; s < 3; s++)
