@@ -144,15 +144,10 @@ int ms_rq_has(const ms_rq_table *t, uint64_t handle)
     return x && x->head != NONE;
 }
 
-int ms_rq_new(ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, const ms_rq_facts *f,
-              uint64_t post_ns)
-{
-    ms_rq_req r = {.thread = thread, .handle = handle, .where = where, .posted = !f->persistent,
-                   .post_ns = f->persistent ? 0 : post_ns, .f = *f};
-    return ms_rq_add(t, &r, 0);
-}
-
-int ms_rq_add(ms_rq_table *t, const ms_rq_req *r, int marked)
+/* A new live request of that handle value, the newest: its entry, linked
+ * at the end of the handle's requests, for the caller to fill in (all but
+ * prev and next); NULL when out of memory. */
+static entry *place(ms_rq_table *t, uint64_t handle)
 {
     uint32_t k;
     if (t->free_head != NONE) {
@@ -162,31 +157,65 @@ int ms_rq_add(ms_rq_table *t, const ms_rq_req *r, int marked)
         if (t->n == t->cap) {
             uint32_t cap = t->cap ? t->cap * 2 : 256;
             if (cap <= t->cap)
-                return -1;
+                return NULL;
             entry *e = realloc(t->e, (size_t)cap * sizeof *e);
             if (!e)
-                return -1;
+                return NULL;
             t->e = e;
             t->cap = cap;
         }
         k = t->n++;
     }
-    slot *x = get_slot(t, r->handle);
+    slot *x = get_slot(t, handle);
     if (!x) {
         t->e[k].next = t->free_head;
         t->free_head = k;
-        return -1;
+        return NULL;
     }
     entry *e = &t->e[k];
-    *e = (entry){.handle = r->handle, .where = r->where, .taken = 0, .post_ns = r->posted ? r->post_ns : 0,
-                 .prev = x->tail, .next = NONE, .thread = r->thread, .posted = (uint8_t)(r->posted != 0),
-                 .cancelled = 0, .mark = (uint8_t)(marked != 0), .f = r->f};
+    e->prev = x->tail;
+    e->next = NONE;
     if (x->tail != NONE)
         t->e[x->tail].next = k;
     else
         x->head = k;
     x->tail = k;
     t->live++;
+    return e;
+}
+
+int ms_rq_new(ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, const ms_rq_facts *f,
+              uint64_t post_ns)
+{
+    entry *e = place(t, handle);
+    if (!e)
+        return -1;
+    e->handle = handle;
+    e->where = where;
+    e->taken = 0;
+    e->post_ns = f->persistent ? 0 : post_ns;
+    e->thread = thread;
+    e->posted = !f->persistent;
+    e->cancelled = 0;
+    e->mark = 0;
+    e->f = *f;
+    return 0;
+}
+
+int ms_rq_add(ms_rq_table *t, const ms_rq_req *r, int marked)
+{
+    entry *e = place(t, r->handle);
+    if (!e)
+        return -1;
+    e->handle = r->handle;
+    e->where = r->where;
+    e->taken = 0;
+    e->post_ns = r->posted ? r->post_ns : 0;
+    e->thread = r->thread;
+    e->posted = (uint8_t)(r->posted != 0);
+    e->cancelled = 0;
+    e->mark = (uint8_t)(marked != 0);
+    e->f = r->f;
     return 0;
 }
 

@@ -151,6 +151,18 @@ void ms_rq_facts_of(const ms_region_info *info, int is_mpi, ms_rq_facts *out)
     out->bytes = info->bytes >= -1 ? info->bytes : -1;
 }
 
+int ms_rq_apply_new(ms_rq_table *t, uint32_t thread, const ms_rq_record *rec, const ms_rq_facts *facts,
+                    uint64_t start_ns)
+{
+    ms_rq_facts f = *facts;
+    f.dir = (uint8_t)((rec->what & MS_REQF_DIR) >> MS_REQF_DIR_SHIFT);
+    f.persistent = (rec->what & MS_REQF_PERSISTENT) != 0;
+    if (f.dir == 1)
+        /* A receive's bytes are what its status will say. */
+        f.bytes = -1;
+    return ms_rq_new(t, thread, rec->handle, rec->where, &f, start_ns);
+}
+
 int ms_rq_apply(ms_rq_table *t, uint32_t thread, const ms_rq_record *recs, size_t n, const ms_rq_facts *facts,
                 uint64_t start_ns, ms_rq_fold *fold, int (*on_msg)(void *ctx, const ms_rq_message *m),
                 void *ctx)
@@ -161,13 +173,7 @@ int ms_rq_apply(ms_rq_table *t, uint32_t thread, const ms_rq_record *recs, size_
         const ms_rq_record *p = &recs[i];
         uint32_t kind = p->what & MS_REQ_KIND_MASK;
         if (kind == MS_REQ_NEW) {
-            ms_rq_facts f = *facts;
-            f.dir = (uint8_t)((p->what & MS_REQF_DIR) >> MS_REQF_DIR_SHIFT);
-            f.persistent = (p->what & MS_REQF_PERSISTENT) != 0;
-            if (f.dir == 1)
-                /* A receive's bytes are what its status will say. */
-                f.bytes = -1;
-            if (ms_rq_new(t, thread, p->handle, p->where, &f, start_ns) != 0)
+            if (ms_rq_apply_new(t, thread, p, facts, start_ns) != 0)
                 return -1;
             continue;
         }

@@ -66,6 +66,11 @@ int ms_rq_apply(ms_rq_table *t, uint32_t thread, const ms_rq_record *recs, size_
                 uint64_t start_ns, ms_rq_fold *fold, int (*on_msg)(void *ctx, const ms_rq_message *m),
                 void *ctx);
 
+/* One NEW record of ms_rq_apply: the request it creates. 0, or -1 when out
+ * of memory. */
+int ms_rq_apply_new(ms_rq_table *t, uint32_t thread, const ms_rq_record *rec, const ms_rq_facts *facts,
+                    uint64_t start_ns);
+
 /* The name of a completion event whose own name is `raw` (parsed), with
  * the fields of fold (DESIGN section 4); its length, as snprintf. */
 size_t ms_rq_name(char *buf, size_t cap, const ms_region_info *raw, const ms_rq_fold *fold);

@@ -19,47 +19,6 @@ void ms_stats_free(ms_stats *s)
     memset(s, 0, sizeof *s);
 }
 
-static int64_t end_of(int64_t start, uint64_t dur)
-{
-    if (dur > (uint64_t)INT64_MAX || start > INT64_MAX - (int64_t)dur)
-        return INT64_MAX;
-    return start + (int64_t)dur;
-}
-
-int ms_stats_add(ms_stats *s, int64_t start, uint64_t dur_ns)
-{
-    if (ms_sketch_add(&s->sketch, dur_ns) != 0)
-        return -1;
-    int64_t end = end_of(start, dur_ns);
-    if (s->calls == 0) {
-        s->min_ns = s->max_ns = dur_ns;
-        s->first_start = start;
-        s->first_ns = dur_ns;
-        s->last_end = end;
-        s->last_ns = dur_ns;
-    } else {
-        if (dur_ns < s->min_ns)
-            s->min_ns = dur_ns;
-        if (dur_ns > s->max_ns)
-            s->max_ns = dur_ns;
-        if (start < s->first_start) {
-            s->first_start = start;
-            s->first_ns = dur_ns;
-        }
-        if (end >= s->last_end) {
-            s->last_end = end;
-            s->last_ns = dur_ns;
-        }
-    }
-    s->calls++;
-    s->total_ns += dur_ns;
-    double d = (double)dur_ns;
-    double delta = d - s->mean_ns;
-    s->mean_ns += delta / (double)s->calls;
-    s->m2 += delta * (d - s->mean_ns);
-    return 0;
-}
-
 int ms_stats_merge(ms_stats *dst, const ms_stats *src)
 {
     if (src->calls == 0)

@@ -66,9 +66,50 @@ static inline int64_t ms_sat_add_i64(int64_t a, int64_t b)
 void ms_stats_init(ms_stats *s);
 void ms_stats_free(ms_stats *s);
 
+/* start + dur, at most INT64_MAX. */
+static inline int64_t ms_stats_end_of(int64_t start, uint64_t dur)
+{
+    if (dur > (uint64_t)INT64_MAX || start > INT64_MAX - (int64_t)dur)
+        return INT64_MAX;
+    return start + (int64_t)dur;
+}
+
 /* One call that started at `start` (any ns clock) and lasted dur_ns.
- * Returns 0, or -1 when out of memory (s unchanged). */
-int ms_stats_add(ms_stats *s, int64_t start, uint64_t dur_ns);
+ * Returns 0, or -1 when out of memory (s unchanged). Inline: the writer
+ * thread of summary mode calls it for every event. */
+static inline int ms_stats_add(ms_stats *s, int64_t start, uint64_t dur_ns)
+{
+    if (ms_sketch_add(&s->sketch, dur_ns) != 0)
+        return -1;
+    int64_t end = ms_stats_end_of(start, dur_ns);
+    if (s->calls == 0) {
+        s->min_ns = s->max_ns = dur_ns;
+        s->first_start = start;
+        s->first_ns = dur_ns;
+        s->last_end = end;
+        s->last_ns = dur_ns;
+    } else {
+        if (dur_ns < s->min_ns)
+            s->min_ns = dur_ns;
+        if (dur_ns > s->max_ns)
+            s->max_ns = dur_ns;
+        if (start < s->first_start) {
+            s->first_start = start;
+            s->first_ns = dur_ns;
+        }
+        if (end >= s->last_end) {
+            s->last_end = end;
+            s->last_ns = dur_ns;
+        }
+    }
+    s->calls++;
+    s->total_ns += dur_ns;
+    double d = (double)dur_ns;
+    double delta = d - s->mean_ns;
+    s->mean_ns += delta / (double)s->calls;
+    s->m2 += delta * (d - s->mean_ns);
+    return 0;
+}
 
 /* dst += src, e.g. one rank's calls into the calls of lower ranks: ties of
  * first and of last go to dst. Returns 0, or -1 when out of memory (dst

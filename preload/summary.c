@@ -54,6 +54,7 @@ typedef struct sum_thread {
 struct ms_sum {
     ms_sum_clock clock;
     double ns_per_tick;         /* 1 / clock.ticks_per_ns, as the merge converts */
+    double ticks_ref, ns_ref;   /* clock's, converted once */
     uint64_t win_lo, win_hi;    /* ns */
     size_t block_max;
     sum_thread *threads;
@@ -70,7 +71,7 @@ static inline uint64_t to_ns(const ms_sum *s, uint64_t t)
 {
     if (!s->clock.ticks)
         return t;
-    double d = ((double)t - (double)s->clock.ticks_ref) * s->ns_per_tick + (double)s->clock.ns_ref;
+    double d = ((double)t - s->ticks_ref) * s->ns_per_tick + s->ns_ref;
     if (!(d > 0))
         return 0;
     /* Below 2^63: one signed conversion. */
@@ -86,6 +87,8 @@ ms_sum *ms_sum_new(const ms_sum_clock *clock, uint64_t init_end, size_t block_ma
     if (!(s->clock.ticks_per_ns > 0))
         s->clock.ticks_per_ns = 1.0;
     s->ns_per_tick = 1.0 / s->clock.ticks_per_ns;
+    s->ticks_ref = (double)s->clock.ticks_ref;
+    s->ns_ref = (double)s->clock.ns_ref;
     s->win_lo = to_ns(s, init_end);
     s->win_hi = UINT64_MAX;
     s->block_max = block_max;
@@ -496,14 +499,32 @@ static const uint8_t *follow_fast(ms_sum *s, uint32_t thread, sum_thread *t, con
     return p;
 }
 
+/* What fold_fast reads without a bound check per byte: an event, or a
+ * request record (its head byte, then at most MS_REQUEST_REC_MAX bytes). */
+#define FOLD_MARGIN (FOLLOW_MARGIN > 1u + MS_REQUEST_REC_MAX ? FOLLOW_MARGIN : 1u + MS_REQUEST_REC_MAX)
+
+static sum_region *matched_region(ms_sum *s, sum_thread *t, uint32_t thread, uint64_t id, sum_region *r,
+                                  uint64_t start);
+
 /* Folding: the events of a thread that has a state and a time, of defined
- * regions, while a whole record surely lies before the end, read without a
- * bound check per byte; returns where the general loop goes on (at a
- * record of another kind, or an event it has to judge). */
+ * regions, and the request records before them, while a whole record surely
+ * lies before the end, read without a bound check per byte; returns where
+ * the general loop goes on (at a record of another kind, or an event it has
+ * to judge), or NULL when a request record could not be kept. */
 static const uint8_t *fold_fast(ms_sum *s, uint32_t thread, sum_thread *t, const uint8_t *p, const uint8_t *end,
                                 uint64_t *lost)
 {
-    while (end - p >= (ptrdiff_t)FOLLOW_MARGIN && (*p & 3u) == MS_REC_EVENT && t->rq.npend == 0) {
+    const uint8_t request_head = (uint8_t)(((unsigned)MS_CTL_REQUEST << 2) | MS_REC_CONTROL);
+    while (end - p >= (ptrdiff_t)FOLD_MARGIN) {
+        if ((*p & 3u) != MS_REC_EVENT) {
+            if (*p != request_head || !s->match)
+                break;
+            const uint8_t *q = p + 1;
+            if (ms_sumrq_record(&s->rq, &t->rq, &q, end, 0) != 0)
+                return NULL;   /* out of memory: the rest of the chunk is lost, as in the general loop */
+            p = q;
+            continue;
+        }
         uint64_t h, gap, dur;
         const uint8_t *q = ms_rec_varint_in(p, &h);
         q = ms_rec_varint_in(q, &gap);
@@ -513,9 +534,14 @@ static const uint8_t *fold_fast(ms_sum *s, uint32_t thread, sum_thread *t, const
             break;
         uint64_t start = t->cursor + gap;
         t->cursor = start + dur;
-        if (fold_event(s, thread, &t->regs[id], start, start + dur) != 0)
-            ++*lost;
         p = q;
+        sum_region *r = &t->regs[id];
+        if (t->rq.npend && (r = matched_region(s, t, thread, id, r, start)) == NULL) {
+            ++*lost;
+            continue;
+        }
+        if (fold_event(s, thread, r, start, start + dur) != 0)
+            ++*lost;
     }
     return p;
 }
@@ -564,7 +590,7 @@ uint64_t ms_sum_consume(ms_sum *s, uint32_t thread, const uint8_t *p, size_t n)
     while (p < end) {
         if (s->follow_only && t && (p = follow_fast(s, thread, t, p, end)) >= end)
             break;
-        if (!s->follow_only && t && t->has_time && (p = fold_fast(s, thread, t, p, end, &lost)) >= end)
+        if (!s->follow_only && t && t->has_time && ((p = fold_fast(s, thread, t, p, end, &lost)) == NULL || p >= end))
             break;
         const uint8_t *rec = p;
         uint64_t h;

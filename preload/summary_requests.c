@@ -120,7 +120,8 @@ int ms_sumrq_define(ms_sumrq_thread *q, uint64_t id, const char *name, size_t le
 
 
 /* The writer's own record after its head, whole before end; unchecked. */
-static const uint8_t *decode(const uint8_t *p, uint64_t *where_base, ms_rq_record *r)
+static inline __attribute__((always_inline)) const uint8_t *decode(const uint8_t *p, uint64_t *where_base,
+                                                                  ms_rq_record *r)
 {
     uint64_t what, handle, where;
     p = ms_rec_varint_in(p, &what);
@@ -141,16 +142,22 @@ static const uint8_t *decode(const uint8_t *p, uint64_t *where_base, ms_rq_recor
     return p;
 }
 
+/* Room for twice as many kept records. 0, or -1 when out of memory. */
+static int grow_pend(ms_sumrq_thread *q)
+{
+    size_t cap = q->pend_cap ? q->pend_cap * 2 : 16;
+    ms_rq_record *a = realloc(q->pend, cap * sizeof *a);
+    if (!a)
+        return -1;
+    q->pend = a;
+    q->pend_cap = cap;
+    return 0;
+}
+
 int ms_sumrq_keep(ms_sumrq_thread *q, const ms_rq_record *rec)
 {
-    if (q->npend == q->pend_cap) {
-        size_t cap = q->pend_cap ? q->pend_cap * 2 : 16;
-        ms_rq_record *a = realloc(q->pend, cap * sizeof *a);
-        if (!a)
-            return -1;
-        q->pend = a;
-        q->pend_cap = cap;
-    }
+    if (q->npend == q->pend_cap && grow_pend(q) != 0)
+        return -1;
     q->pend[q->npend++] = *rec;
     return 0;
 }
@@ -163,6 +170,14 @@ int ms_sumrq_record(ms_sumrq *g, ms_sumrq_thread *q, const uint8_t **pp, const u
         if (!p)
             return -1;
         *pp = p;
+        return 0;
+    }
+    if (!follow && end - *pp >= (ptrdiff_t)MS_REQUEST_REC_MAX) {
+        /* Folding, the record whole before the end: read into its place. */
+        if (q->npend == q->pend_cap && grow_pend(q) != 0)
+            return -1;
+        *pp = decode(*pp, &q->where, &q->pend[q->npend]);
+        q->npend++;
         return 0;
     }
     ms_rq_record rec;
@@ -254,6 +269,13 @@ int ms_sumrq_apply(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t id
         if (revive(g, &q->pend[i]) != 0)
             return -1;
     g->folded = 1;
+    if (q->npend == 1 && (q->pend[0].what & MS_REQ_KIND_MASK) == MS_REQ_NEW) {
+        /* Most often: a call that creates one request (ms_rq_apply's first
+         * case, without the call's fold). */
+        ms_rq_call(g->rq);
+        q->npend = 0;
+        return ms_rq_apply_new(g->rq, thread, &q->pend[0], &n->facts, post) != 0 ? -1 : 0;
+    }
     ms_rq_fold fold = ms_rq_fold_init();
     int rc = ms_rq_apply(g->rq, thread, q->pend, q->npend, &n->facts, post, &fold, NULL, NULL);
     q->npend = 0;
