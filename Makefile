@@ -85,7 +85,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-clock bench-sanity scaling clean FORCE
+.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-fold bench-clock bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -358,6 +358,22 @@ $(BUILD)/bench/follow_cost: bench/follow_cost.c $(BUILD)/obj/core/preload/summar
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
 bench-follow: $(BUILD)/bench/follow_cost
 	$(BUILD)/bench/follow_cost
+
+# Summary mode's fold replayed on a decompressed trace log (bench/fold_replay.c;
+# docs/PERFORMANCE.md, "Summary mode's writer").
+$(BUILD)/bench/fold_replay: bench/fold_replay.c $(BUILD)/obj/core/preload/summary.o \
+    $(BUILD)/obj/core/preload/summary_requests.o $(OP_NAMES_OBJ) $(addprefix $(BUILD)/obj/core/common/,stats.o \
+    sketch.o nesting.o req_records.o req_match.o region_parse.o region_name.o)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
+# Rank 0's trace of bench/halo.c (20,000 steps, 2 ranks), replayed.
+bench-fold: all $(BUILD)/bench/fold_replay
+	@mkdir -p $(BUILD)/bench
+	$(MPICC_MPICH) -O2 -o $(BUILD)/bench/halo bench/halo.c
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	  MPISCOPE_DIR=$$d/logs $(MPIEXEC_MPICH) -n 2 -genv LD_PRELOAD $(abspath $(BUILD))/lib/libmpiscope-mpich.so \
+	    $(BUILD)/bench/halo 20000 >/dev/null && \
+	  zstd -qdc $$d/logs/rank-000000.zst >$$d/raw && $(BUILD)/bench/fold_replay $$d/raw
 
 # What one time-stamp read costs here: the floor under each call's added
 # time (bench/clockread.c; docs/PERFORMANCE.md, "The clock reads").
