@@ -184,8 +184,10 @@ static entry *place(ms_rq_table *t, uint64_t handle)
     return e;
 }
 
-int ms_rq_new(ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, const ms_rq_facts *f,
-              uint64_t post_ns)
+/* A live request as its fields say; posted: post_ns holds. 0, or -1 when
+ * out of memory. */
+static inline int add(ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, int posted,
+                      uint64_t post_ns, const ms_rq_facts *f, int marked)
 {
     entry *e = place(t, handle);
     if (!e)
@@ -193,30 +195,24 @@ int ms_rq_new(ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, 
     e->handle = handle;
     e->where = where;
     e->taken = 0;
-    e->post_ns = f->persistent ? 0 : post_ns;
+    e->post_ns = posted ? post_ns : 0;
     e->thread = thread;
-    e->posted = !f->persistent;
+    e->posted = (uint8_t)(posted != 0);
     e->cancelled = 0;
-    e->mark = 0;
+    e->mark = (uint8_t)(marked != 0);
     e->f = *f;
     return 0;
 }
 
+int ms_rq_new(ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, const ms_rq_facts *f,
+              uint64_t post_ns)
+{
+    return add(t, thread, handle, where, !f->persistent, post_ns, f, 0);
+}
+
 int ms_rq_add(ms_rq_table *t, const ms_rq_req *r, int marked)
 {
-    entry *e = place(t, r->handle);
-    if (!e)
-        return -1;
-    e->handle = r->handle;
-    e->where = r->where;
-    e->taken = 0;
-    e->post_ns = r->posted ? r->post_ns : 0;
-    e->thread = r->thread;
-    e->posted = (uint8_t)(r->posted != 0);
-    e->cancelled = 0;
-    e->mark = (uint8_t)(marked != 0);
-    e->f = r->f;
-    return 0;
+    return add(t, r->thread, r->handle, r->where, r->posted, r->post_ns, &r->f, marked);
 }
 
 static void erase(ms_rq_table *t, slot *x, uint32_t k)

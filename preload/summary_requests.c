@@ -120,8 +120,7 @@ int ms_sumrq_define(ms_sumrq_thread *q, uint64_t id, const char *name, size_t le
 
 
 /* The writer's own record after its head, whole before end; unchecked. */
-static inline __attribute__((always_inline)) const uint8_t *decode(const uint8_t *p, uint64_t *where_base,
-                                                                  ms_rq_record *r)
+static const uint8_t *decode(const uint8_t *p, uint64_t *where_base, ms_rq_record *r)
 {
     uint64_t what, handle, where;
     p = ms_rec_varint_in(p, &what);
@@ -165,25 +164,25 @@ int ms_sumrq_keep(ms_sumrq_thread *q, const ms_rq_record *rec)
 int ms_sumrq_record(ms_sumrq *g, ms_sumrq_thread *q, const uint8_t **pp, const uint8_t *end, int following)
 {
     int follow = following && !g->folded;
-    if (follow && end - *pp >= (ptrdiff_t)MS_REQUEST_REC_MAX) {
-        const uint8_t *p = ms_sumrq_follow_record(g, q, *pp);
-        if (!p)
-            return -1;
-        *pp = p;
-        return 0;
-    }
-    if (!follow && end - *pp >= (ptrdiff_t)MS_REQUEST_REC_MAX) {
-        /* Folding, the record whole before the end: read into its place. */
+    if (end - *pp >= (ptrdiff_t)MS_REQUEST_REC_MAX) {
+        /* The record whole before the end: read without a bound check,
+         * followed, or kept in its place. */
+        if (follow) {
+            const uint8_t *p = ms_sumrq_follow_record(g, q, *pp);
+            if (!p)
+                return -1;
+            *pp = p;
+            return 0;
+        }
         if (q->npend == q->pend_cap && grow_pend(q) != 0)
             return -1;
         *pp = decode(*pp, &q->where, &q->pend[q->npend]);
         q->npend++;
         return 0;
     }
+    /* At the end of a buffer: read with a bound check. */
     ms_rq_record rec;
-    if (end - *pp >= (ptrdiff_t)MS_REQUEST_REC_MAX)
-        *pp = decode(*pp, &q->where, &rec);
-    else if (ms_rq_parse(pp, end, &q->where, &rec, NULL) != MS_RQ_OK)
+    if (ms_rq_parse(pp, end, &q->where, &rec, NULL) != MS_RQ_OK)
         return -1;
     if (follow && (rec.what & MS_REQ_KIND_MASK) != MS_REQ_NEW) {
         /* As ms_sumrq_follow_record, at the end of a buffer. */
