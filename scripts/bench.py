@@ -85,7 +85,7 @@ MPIRUN_OPENMPI = os.environ.get("MPIRUN_OPENMPI", "mpirun.openmpi")
 WRITER_IDLE = {"MPISCOPE_BUFFER_KB": "65536", "MPISCOPE_FLUSH_MS": "1000"}
 
 BUDGET = {"ns_per_call": 25.0, "ns_per_request": 5.0, "pingpong_ratio": 1.10, "bytes_per_event": 4.0,
-          "merge_eps": 20e6, "merge_waits_eps": 20e6, "writer_ns_per_event": 10.0, "lammps_ratio": 1.02}
+          "merge_eps": 20e6, "merge_waits_eps": 10e6, "writer_ns_per_event": 10.0, "lammps_ratio": 1.02}
 
 # The variants of the side-by-side workloads: key, column label, which
 # library is preloaded ("mpiscope", "mpip" or None), its environment.

@@ -220,10 +220,18 @@ static void header(FILE *fp, const ms_run *run)
         fmt_time(a, sizeof a, (double)stall);
         fprintf(fp, "  tool stalls  %s, %.2f %% of the ranks' wall time (waits the tool imposed on them)\n", a,
                 stall_pct);
-        if (stall_pct > MS_STALL_WARN_PCT)
-            fprintf(fp, "  warning      the tool's writer could not keep up (a slow file system?) and stalled the\n"
-                        "               ranks for more than %.0f %% of the run: that time is the tool's, not the "
-                        "program's\n", MS_STALL_WARN_PCT);
+        if (stall_pct > MS_STALL_WARN_PCT) {
+            fprintf(fp, "  warning      the tool's writer could not keep up and stalled the ranks for more than %.0f %%\n"
+                        "               of the run: that time is the tool's, not the program's\n", MS_STALL_WARN_PCT);
+            /* Summary mode's writer writes little but folds every event, at
+             * about a third of the rate at which trace mode's compresses
+             * (docs/PERFORMANCE.md). */
+            if (run->summary_ranks)
+                fputs("               (in summary mode the writer folds every event: a thread that makes MPI calls\n"
+                      "               faster than it folds them waits; trace mode's writer keeps up with more)\n", fp);
+            else
+                fputs("               (a slow file system, or a writer thread without a core of its own)\n", fp);
+        }
     }
     char clocks[256];
     if (ms_clock_align_describe(run, clocks, sizeof clocks))

@@ -479,6 +479,54 @@ Test(summary_mode, nothing_folded_yet_reads_as_a_trace)
     compare_modes(0);
 }
 
+/* The text report's warning on the tool's stalls says what to suspect in
+ * each mode: in summary mode the writer's fold, else the file system or a
+ * writer without a core of its own. */
+Test(summary_mode, stall_warning_names_the_mode)
+{
+    char *dt = synth_tmpdir(), *ds = synth_tmpdir();
+    cr_assert(dt && ds);
+    for (int rank = 0; rank < 2; rank++) {
+        stream st[NTHREADS];
+        for (int t = 0; t < NTHREADS; t++) {
+            memset(&st[t], 0, sizeof st[t]);
+            st[t].buf = malloc(4096);
+            cr_assert_not_null(st[t].buf);
+            st[t].cursor = 500;
+            st[t].len = (size_t)(ms_rec_time(st[t].buf, st[t].cursor) - st[t].buf);
+        }
+        put_region(&st[0], 0, INIT);
+        put_event(&st[0], 0, 1000, 2000);
+        put_region(&st[0], 1, "mpiscope:ring_wait");
+        /* Waits of 0.5 s in a run of about 5 s: 10 %. */
+        put_event(&st[0], 1, 3000, 3000 + FINALIZE / 10);
+        put_region(&st[0], 2, FIN);
+        put_event(&st[0], 2, FINALIZE, FINALIZE + 3000);
+        write_trace(dt, rank, st);
+        write_summary(ds, rank, st, -1);
+        for (int t = 0; t < NTHREADS; t++)
+            free(st[t].buf);
+    }
+    ms_run *rt = NULL, *rs = NULL;
+    cr_assert_eq(ms_reduce_dir(dt, 1, &rt), MS_REDUCE_OK);
+    cr_assert_eq(ms_reduce_dir(ds, 1, &rs), MS_REDUCE_OK);
+    char *tt = report(rt, ms_report_text), *ts = report(rs, ms_report_text);
+    const char *warn = "  warning      the tool's writer could not keep up";
+    cr_expect(strstr(tt, warn) != NULL, "%s", tt);
+    cr_expect(strstr(ts, warn) != NULL, "%s", ts);
+    cr_expect(strstr(tt, "a slow file system") != NULL, "%s", tt);
+    cr_expect(strstr(tt, "in summary mode the writer") == NULL, "%s", tt);
+    cr_expect(strstr(ts, "in summary mode the writer folds every event") != NULL, "%s", ts);
+    cr_expect(strstr(ts, "a slow file system") == NULL, "%s", ts);
+    free(tt), free(ts);
+    ms_run_free(rt);
+    ms_run_free(rs);
+    synth_rmdir(dt);
+    synth_rmdir(ds);
+    free(dt);
+    free(ds);
+}
+
 Test(summary_mode, log_size_does_not_grow_with_calls)
 {
     char *d = synth_tmpdir();
