@@ -363,6 +363,17 @@ static void expect_same_csv(const char *a, const char *b)
     free(y);
 }
 
+/* The two runs and their directories, gone. */
+static void free_modes(ms_run *rt, ms_run *rs, char *dt, char *ds)
+{
+    ms_run_free(rt);
+    ms_run_free(rs);
+    synth_rmdir(dt);
+    synth_rmdir(ds);
+    free(dt);
+    free(ds);
+}
+
 static void compare_modes(int folds)
 {
     char *dt = synth_tmpdir(), *ds = synth_tmpdir();
@@ -410,12 +421,7 @@ static void compare_modes(int folds)
             cr_expect_leq(llabs((long long)rt->ranks[r].app_ns - (long long)rs->ranks[r].app_ns), 1);
             cr_expect_leq(fabs((double)rt->ranks[r].mpi_ns - (double)rs->ranks[r].mpi_ns), 20000.0);
         }
-        ms_run_free(rt);
-        ms_run_free(rs);
-        synth_rmdir(dt);
-        synth_rmdir(ds);
-        free(dt);
-        free(ds);
+        free_modes(rt, rs, dt, ds);
         return;
     }
     for (size_t i = 0; i < rt->nregions; i++) {
@@ -447,12 +453,7 @@ static void compare_modes(int folds)
         diff += jt[i] != js[i];
     cr_expect_leq(diff, 4 * rt->nregions, "JSON reports differ in %zu characters", diff);
     free(ct), free(cs), free(kt), free(ks), free(jt), free(js);
-    ms_run_free(rt);
-    ms_run_free(rs);
-    synth_rmdir(dt);
-    synth_rmdir(ds);
-    free(dt);
-    free(ds);
+    free_modes(rt, rs, dt, ds);
 }
 
 Test(summary_mode, one_snapshot_gives_the_trace_statistics)
@@ -519,12 +520,7 @@ Test(summary_mode, stall_warning_names_the_mode)
     cr_expect(strstr(ts, "in summary mode the writer folds every event") != NULL, "%s", ts);
     cr_expect(strstr(ts, "a slow file system") == NULL, "%s", ts);
     free(tt), free(ts);
-    ms_run_free(rt);
-    ms_run_free(rs);
-    synth_rmdir(dt);
-    synth_rmdir(ds);
-    free(dt);
-    free(ds);
+    free_modes(rt, rs, dt, ds);
 }
 
 Test(summary_mode, log_size_does_not_grow_with_calls)
