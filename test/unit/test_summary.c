@@ -16,6 +16,7 @@
 #include "../../common/stats.h"
 #include "../../preload/summary.h"
 #include "../../preload/summary_log.h"
+#include "../../preload/tstate.h"
 #include "../../preload/counter_records.h"
 #include "synth.h"
 #include "unit_util.h"
@@ -124,6 +125,16 @@ typedef struct stream {
     size_t ncuts;
 } stream;
 
+/* An empty stream of cap bytes whose time cursor starts at `cursor`. */
+static void stream_open(stream *s, size_t cap, uint64_t cursor)
+{
+    memset(s, 0, sizeof *s);
+    s->buf = malloc(cap);
+    cr_assert_not_null(s->buf);
+    s->cursor = cursor;
+    s->len = (size_t)(ms_rec_time(s->buf, cursor) - s->buf);
+}
+
 static void put_region(stream *s, uint32_t id, const char *name)
 {
     s->len = (size_t)(ms_rec_region(s->buf + s->len, id, name, strlen(name)) - s->buf);
@@ -156,13 +167,8 @@ static void cut(stream *s)
  * and a call after MPI_Finalize was entered. */
 static void make_streams(stream *st, int rank)
 {
-    for (int t = 0; t < NTHREADS; t++) {
-        memset(&st[t], 0, sizeof st[t]);
-        st[t].buf = malloc(1u << 22);
-        cr_assert_not_null(st[t].buf);
-        st[t].cursor = 500 + (uint64_t)t;
-        st[t].len = (size_t)(ms_rec_time(st[t].buf, st[t].cursor) - st[t].buf);
-    }
+    for (int t = 0; t < NTHREADS; t++)
+        stream_open(&st[t], 1u << 22, 500 + (uint64_t)t);
     stream *a = &st[0], *b = &st[1];
     put_region(a, 0, INIT);
     put_event(a, 0, 1000, 2000);
@@ -489,16 +495,11 @@ Test(summary_mode, stall_warning_names_the_mode)
     cr_assert(dt && ds);
     for (int rank = 0; rank < 2; rank++) {
         stream st[NTHREADS];
-        for (int t = 0; t < NTHREADS; t++) {
-            memset(&st[t], 0, sizeof st[t]);
-            st[t].buf = malloc(4096);
-            cr_assert_not_null(st[t].buf);
-            st[t].cursor = 500;
-            st[t].len = (size_t)(ms_rec_time(st[t].buf, st[t].cursor) - st[t].buf);
-        }
+        for (int t = 0; t < NTHREADS; t++)
+            stream_open(&st[t], 4096, 500);
         put_region(&st[0], 0, INIT);
         put_event(&st[0], 0, 1000, 2000);
-        put_region(&st[0], 1, "mpiscope:ring_wait");
+        put_region(&st[0], 1, MS_STALL_REGION);
         /* Waits of 0.5 s in a run of about 5 s: 10 %. */
         put_event(&st[0], 1, 3000, 3000 + FINALIZE / 10);
         put_region(&st[0], 2, FIN);
