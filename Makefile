@@ -85,7 +85,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-fold bench-clock bench-sanity scaling clean FORCE
+.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests fault-tests merge-parallel-tests app-tests fuzz fuzz-replay bench bench-follow bench-fold bench-clock bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -344,6 +344,14 @@ html-tests: all
 	BUILD=$(BUILD) CC=$(CC) PYTHON=$(PYTHON) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  bash test/html/run.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
+# Real programs that nobody here wrote, through the launcher: LAMMPS in.melt,
+# ScaLAPACK's LU tester and an mpi4py ring (test/apps/run.sh); each run's
+# report by call site against its other reports. A program not installed is
+# skipped with a line that says so; exit 77 (none installed) is a skip.
+app-tests: all
+	BUILD=$(BUILD) PYTHON=$(PYTHON) MPIEXEC_MPICH=$(MPIEXEC_MPICH) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
+	  bash test/apps/run.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
 # Overhead, log size and merge speed (DESIGN §8), as ratios within one run,
 # beside mpiP (peers) and LAMMPS in.melt (scripts/deps.sh --bench installs it).
 bench: all peers
@@ -409,6 +417,7 @@ check: deps
 	$(MAKE) html-tests
 	$(MAKE) mpi-tests
 	$(MAKE) mpi-tests-summary
+	$(MAKE) app-tests
 ifeq ($(SANITIZE),1)
 	@echo "mpiscope: bench-sanity left out under SANITIZE=1 (sanitizers change every timing)"
 else

@@ -2,8 +2,8 @@
 # The Debian packages mpiscope needs to build, test and run its demo.
 #   scripts/deps.sh          install what is missing (as root), else say how
 #   scripts/deps.sh --list   print the list, one package a line
-#   scripts/deps.sh --bench  install BENCH_PACKAGES (what `make bench` also
-#                            measures: LAMMPS in.melt), not needed otherwise
+#   scripts/deps.sh --bench  install BENCH_PACKAGES only (what `make bench` also
+#                            measures: LAMMPS in.melt, which make app-tests runs too)
 # Prints nothing and exits 0 when everything is already installed.
 # Also: a Python virtual environment with PIP_PACKAGES (test checkers that
 # use other tools' own readers) at $MPISCOPE_VENV, default $BUILD/venv
@@ -20,6 +20,7 @@ PACKAGES=(
     likwid                                        # hardware counters (ships its headers)
     libdw-dev                                     # call-site symbolization
     netpipe-mpich2 python3-mpi4py                 # benchmarks and third-party programs
+    lammps lammps-examples scalapack-mpi-test     # make app-tests: LAMMPS in.melt, ScaLAPACK's tester xdlu
     valgrind clang libclang-rt-14-dev             # memory checks, sanitizers, fuzzers
     libotf2-trace-dev otf2-tools                  # mpiscope-merge --otf2, otf2-print in its test
     chromium                                      # headless browser of the --html test
