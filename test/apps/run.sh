@@ -9,7 +9,9 @@
 #              MPICH) at 4 ranks, on LU.dat (4 x 4 to 17 x 13, grids 2 x 2, 1 x 4)
 #   mpi4py     ring.py (python3-mpi4py; Open MPI) at 4 ranks, as a trace
 #              and in summary mode
-# A program that is not installed is skipped with a line that says so.
+# Each run's reports are also merged by mpiscope-merge-mpich on 2 processes
+# (where it is built): the same bytes. A program that is not installed is
+# skipped with a line that says so.
 #   run.sh [NAME...]   (make app-tests; exit 77 when every one was skipped)
 set -uo pipefail
 BUILD=${BUILD:-build}
@@ -20,6 +22,7 @@ TIMEOUT=${APP_TIMEOUT:-120}
 here=$(cd "$(dirname "$0")" && pwd)
 launcher=$(cd "$BUILD/bin" && pwd)/mpiscope
 merge=$(cd "$BUILD/bin" && pwd)/mpiscope-merge
+pmerge=$(cd "$BUILD/bin" && pwd)/mpiscope-merge-mpich
 ompi=("$MPIRUN_OPENMPI" --allow-run-as-root --oversubscribe)
 t=$(mktemp -d)
 trap 'rm -rf "$t"' EXIT
@@ -40,6 +43,14 @@ profile() {
         --json "$d/report.json" --text "$d/report.txt" --html "$d/report.html" "$d/logs" 2>"$d/merge.err"; then
         bad "$d: the merge failed"; cat "$d/merge.err"; return 1
     fi
+    # The MPI merge over 2 processes gives the same bytes.
+    [ -x "$pmerge" ] && command -v "$MPIEXEC_MPICH" >/dev/null || return 0
+    mkdir -p "$d/mpi"
+    timeout -k 10 "$TIMEOUT" "$MPIEXEC_MPICH" -n 2 "$pmerge" --sites-csv "$d/mpi/sites.csv" --json "$d/mpi/report.json" \
+        --text "$d/mpi/report.txt" "$d/logs" 2>"$d/mpi/merge.err" || { bad "$d: the MPI merge failed"; cat "$d/mpi/merge.err"; }
+    for f in sites.csv report.json report.txt; do
+        cmp -s "$d/$f" "$d/mpi/$f" || bad "$d: $f of the MPI merge (2 processes) differs from the merge's"
+    done
 }
 
 # check NAME_check.py DIR ARGS...
