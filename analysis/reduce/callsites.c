@@ -167,7 +167,7 @@ static int place_cmp(const void *a, const void *b)
 }
 
 int ms_site_acc_resolve(const ms_site_acc *a, const ms_reader *rd, int32_t rank, ms_symbolizer *sym,
-                        ms_callsite **rows, size_t *nrows, size_t *cap)
+                        ms_callsite **rows, size_t *nrows, size_t *cap, char **loc)
 {
     if (a->n == 0)
         return 0;
@@ -206,6 +206,8 @@ int ms_site_acc_resolve(const ms_site_acc *a, const ms_reader *rd, int32_t rank,
         ms_sym_result r;
         int found = o && o->sym >= 0 && ms_sym_lookup(sym, o->sym, pc[0], &r) == 0;
         if (!c->region || fill_row(c, found ? &r : NULL, pc[0]) != 0)
+            rc = -1;
+        else if (loc && !(loc[i] = strdup(c->location)))
             rc = -1;
     }
     /* Two addresses of one region on the same line are one call site. */

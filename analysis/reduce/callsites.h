@@ -90,9 +90,11 @@ static inline int ms_site_acc_add(ms_site_acc *a, uint32_t region, uint32_t site
 int ms_site_acc_add_calls(ms_site_acc *a, uint32_t region, uint32_t site, uint64_t calls, uint64_t total_ns);
 
 /* Turn the sums of the file just read by rd (rank `rank`) into rows
- * appended to *rows. 0, or -1 when out of memory. */
+ * appended to *rows. With loc, also each sum entry's location (a->n of
+ * them, NULL for an entry without a known site; the caller frees them).
+ * 0, or -1 when out of memory. */
 int ms_site_acc_resolve(const ms_site_acc *a, const ms_reader *rd, int32_t rank, ms_symbolizer *sym,
-                        ms_callsite **rows, size_t *nrows, size_t *cap);
+                        ms_callsite **rows, size_t *nrows, size_t *cap, char **loc);
 
 void ms_callsite_free(ms_callsite *c);
 

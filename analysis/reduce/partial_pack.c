@@ -185,8 +185,10 @@ static void put_wait_facts(ms_pbuf *b, const ms_wait_facts *f)
     put_u64(b, f->ncoll);
     ms_pbuf_put(b, f->coll, f->ncoll * sizeof *f->coll);
     put_u64(b, f->nnames);
-    for (size_t i = 0; i < f->nnames; i++)
+    for (size_t i = 0; i < f->nnames; i++) {
         put_str(b, f->names[i]);
+        put_str(b, f->places ? f->places[i] : NULL);
+    }
 }
 
 static void put_file(ms_pbuf *b, const ms_file_job *j)
@@ -556,11 +558,13 @@ static ms_wait_facts *get_wait_facts(rd *r)
     if (!r->bad && !r->nomem)
         f->coll = get_array(r, f->ncoll, sizeof *f->coll);
     size_t nnames = get_count(r, sizeof(uint64_t));
-    if (!r->bad && !r->nomem && !(f->names = calloc(nnames ? nnames : 1, sizeof *f->names)))
+    if (!r->bad && !r->nomem && (!(f->names = calloc(nnames ? nnames : 1, sizeof *f->names)) ||
+                                 !(f->places = calloc(nnames ? nnames : 1, sizeof *f->places))))
         r->nomem = 1;
-    for (size_t i = 0; f->names && i < nnames && !r->bad && !r->nomem; i++) {
+    for (size_t i = 0; f->names && f->places && i < nnames && !r->bad && !r->nomem; i++) {
         f->names[i] = get_str_nn(r);
         f->nnames = f->names_cap = i + 1;
+        f->places[i] = get_str(r);
     }
     for (size_t i = 0; !r->bad && !r->nomem && i < f->nev; i++)
         r->bad |= f->ev[i].region >= f->nnames;

@@ -192,15 +192,19 @@ static int on_event(void *ctx, const ms_read_event *ev)
         return -1;
     }
     s->excl_ns += excl;
-    if (ev->site != MS_SITE_NONE && ms_site_acc_add(&f->sites, ev->region, ev->site, d) != 0) {
-        f->nomem = 1;
-        return -1;
+    uint32_t site_entry = MS_WX_NONE;
+    if (ev->site != MS_SITE_NONE) {
+        if (ms_site_acc_add(&f->sites, ev->region, ev->site, d) != 0) {
+            f->nomem = 1;
+            return -1;
+        }
+        site_entry = f->sites.last;
     }
     if (s->is_gpu && ms_gpu_acc_event(f->gpu, ev) != 0) {
         f->nomem = 1;
         return -1;
     }
-    if (f->waits && ms_wait_acc_event(f->waits, ev) != 0) {
+    if (f->waits && ms_wait_acc_event(f->waits, ev, site_entry) != 0) {
         f->nomem = 1;
         return -1;
     }
@@ -479,7 +483,18 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
         free_slots(&f);
         return -1;
     }
-    if (ms_site_acc_resolve(&f.sites, rd, j->info.rank, sym, sites, nsites, sites_cap) != 0) {
+    /* The wait facts name their events' call sites by sum entry: each
+     * entry's location replaces it. */
+    char **loc = j->waits && f.sites.n ? calloc(f.sites.n, sizeof *loc) : NULL;
+    int site_rc = j->waits && f.sites.n && !loc ? -1 : 0;
+    if (site_rc == 0)
+        site_rc = ms_site_acc_resolve(&f.sites, rd, j->info.rank, sym, sites, nsites, sites_cap, loc);
+    if (site_rc == 0 && j->waits)
+        site_rc = ms_wait_facts_places(j->waits, loc, loc ? f.sites.n : 0);
+    for (size_t i = 0; loc && i < f.sites.n; i++)
+        free(loc[i]);
+    free(loc);
+    if (site_rc != 0) {
         free_slots(&f);
         return -1;
     }

@@ -62,6 +62,9 @@ void ms_run_free(ms_run *run)
     ms_roofline_free(run->roofline);
     ms_waits_free(run->waits);
     free(run->waits);
+    for (size_t i = 0; i < run->nwait_keys; i++)
+        free(run->wait_keys[i].location);
+    free(run->wait_keys);
     for (size_t i = 0; i < run->nhosts; i++)
         free(run->hosts[i]);
     free(run->hosts);

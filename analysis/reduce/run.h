@@ -86,6 +86,14 @@ typedef struct ms_region {
     ms_summary summary;            /* over ranks */
 } ms_region;
 
+/* A region at a call site: the wait-state analysis tells calls apart by
+ * both, and its region indices (ms_wx_event.region, ms_wx_row.region, ...)
+ * index run->wait_keys (run_waits.h). */
+typedef struct ms_wait_key {
+    uint32_t region;               /* into run->regions */
+    char *location;                /* ms_callsite.location; NULL: no call site */
+} ms_wait_key;
+
 typedef struct ms_run {
     char *dir;
     size_t nranks;
@@ -122,6 +130,8 @@ typedef struct ms_run {
     struct ms_waits *waits;        /* wait states and the critical path
                                       (analysis/waits/waits.h, run_waits.h);
                                       NULL when no rank was traced */
+    ms_wait_key *wait_keys;        /* what its region indices name */
+    size_t nwait_keys;
     size_t wait_ranks;             /* ranks whose facts it has */
     size_t wait_ranks_old;         /* of them, logs older than message
                                       records (format version 5) */
