@@ -15,6 +15,7 @@
 
 #include "run_clock.h"
 #include "run_waits.h"
+#include "sites.h"
 
 static int part_cmp(const void *a, const void *b)
 {
@@ -425,6 +426,8 @@ ms_reduce_status ms_partial_assemble(ms_partial *p, ms_run *run)
         failed = ms_run_waits(run, files, nfiles, file_to_rank) != 0;
     if (!failed)
         failed = summarize_run(run, &warnings, errors.n == 0) != 0;
+    if (!failed && (!(run->sites = calloc(1, sizeof *run->sites)) || ms_mpi_sites_build(run, run->sites) != 0))
+        failed = 1;
     free(file_to_rank);
 
     run->warnings = warnings.v;

@@ -9,6 +9,7 @@
 
 #include "roofline.h"
 #include "../waits/waits.h"
+#include "sites.h"
 
 ms_run *ms_run_new(const char *dir)
 {
@@ -62,6 +63,8 @@ void ms_run_free(ms_run *run)
     ms_roofline_free(run->roofline);
     ms_waits_free(run->waits);
     free(run->waits);
+    ms_mpi_sites_free(run->sites);
+    free(run->sites);
     for (size_t i = 0; i < run->nwait_keys; i++)
         free(run->wait_keys[i].location);
     free(run->wait_keys);

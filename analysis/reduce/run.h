@@ -127,6 +127,8 @@ typedef struct ms_run {
     ms_gpu_run *gpu;               /* GPU activity over ranks (gpu.h); NULL without */
     struct ms_roofline *roofline;  /* set by the merge when asked for
                                       (roofline.h); freed with the run */
+    struct ms_mpi_sites *sites;    /* MPI time per function and call site
+                                      (sites.h); NULL when out of memory */
     struct ms_waits *waits;        /* wait states and the critical path
                                       (analysis/waits/waits.h, run_waits.h);
                                       NULL when no rank was traced */
