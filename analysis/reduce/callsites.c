@@ -307,6 +307,16 @@ size_t ms_site_places_of(const ms_site_place *places, size_t n, const char *regi
     return k - lo;
 }
 
+const ms_site_place *ms_site_place_find(const ms_site_place *places, size_t n, const char *region,
+                                        const char *location)
+{
+    size_t first, k = ms_site_places_of(places, n, region, &first);
+    for (size_t i = first; location && i < first + k; i++)
+        if (strcmp(places[i].row->location, location) == 0)
+            return &places[i];
+    return NULL;
+}
+
 const ms_callsite *ms_callsite_top(const ms_callsite *rows, size_t n, const char *region, int32_t rank)
 {
     size_t lo = 0, hi = n;

@@ -121,4 +121,9 @@ int ms_site_places(const ms_callsite *rows, size_t n, ms_site_place **out, size_
  * the first, and their count (0 when none). */
 size_t ms_site_places_of(const ms_site_place *places, size_t n, const char *region, size_t *first);
 
+/* The place of region at location (ms_callsite.location) in places, or
+ * NULL. */
+const ms_site_place *ms_site_place_find(const ms_site_place *places, size_t n, const char *region,
+                                        const char *location);
+
 #endif

@@ -77,9 +77,12 @@ static void json_row(FILE *fp, const ms_mpi_sites *s, const ms_site_row *r, int 
         fprintf(fp, ",\"line\":%d,\"object\":", r->at ? r->at->line : 0);
         json_str(fp, r->at ? r->at->object : "");
     }
-    fprintf(fp, ",\"calls\":%" PRIu64 ",\"ranks\":%" PRIu32 ",\"total_s\":%.9f,\"mpi_pct\":%.6f,\"app_pct\":%.6f"
-                ",\"bytes\":%" PRId64 ",\"imbalance_pct\":%.6f",
-            r->calls, r->ranks, (double)r->total_ns / 1e9, r->mpi_pct, r->app_pct, r->bytes, r->imbalance_pct);
+    fprintf(fp, ",\"calls\":%" PRIu64 ",\"ranks\":%" PRIu32 ",\"total_s\":%.9f", r->calls, r->ranks,
+            (double)r->total_ns / 1e9);
+    /* Start-up and shutdown lie outside the MPI and application time. */
+    if (with_wait)
+        fprintf(fp, ",\"mpi_pct\":%.6f,\"app_pct\":%.6f", r->mpi_pct, r->app_pct);
+    fprintf(fp, ",\"bytes\":%" PRId64 ",\"imbalance_pct\":%.6f", r->bytes, r->imbalance_pct);
     if (with_wait) {
         if (s->has_wait)
             fprintf(fp, ",\"wait_pct\":%.6f", r->wait_pct);
