@@ -1,12 +1,9 @@
-/* Per-file results as bytes and back: see partial_pack.h.
- *
- * One pair of functions per struct (put_X / get_X). put_X writes the
- * struct's bytes with its pointers cleared (and its capacities set to its
- * counts, so that equal contents give equal bytes), so that scalar fields
- * added later travel without a change here, then what its pointers point
- * to; get_X clears every pointer of the copy before it fills them. The size assertions below fail when a
- * struct changes: check the new field, carry it here when it is a pointer,
- * and update the size. */
+/* Per-file results as bytes and back: see partial_pack.h. One pair of
+ * functions per struct (put_X / get_X). put_X writes the struct's bytes with
+ * its pointers cleared and its capacities set to its counts (equal contents,
+ * equal bytes; scalar fields added later travel unchanged), then what its
+ * pointers point to; get_X clears every pointer of the copy before it fills
+ * them. The size assertions fail when a struct changes: carry new pointers. */
 #include "partial_pack.h"
 
 #include <stdio.h>
@@ -170,7 +167,7 @@ static void put_counter_acc(ms_pbuf *b, const ms_counter_acc *a)
     }
 }
 
-/* The wait-state facts: a flag, the three arrays, the names. */
+/* The wait-state facts: a flag, the three arrays, the names and places. */
 static void put_wait_facts(ms_pbuf *b, const ms_wait_facts *f)
 {
     put_u32(b, f != NULL);
@@ -558,8 +555,8 @@ static ms_wait_facts *get_wait_facts(rd *r)
     if (!r->bad && !r->nomem)
         f->coll = get_array(r, f->ncoll, sizeof *f->coll);
     size_t nnames = get_count(r, sizeof(uint64_t));
-    if (!r->bad && !r->nomem && (!(f->names = calloc(nnames ? nnames : 1, sizeof *f->names)) ||
-                                 !(f->places = calloc(nnames ? nnames : 1, sizeof *f->places))))
+    if (!r->bad && !r->nomem && (!(f->names = calloc(nnames + 1, sizeof *f->names)) ||
+                                 !(f->places = calloc(nnames + 1, sizeof *f->places))))
         r->nomem = 1;
     for (size_t i = 0; f->names && f->places && i < nnames && !r->bad && !r->nomem; i++) {
         f->names[i] = get_str_nn(r);

@@ -9,7 +9,7 @@
 
 #include "roofline.h"
 #include "../waits/waits.h"
-#include "sites.h"
+#include "site_rows.h"
 
 ms_run *ms_run_new(const char *dir)
 {

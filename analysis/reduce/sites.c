@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ops.h"
+#include "run.h"
 #include "run_waits.h"
 #include "../waits/waits.h"
 
@@ -231,16 +232,6 @@ static int region_items(const ms_run *run, items *l, int lifecycle)
         }
     }
     return 0;
-}
-
-void ms_mpi_sites_free(ms_mpi_sites *s)
-{
-    if (!s)
-        return;
-    free(s->sites);
-    free(s->functions);
-    free(s->lifecycle);
-    memset(s, 0, sizeof *s);
 }
 
 int ms_mpi_sites_build(const ms_run *run, ms_mpi_sites *s)

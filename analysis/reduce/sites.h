@@ -26,40 +26,12 @@
 #ifndef MPISCOPE_SITES_H
 #define MPISCOPE_SITES_H
 
-#include <stddef.h>
-#include <stdint.h>
+#include "site_rows.h"
 
-#include "run.h"
-
-typedef struct ms_site_row {
-    const char *op;                /* the region's op (run->regions[].info.op) */
-    const char *kind;
-    const ms_callsite *at;         /* a call-site row of the place (function,
-                                      file, line, object, location); NULL:
-                                      calls without a call site */
-    uint64_t calls, total_ns;
-    uint32_t ranks;                /* ranks with calls there */
-    int64_t bytes;                 /* -1: no size known */
-    double imbalance_pct;
-    uint64_t wait_ns;
-    double mpi_pct, app_pct, wait_pct;
-} ms_site_row;
-
-typedef struct ms_mpi_sites {
-    ms_site_row *sites;            /* total time descending, then op, location */
-    size_t nsites;
-    ms_site_row *functions;        /* the same per op (at NULL) */
-    size_t nfunctions;
-    ms_site_row *lifecycle;        /* start-up and shutdown, per op (at NULL) */
-    size_t nlifecycle;
-    uint64_t lifecycle_ns;         /* their time, all ranks */
-    int has_wait;                  /* the wait-state analysis ran */
-} ms_mpi_sites;
+struct ms_run;
 
 /* s from the run's regions, call sites and wait states. 0, or -1 when out
  * of memory (s then holds nothing). */
-int ms_mpi_sites_build(const ms_run *run, ms_mpi_sites *s);
-
-void ms_mpi_sites_free(ms_mpi_sites *s);
+int ms_mpi_sites_build(const struct ms_run *run, ms_mpi_sites *s);
 
 #endif

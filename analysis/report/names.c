@@ -203,10 +203,12 @@ void ms_mpi_library_short(char *buf, size_t cap, const char *version)
             continue;
         const char *v = first + i;
         size_t skip = 0;
-        if (strncmp(v, "Version: ", 9) == 0 || strncmp(v, "version ", 8) == 0)
-            skip = v[7] == ' ' ? 8 : 9;
+        if (strncmp(v, "Version:", 8) == 0 || strncmp(v, "version ", 8) == 0)
+            skip = 8;
         else if (v[0] == 'v' && isdigit((unsigned char)v[1]))
             skip = 1;
+        while (skip && v[skip] == ' ')
+            skip++;
         if (!isdigit((unsigned char)v[skip]))
             continue;
         size_t product = i - 1;
