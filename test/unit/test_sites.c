@@ -4,6 +4,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
+#include "../../analysis/reduce/run.h"
 #include "../../analysis/reduce/sites.h"
 #include "../../analysis/report/names.h"
 #include "../../analysis/report/units.h"
