@@ -163,13 +163,14 @@ void ms_site_label(char *buf, size_t cap, const ms_callsite *at, size_t width)
         snprintf(buf, cap, "(no call site)");
         return;
     }
-    char tmp[2048];
+    /* The first level that fits; when none does, the class and method
+     * whole (level 2): a name is never cut. */
     for (int level = 0; level <= 3; level++) {
-        label_at(tmp, sizeof tmp, at, level);
-        if (width == 0 || ms_columns(tmp) <= width)
-            break;
+        label_at(buf, cap, at, level);
+        if (width == 0 || ms_columns(buf) <= width)
+            return;
     }
-    ms_fit_end(buf, cap, tmp, width);
+    label_at(buf, cap, at, 2);
 }
 
 void ms_mpi_function(char *buf, size_t cap, const char *op)

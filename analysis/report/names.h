@@ -26,8 +26,9 @@ void ms_cxx_shorten(char *buf, size_t cap, const char *name, int level);
 /* A call site for people: "function (file:line)" with the file's base
  * name; "function+0x2bb (object)" without line information; "object+0x1234"
  * without a function; "(no call site)" for NULL. Shortened as above until
- * it fits width columns (0: no limit), and cut at the end ("...") only
- * when the shortest form does not fit either. Control bytes become '?'. */
+ * it fits width columns (0: no limit); when no form fits, the one with
+ * the class and method (level 2), whole: a site is never cut. Control
+ * bytes become '?'. */
 void ms_site_label(char *buf, size_t cap, const ms_callsite *at, size_t width);
 
 /* "MPI_Send" for op "send" (an op that is not a plain word as given). */
