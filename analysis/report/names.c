@@ -76,7 +76,7 @@ void ms_cxx_shorten(char *buf, size_t cap, const char *name, int level)
 {
     size_t n = without_offset(name);
     const char *offset = name + n;
-    char core[1024];
+    char core[4096];
     if (n >= sizeof core || level <= 0) {
         snprintf(buf, cap, "%s", name);
         return;
@@ -133,7 +133,7 @@ static void clean_controls(char *s)
 /* The label at one shortening level. */
 static void label_at(char *buf, size_t cap, const ms_callsite *at, int level)
 {
-    char fn[1024];
+    char fn[4096];
     ms_cxx_shorten(fn, sizeof fn, at->function, level);
     const char *obj = strrchr(at->object, '/');
     obj = obj ? obj + 1 : at->object;

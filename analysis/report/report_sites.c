@@ -119,7 +119,7 @@ int ms_report_sites_json(FILE *fp, const ms_run *run)
 /* "MPI_Waitall at main (halo.c:87)", shortened to fit `width` columns. */
 static void call_and_site(char *buf, size_t cap, const ms_site_row *r, size_t width)
 {
-    char fn[128], site[2048];
+    char fn[128], site[4096];
     ms_mpi_function(fn, sizeof fn, r->op);
     size_t used = ms_columns(fn) + 4;
     ms_site_label(site, sizeof site, r->at, width > used + 12 ? width - used : 12);
@@ -176,7 +176,7 @@ static void sites_table(FILE *fp, const ms_run *run, const ms_mpi_sites *s)
     }
     fputs(NUMBERS_HEAD "call and site\n", fp);
     for (size_t i = 0; i < n; i++) {
-        char label[2304];
+        char label[4352];
         call_and_site(label, sizeof label, &s->sites[i], LINE_WIDTH - NUMBERS_WIDTH - 2);
         numbers(fp, s, &s->sites[i]);
         fprintf(fp, "%s\n", label);
@@ -275,11 +275,11 @@ static int drill_down(FILE *fp, const ms_run *run, const ms_mpi_sites *s)
                   fp);
             header = 1;
         }
-        char label[2304];
+        char label[4352];
         call_and_site(label, sizeof label, r, LINE_WIDTH - 2);
         fprintf(fp, "  %s\n", label);
         for (size_t k = 0; k < n && k < DRILL_REGIONS; k++) {
-            char tot[32], calls[32], name[512], clean[512];
+            char tot[32], calls[32], name[4096], clean[4096];
             const ms_region *g = region_named(run, v[k]->row->region);
             ms_fmt_time(tot, sizeof tot, (double)v[k]->total_ns);
             ms_fmt_count(calls, sizeof calls, v[k]->calls);

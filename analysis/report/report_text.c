@@ -1,6 +1,8 @@
 /* Text report: see report.h. Laid out for 100 columns, in the manner of
- * mpiP and IPM: run header, per-rank table, top regions, MPI operations,
- * message sizes, warnings. */
+ * mpiP and IPM, leading with the answer: run header, MPI time by call site
+ * and by function (report_sites.c), per-rank table, user regions, message
+ * sizes, counters, GPU, files, wait states, the tool's own part, warnings.
+ * Names are never cut: a long one is the last cell of its row. */
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
@@ -16,52 +18,18 @@
 #define TOP_REGIONS 20
 #define RANK_ROWS_ALL 64      /* more ranks than this: show the first RANK_ROWS_SOME */
 #define RANK_ROWS_SOME 32
-#define NAME_WIDTH 44
-/* Top call sites: region and call-site columns (the row fits 100 columns). */
-#define SITE_REGION_WIDTH 30
-#define SITE_WIDTH 42
 #define HOST_WIDTH 20
 #define TEXT_WARNINGS 50
 
 /* ---- names ---- */
 
-/* Byte offset of the character at column col. */
-static size_t offset_of_column(const char *s, size_t col)
-{
-    size_t i = 0, c = 0;
-    while (s[i]) {
-        if (((unsigned char)s[i] & 0xc0) != 0x80) {
-            if (c == col)
-                return i;
-            c++;
-        }
-        i++;
-    }
-    return i;
-}
-
-/* Fit s into width columns, cutting out its middle ("..."). */
-static void fit(char *dst, size_t cap, const char *s, size_t width)
-{
-    size_t c = ms_columns(s);
-    if (c <= width) {
-        snprintf(dst, cap, "%s", s);
-        return;
-    }
-    size_t head = (width - 3) / 2, tail = width - 3 - head;
-    size_t h = offset_of_column(s, head);
-    size_t t = offset_of_column(s, c - tail);
-    snprintf(dst, cap, "%.*s...%s", (int)h, s, s + t);
-}
-
-/* The display name of a region: an MPI call without the fields that say
- * nothing (kind, -1 values, comm=0). */
+/* The display name of a region, whole: an MPI call without the fields that
+ * say nothing (kind, -1 values, comm=0). */
 static void short_name(char *dst, size_t cap, const ms_region *g)
 {
-    char buf[2048], clean[2048];
+    char buf[4096];
     ms_short_name(buf, sizeof buf, g);
-    ms_printable(clean, sizeof clean, buf);
-    fit(dst, cap, clean, NAME_WIDTH);
+    ms_printable(dst, cap, buf);
 }
 
 /* ---- sections ---- */
@@ -84,10 +52,9 @@ static void spawned(FILE *fp, const ms_run *run)
 
 static void header(FILE *fp, const ms_run *run)
 {
-    char dir[512], a[64], b[64], c[64], fitted[512];
+    char dir[4096], a[64], b[64], c[64];
     ms_printable(dir, sizeof dir, run->dir);
-    fit(fitted, sizeof fitted, dir, 80);
-    fprintf(fp, "mpiscope report: %s\n\n", fitted);
+    fprintf(fp, "mpiscope report: %s\n\n", dir);
     ms_fmt_time(a, sizeof a, (double)run->wall_ns);
     fprintf(fp, "  ranks        %zu", run->nranks);
     if (run->world_size > 0 && (size_t)run->world_size != run->nranks)
@@ -109,11 +76,10 @@ static void header(FILE *fp, const ms_run *run)
         fprintf(fp, "  mode         summary on %zu of %zu ranks, trace on the others\n", run->summary_ranks, run->nranks);
     if (run->nranks > 0) {
         const ms_rank_info *r0 = &run->ranks[0];
-        char s[600], f[600];
+        char s[4096];
         if (r0->argv0[0]) {
             ms_printable(s, sizeof s, r0->argv0);
-            fit(f, sizeof f, s, 80);
-            fprintf(fp, "  program      %s\n", f);
+            fprintf(fp, "  program      %s\n", s);
         }
         if (r0->mpi_library[0]) {
             ms_mpi_library_short(s, sizeof s, r0->mpi_library);
@@ -165,7 +131,7 @@ static void rank_table(FILE *fp, const ms_run *run)
         const ms_rank_info *in = &run->ranks[i];
         char host[256], h[64], app[32], mpi[32], pct[32];
         ms_printable(host, sizeof host, in->host);
-        fit(h, sizeof h, host, HOST_WIDTH);
+        ms_fit_end(h, sizeof h, host, HOST_WIDTH);
         ms_fmt_time(app, sizeof app, (double)in->app_ns);
         ms_fmt_time(mpi, sizeof mpi, (double)in->mpi_ns);
         ms_fmt_pct(pct, sizeof pct, in->mpi_pct);
@@ -222,27 +188,24 @@ static void nested_regions(FILE *fp, const ms_run *run)
         return;
     fprintf(fp, "\nUser regions: inclusive and exclusive time (%zu of %zu)\n", total < TOP_REGIONS ? total : TOP_REGIONS,
             total);
-    fputs("  ", fp);
-    ms_cell(fp, "region", NAME_WIDTH, 0);
-    fputs("       calls  inclusive  exclusive   excl %\n", fp);
+    fputs("         calls  inclusive  exclusive   excl %  region\n", fp);
     for (size_t i = 0; i < run->nregions && n < TOP_REGIONS; i++) {
         const ms_region *g = &run->regions[i];
         if (g->is_mpi || strncmp(g->name, "cuda:", 5) == 0 || ms_stall_name(g->name, strlen(g->name)))
             continue;
         n++;
-        char name[NAME_WIDTH * 4 + 8], calls[32], incl[32], excl[32], pct[32];
+        char name[4096], calls[32], incl[32], excl[32], pct[32];
         short_name(name, sizeof name, g);
         ms_fmt_count(calls, sizeof calls, g->summary.calls);
         ms_fmt_time(incl, sizeof incl, (double)g->total_ns);
         ms_fmt_time(excl, sizeof excl, (double)g->excl_ns);
         ms_fmt_pct(pct, sizeof pct, g->total_ns ? 100.0 * (double)g->excl_ns / (double)g->total_ns : 0.0);
         fputs("  ", fp);
-        ms_cell(fp, name, NAME_WIDTH, 0);
         ms_cell(fp, calls, 12, 1);
         ms_cell(fp, incl, 11, 1);
         ms_cell(fp, excl, 11, 1);
         ms_cell(fp, pct, 9, 1);
-        fputc('\n', fp);
+        fprintf(fp, "  %s\n", name);
     }
     fputs("  (exclusive: without the regions and MPI calls recorded directly inside, on the same thread)\n", fp);
 }
