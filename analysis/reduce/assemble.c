@@ -393,6 +393,8 @@ ms_reduce_status ms_partial_assemble(ms_partial *p, ms_run *run)
         failed = build_ranks(run, files, nfiles, file_to_rank, &warnings) != 0;
     if (!failed)
         ms_clock_align_run(run);
+    if (!failed)
+        failed = ms_comms_build(run) != 0;
     for (size_t i = 0; i < p->ntabs; i++) {
         if (!failed && merge_table(&all, &p->tabs[i], file_to_rank) != 0)
             failed = 1;

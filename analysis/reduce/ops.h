@@ -25,9 +25,10 @@ typedef struct ms_op_row {
 int ms_op_rollup(const ms_run *run, ms_op_row **rows, size_t *n);
 
 /* A region's display name (into buf, cut to cap): an MPI call's op and the
- * fields that say something (no kind, no -1 values, no comm=0); other
- * regions their name. */
-void ms_short_name(char *buf, size_t cap, const ms_region *g);
+ * fields that say something (no kind, no -1 values, no comm=0), its
+ * communicator by its label (comms.h: comm=split#1 of world (2 ranks));
+ * other regions their name. */
+void ms_short_name(const ms_run *run, char *buf, size_t cap, const ms_region *g);
 
 /* Calls per message-size class of the point-to-point and collective MPI
  * regions of known size: class 0 is 0 bytes, class k >= 1 is

@@ -141,10 +141,10 @@ static void fit(char *dst, size_t cap, const char *s, size_t width)
 
 /* The display name of a region: an MPI call without the fields that say
  * nothing (kind, -1 values, comm=0). */
-static void short_name(char *dst, size_t cap, const ms_region *g)
+static void short_name(const ms_run *run, char *dst, size_t cap, const ms_region *g)
 {
     char buf[2048], clean[2048];
-    ms_short_name(buf, sizeof buf, g);
+    ms_short_name(run, buf, sizeof buf, g);
     printable(clean, sizeof clean, buf);
     fit(dst, cap, clean, NAME_WIDTH);
 }
@@ -299,7 +299,7 @@ static void top_regions(FILE *fp, const ms_run *run)
         const ms_region *g = &run->regions[i];
         const ms_summary *s = &g->summary;
         char name[NAME_WIDTH * 4 + 8], calls[32], tot[32], mean[32], max[32], imb[32];
-        short_name(name, sizeof name, g);
+        short_name(run, name, sizeof name, g);
         fmt_count(calls, sizeof calls, s->calls);
         fmt_time(tot, sizeof tot, (double)g->total_ns);
         fmt_time(mean, sizeof mean, s->mean_s * 1e9);
@@ -340,7 +340,7 @@ static void nested_regions(FILE *fp, const ms_run *run)
             continue;
         n++;
         char name[NAME_WIDTH * 4 + 8], calls[32], incl[32], excl[32], pct[32];
-        short_name(name, sizeof name, g);
+        short_name(run, name, sizeof name, g);
         fmt_count(calls, sizeof calls, g->summary.calls);
         fmt_time(incl, sizeof incl, (double)g->total_ns);
         fmt_time(excl, sizeof excl, (double)g->excl_ns);
@@ -395,7 +395,7 @@ static int top_sites(FILE *fp, const ms_run *run)
         char full[NAME_WIDTH * 4 + 8], name[SITE_REGION_WIDTH * 4 + 8], calls[32], tot[32], ranks[16],
             where[SITE_WIDTH * 4 + 8];
         if (g)
-            short_name(full, sizeof full, g);
+            short_name(run, full, sizeof full, g);
         else
             snprintf(full, sizeof full, "%s", p->row->region);
         fit(name, sizeof name, full, SITE_REGION_WIDTH);
@@ -542,7 +542,7 @@ int ms_report_text(FILE *fp, const ms_run *run)
         return -1;
     if (ms_report_gpu_text(fp, run) != 0)
         return -1;
-    if (ms_report_files_text(fp, run) != 0)
+    if (ms_report_files_text(fp, run) != 0 || ms_report_comms_text(fp, run) != 0)
         return -1;
     if (ms_report_waits_text(fp, run) != 0)
         return -1;

@@ -18,6 +18,7 @@
 #include "json_str.h"
 #include "report.h"
 #include "units.h"
+#include "../reduce/ops.h"
 #include "../reduce/run_waits.h"
 #include "../waits/waits.h"
 
@@ -235,7 +236,11 @@ static void text_path(FILE *fp, const ms_run *run, const ms_waits *w)
     for (size_t i = 0; i < n; i++) {
         char t[32], name[160];
         ms_fmt_ns(t, sizeof t, w->path_regions[i].on_path_ns);
-        snprintf(name, sizeof name, "%s", ms_run_wait_region(run, w->path_regions[i].region));
+        uint32_t g = w->path_regions[i].region;
+        if (g < run->nregions)   /* a communicator by its label, never its id */
+            ms_short_name(run, name, sizeof name, &run->regions[g]);
+        else
+            snprintf(name, sizeof name, "%s", ms_run_wait_region(run, g));
         for (char *q = name; *q; q++)
             if ((unsigned char)*q < 0x20 || *q == 0x7f)
                 *q = '?';

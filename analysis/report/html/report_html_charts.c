@@ -66,7 +66,7 @@ static void put_regions(FILE *fp, const ms_run *run)
         const ms_region *g = &run->regions[i];
         const ms_summary *s = &g->summary;
         char name[2048];
-        ms_short_name(name, sizeof name, g);
+        ms_short_name(run, name, sizeof name, g);
         fputs(i ? ",\n{\"name\":" : "{\"name\":", fp);
         ms_html_json_str(fp, g->name);
         fputs(",\"short\":", fp);
@@ -149,7 +149,7 @@ static void put_imbalance(FILE *fp, const ms_run *run)
         if (g->summary.ranks < 2)
             continue;
         char name[2048];
-        ms_short_name(name, sizeof name, g);
+        ms_short_name(run, name, sizeof name, g);
         fputs(shown++ ? ",\n{\"name\":" : "{\"name\":", fp);
         ms_html_json_str(fp, name);
         fputc(',', fp);
