@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "../../common/op_names.h"
-#include "run.h"
 
 #define NAME_SHOWN 64u
 #define LABEL_DEPTH 4
@@ -105,27 +104,23 @@ static int number_rows(ms_comms *t)
 }
 
 /* The rows of every rank's facts, by rank order (index: id -> row). */
-static int build(ms_run *run, ms_idmap *index)
+static int build(ms_comms *t, const ms_comm_facts *const *facts, size_t nranks, uint32_t world, ms_idmap *index)
 {
-    ms_comms *t = &run->comms;
     size_t cap = 2;
-    for (size_t i = 0; i < run->nranks; i++)
-        cap += run->ranks[i].comms.n;
-    int32_t world = 0;
-    for (size_t i = 0; i < run->nranks; i++)
-        world = run->ranks[i].size > world ? run->ranks[i].size : world;
+    for (size_t i = 0; i < nranks; i++)
+        cap += facts[i]->n;
     if (!(t->v = calloc(cap, sizeof *t->v)))
         return -1;
-    t->v[0].f = (ms_comm_fact){.id = 0, .parent = -1, .size = (uint32_t)world, .low = 0};
+    t->v[0].f = (ms_comm_fact){.id = 0, .parent = -1, .size = world, .low = 0};
     t->v[1].f = (ms_comm_fact){.id = 1, .parent = -1, .size = 1, .low = -1};
-    t->v[0].ranks = t->v[1].ranks = (uint32_t)run->nranks;
+    t->v[0].ranks = t->v[1].ranks = (uint32_t)nranks;
     t->n = 2;
     if (ms_idmap_put(index, 0, 0) != 0 || ms_idmap_put(index, 1, 1) != 0)
         return -1;
     /* Ranks ascend: a row keeps the first rank's facts, and the first name
      * and call site a rank gives. */
-    for (size_t r = 0; r < run->nranks; r++) {
-        const ms_comm_facts *cf = &run->ranks[r].comms;
+    for (size_t r = 0; r < nranks; r++) {
+        const ms_comm_facts *cf = facts[r];
         for (size_t i = 0; i < cf->n; i++) {
             const ms_comm_fact *c = &cf->v[i];
             uint32_t k = ms_idmap_get(index, (uint64_t)c->id);
@@ -151,15 +146,15 @@ static int build(ms_run *run, ms_idmap *index)
     return 0;
 }
 
-int ms_comms_build(ms_run *run)
+int ms_comms_build(ms_comms *t, const ms_comm_facts *const *facts, size_t nranks, uint32_t world)
 {
     ms_idmap index;
     ms_idmap_init(&index);
-    int rc = build(run, &index);
+    int rc = build(t, facts, nranks, world, &index);
     ms_idmap_free(&index);
     if (rc == 0)
-        qsort(run->comms.v, run->comms.n, sizeof *run->comms.v, id_cmp);
-    return rc == 0 ? number_rows(&run->comms) : -1;
+        qsort(t->v, t->n, sizeof *t->v, id_cmp);
+    return rc == 0 ? number_rows(t) : -1;
 }
 
 /* A name as the text and HTML show it: control characters as '?', cut. */
@@ -179,7 +174,7 @@ static size_t put_name(char *buf, size_t cap, const char *name)
     return k;
 }
 
-static size_t label(const ms_run *run, int64_t comm, char *buf, size_t cap, int depth)
+static size_t label(const ms_comms *run, int64_t comm, char *buf, size_t cap, int depth)
 {
     if (cap == 0)
         return 0;
@@ -187,7 +182,7 @@ static size_t label(const ms_run *run, int64_t comm, char *buf, size_t cap, int 
         return (size_t)snprintf(buf, cap, "none");
     if (comm == 0 || comm == 1)
         return (size_t)snprintf(buf, cap, "%s", comm == 0 ? "world" : "self");
-    const ms_comm_row *r = ms_comms_find(&run->comms, comm);
+    const ms_comm_row *r = ms_comms_find(run, comm);
     if (!r)
         return (size_t)snprintf(buf, cap, "unrecorded");
     if (r->f.name && r->f.name[0])
@@ -221,10 +216,10 @@ static size_t label(const ms_run *run, int64_t comm, char *buf, size_t cap, int 
     return n < cap ? n : cap - 1;
 }
 
-const char *ms_comm_label(const ms_run *run, int64_t comm, char *buf, size_t cap)
+const char *ms_comms_label(const ms_comms *comms, int64_t comm, char *buf, size_t cap)
 {
     if (cap)
         buf[0] = '\0';
-    label(run, comm, buf, cap, 0);
+    label(comms, comm, buf, cap, 0);
     return buf;
 }

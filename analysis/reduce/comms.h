@@ -18,8 +18,6 @@
 
 #include "comm_facts.h"
 
-struct ms_run;
-
 typedef struct ms_comm_row {
     ms_comm_fact f;                /* the lowest rank's fact; name: the lowest
                                       rank's that named it; where: the lowest
@@ -36,9 +34,9 @@ typedef struct ms_comms {
     size_t n;
 } ms_comms;
 
-/* The table of the run's ranks' facts (run->ranks filled). 0, or -1 when out
- * of memory. */
-int ms_comms_build(struct ms_run *run);
+/* The table of the ranks' facts (facts[r]: the rank of ascending rank r's;
+ * world: the world's size). 0, or -1 when out of memory. */
+int ms_comms_build(ms_comms *t, const ms_comm_facts *const *facts, size_t nranks, uint32_t world);
 void ms_comms_free(ms_comms *c);
 const ms_comm_row *ms_comms_find(const ms_comms *c, int64_t id);
 
@@ -47,7 +45,8 @@ const char *ms_comm_kind(const ms_comm_row *r);
 
 /* The communicator's label into buf (cut to cap), returned: see above; a
  * name's control characters are shown as '?', and a name of more than 64
- * bytes is cut with "...". An id without a row: "unrecorded", -1: "none". */
-const char *ms_comm_label(const struct ms_run *run, int64_t comm, char *buf, size_t cap);
+ * bytes is cut with "...". An id without a row: "unrecorded", -1: "none".
+ * The reports call it through ms_comm_label (ops.h). */
+const char *ms_comms_label(const ms_comms *comms, int64_t comm, char *buf, size_t cap);
 
 #endif

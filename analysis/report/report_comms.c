@@ -10,7 +10,7 @@
 
 #include "json_str.h"
 #include "report.h"
-#include "../reduce/comms.h"
+#include "../reduce/ops.h"
 
 /* How a row was made, in words: "comm_split of world". */
 static void made_by(const ms_run *run, const ms_comm_row *r, char *buf, size_t cap)
