@@ -98,6 +98,11 @@ int ms_site_acc_resolve(const ms_site_acc *a, const ms_reader *rd, int32_t rank,
 
 void ms_callsite_free(ms_callsite *c);
 
+/* Where call site `site` (a per-file index of the file rd read) is, as a
+ * row's location says it (malloc'd); NULL when there is no such site or
+ * out of memory. */
+char *ms_site_locate(const ms_reader *rd, ms_symbolizer *sym, uint32_t site);
+
 /* Sort rows by region, rank, then total time descending. */
 void ms_callsites_sort(ms_callsite *rows, size_t n);
 

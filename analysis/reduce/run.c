@@ -35,6 +35,7 @@ void ms_rank_info_free(ms_rank_info *in)
     free(in->run_id);
     ms_gpu_rank_free(&in->gpu);
     ms_io_files_free(&in->io_files);
+    ms_comm_facts_free(&in->comms);
 }
 
 void ms_run_free(ms_run *run)
@@ -58,6 +59,7 @@ void ms_run_free(ms_run *run)
     free(run->places);
     free(run->chans);
     free(run->matrix);
+    ms_comms_free(&run->comms);
     ms_counters_free(&run->counters);
     ms_gpu_run_free(run->gpu);
     ms_roofline_free(run->roofline);

@@ -29,6 +29,7 @@
 
 #include "callsites.h"
 #include "clock_align.h"
+#include "comms.h"
 #include "counters.h"
 #include "gpu.h"
 #include "io_files.h"
@@ -63,6 +64,7 @@ typedef struct ms_rank_info {
     double mpi_pct;                /* 100 mpi_ns / app_ns, 0 when app_ns is 0 */
     ms_gpu_rank gpu;               /* GPU activity (gpu.h); zero without */
     ms_io_files io_files;          /* its files of MPI-IO (io_files.h) */
+    ms_comm_facts comms;           /* its communicators (comm_facts.h) */
 } ms_rank_info;
 
 /* One rank's part of a region. */
@@ -123,6 +125,7 @@ typedef struct ms_run {
     size_t nmatrix;
     ms_matrix_cell *matrix;        /* point-to-point traffic by world rank
                                       (matrix.h): by src, then dst */
+    ms_comms comms;                /* communicators and their labels (comms.h) */
     ms_counters counters;          /* hardware counters (counters.h) */
     ms_gpu_run *gpu;               /* GPU activity over ranks (gpu.h); NULL without */
     struct ms_roofline *roofline;  /* set by the merge when asked for

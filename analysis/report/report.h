@@ -73,6 +73,11 @@ int ms_report_gpu_json(FILE *fp, const ms_run *run);
 int ms_report_files_text(FILE *fp, const ms_run *run);
 int ms_report_files_json(FILE *fp, const ms_run *run);
 int ms_report_files_csv(FILE *fp, const ms_run *run);
+/* Communicators (report_comms.c, comms.h): the text section (nothing when
+ * the run has only world and self, unnamed), and the JSON key and value
+ * after a comma. */
+int ms_report_comms_text(FILE *fp, const ms_run *run);
+int ms_report_comms_json(FILE *fp, const ms_run *run);
 
 /* Reports that are directories, reading the logs a second time. Each
  * returns 0, or -1 with a message in err (no program name, no newline).

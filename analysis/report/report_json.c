@@ -282,7 +282,7 @@ int ms_report_json(FILE *fp, const ms_run *run, const char *tool_version)
     fputs(",\n\"gpu\":", fp);
     if (ms_report_gpu_json(fp, run) != 0)
         return -1;
-    if (ms_report_files_json(fp, run) != 0)
+    if (ms_report_files_json(fp, run) != 0 || ms_report_comms_json(fp, run) != 0)
         return -1;
     fputs(",\n", fp);
     if (ms_report_waits_json(fp, run) != 0)

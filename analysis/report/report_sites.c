@@ -283,7 +283,7 @@ static int drill_down(FILE *fp, const ms_run *run, const ms_mpi_sites *s)
             const ms_region *g = region_named(run, v[k]->row->region);
             ms_fmt_time(tot, sizeof tot, (double)v[k]->total_ns);
             ms_fmt_count(calls, sizeof calls, v[k]->calls);
-            ms_short_name(name, sizeof name, g);
+            ms_short_name(run, name, sizeof name, g);
             ms_printable(clean, sizeof clean, name);
             fputs("  ", fp);
             ms_cell(fp, tot, 12, 1);

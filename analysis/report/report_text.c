@@ -25,10 +25,10 @@
 
 /* The display name of a region, whole: an MPI call without the fields that
  * say nothing (kind, -1 values, comm=0). */
-static void short_name(char *dst, size_t cap, const ms_region *g)
+static void short_name(const ms_run *run, char *dst, size_t cap, const ms_region *g)
 {
     char buf[4096];
-    ms_short_name(buf, sizeof buf, g);
+    ms_short_name(run, buf, sizeof buf, g);
     ms_printable(dst, cap, buf);
 }
 
@@ -195,7 +195,7 @@ static void nested_regions(FILE *fp, const ms_run *run)
             continue;
         n++;
         char name[4096], calls[32], incl[32], excl[32], pct[32];
-        short_name(name, sizeof name, g);
+        short_name(run, name, sizeof name, g);
         ms_fmt_count(calls, sizeof calls, g->summary.calls);
         ms_fmt_time(incl, sizeof incl, (double)g->total_ns);
         ms_fmt_time(excl, sizeof excl, (double)g->excl_ns);
@@ -291,7 +291,7 @@ int ms_report_text(FILE *fp, const ms_run *run)
         return -1;
     if (ms_report_gpu_text(fp, run) != 0)
         return -1;
-    if (ms_report_files_text(fp, run) != 0)
+    if (ms_report_files_text(fp, run) != 0 || ms_report_comms_text(fp, run) != 0)
         return -1;
     if (ms_report_waits_text(fp, run) != 0)
         return -1;

@@ -19,6 +19,7 @@
 #include "report.h"
 #include "names.h"
 #include "units.h"
+#include "../reduce/ops.h"
 #include "../reduce/run_waits.h"
 #include "../waits/waits.h"
 
