@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_FORMAT_VERSION 7u
+#define MS_FORMAT_VERSION 8u
 #define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
 #define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
 #define MS_ENDIAN_MARK 0x01020304u
@@ -207,6 +207,17 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
  *                      kind MS_REQ_CARRIED, one the thread created in a
  *                      gap of its trace and that is live where the
  *                      trace goes on (version 7; see docs/FORMAT.md)
+ *       MS_CTL_COMM_ORIGIN: varint comm id, varint op (the calls.tbl op
+ *                      id of the call that created it; 0: none), varint
+ *                      parent + 1 (0: none), varint seq (the creation's
+ *                      number, the same on every member), varint region
+ *                      (the creating call's thread-local region id + 1,
+ *                      defined before; 0: none), varint ndims
+ *                      (<= MS_MAX_COMM_DIMS), ndims varints: a Cartesian
+ *                      communicator's dimensions (version 8)
+ *       MS_CTL_COMM_NAME: varint comm id, varint len (<= MS_MAX_COMM_NAME),
+ *                      len bytes (no NUL): the name MPI_Comm_set_name gave
+ *                      it (version 8)
  *       MS_CTL_SUMMARY: the aggregate of every call of one region id of
  *                      this thread (summary mode, version 4; see
  *                      docs/FORMAT.md): varint id, varint calls (>= 1),
@@ -243,6 +254,8 @@ enum ms_control {
     MS_CTL_MESSAGE = 13,
     MS_CTL_FILE = 14,
     MS_CTL_REQUEST = 15,
+    MS_CTL_COMM_ORIGIN = 16,
+    MS_CTL_COMM_NAME = 17,
 };
 
 /* A request record's kind (version 6; docs/FORMAT.md "Requests"): the
@@ -288,6 +301,11 @@ enum ms_req_kind {
 /* File records (version 5): the largest file id, the longest path. */
 #define MS_MAX_FILE_ID 0x7fffffffu
 #define MS_MAX_FILE_PATH 4096u
+
+/* Communicator records (version 8): a Cartesian communicator's dimensions
+ * (more are left out: ndims 0) and a name's bytes (longer ones are cut). */
+#define MS_MAX_COMM_DIMS 16u
+#define MS_MAX_COMM_NAME 1024u
 
 /* A message record's flags (version 5; docs/FORMAT.md "Messages"): the
  * receive side; completed as cancelled; started (MPI_Start, MPI_Startall),

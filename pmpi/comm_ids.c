@@ -12,7 +12,10 @@
  * communicator's members as world ranks (for an intercommunicator: its
  * remote group, whose ranks its peers are). World ranks are ranks of
  * MPI_COMM_WORLD, or of the mpi://WORLD process set where sessions began the
- * run (the same numbering).
+ * run (the same numbering). Each new communicator's log entry also says
+ * how it was made (version 8): the creating call's op and region, its
+ * parent, the creation's number and a Cartesian communicator's dimensions;
+ * and MPI_Comm_set_name's names are logged.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -146,7 +149,31 @@ static int world_rank_of(MPI_Group g, int rank)
     return out;
 }
 
-void ms_comm_created(ms_thread *t, MPI_Comm parent, MPI_Comm newcomm, enum ms_comm_origin how)
+/* How newcomm (id) was made, into the log: by call c (NULL: none) from
+ * parent (-1: none) as its creation number seq. */
+static void log_origin(ms_thread *t, const ms_call *c, int64_t id, int64_t parent, uint64_t seq, MPI_Comm newcomm)
+{
+    int dims[MS_MAX_COMM_DIMS], kind = MPI_UNDEFINED, nd = 0;
+    if (PMPI_Topo_test(newcomm, &kind) == MPI_SUCCESS && kind == MPI_CART &&
+        PMPI_Cartdim_get(newcomm, &nd) == MPI_SUCCESS && nd > 0 && nd <= (int)MS_MAX_COMM_DIMS) {
+        int periods[MS_MAX_COMM_DIMS], coords[MS_MAX_COMM_DIMS];
+        if (PMPI_Cart_get(newcomm, nd, dims, periods, coords) != MPI_SUCCESS)
+            nd = 0;
+    } else {
+        nd = 0;
+    }
+    int64_t region = c ? (int64_t)ms_call_id(t, c) : -1;
+    ms_comm_origin_define(t, id, c ? c->op : 0u, parent, seq, region, dims, (uint32_t)nd);
+}
+
+void ms_comm_named(ms_thread *t, MPI_Comm comm, const char *name)
+{
+    int64_t id = comm == MPI_COMM_NULL ? -1 : ms_comm_lookup(comm);
+    if (t && id >= 0 && name)
+        ms_comm_name_define(t, id, name, strnlen(name, MS_MAX_COMM_NAME));
+}
+
+void ms_comm_created(ms_thread *t, const ms_call *c, MPI_Comm parent, MPI_Comm newcomm, enum ms_comm_origin how)
 {
     /* Every member of the parent counts the creation, even those that get
      * MPI_COMM_NULL, so that the sequence stays the same on all of them. */
@@ -192,6 +219,7 @@ void ms_comm_created(ms_thread *t, MPI_Comm parent, MPI_Comm newcomm, enum ms_co
         ms_hmap_slot *s = ms_hmap_put(&inter_pairs, pair);
         uint64_t nth = s ? ++s->value[0] : 0;
         ci.id = derive(UINT64_C(0x696e746572636f6d), pair, nth);
+        seq = nth;
     } else {
         /* An intercommunicator made from another (dup, split) is seen from
          * both groups: its "rank 0" is the pair of both groups' rank 0. */
@@ -214,15 +242,17 @@ void ms_comm_created(ms_thread *t, MPI_Comm parent, MPI_Comm newcomm, enum ms_co
             free(members);
             members = NULL;
         }
-    if (t)
+    if (t) {
         ms_comm_define(t, ci.id, members ? members : &ci.rank, members ? (uint32_t)n : 0);
+        log_origin(t, c, ci.id, c ? pi.id : -1, seq, newcomm);
+    }
     free(members);
     if (g != MPI_GROUP_NULL)
         PMPI_Group_free(&g);
 }
 
 #if MPI_VERSION >= 4
-void ms_comm_from_group(ms_thread *t, MPI_Group group, const char *stringtag, MPI_Comm newcomm)
+void ms_comm_from_group(ms_thread *t, const ms_call *c, MPI_Group group, const char *stringtag, MPI_Comm newcomm)
 {
     (void)group;  /* newcomm's own group: the same members */
     if (newcomm == MPI_COMM_NULL)
@@ -246,8 +276,10 @@ void ms_comm_from_group(ms_thread *t, MPI_Group group, const char *stringtag, MP
     ci.id = derive(UINT64_C(0x66726f6d67726f75), h, nth);  /* "fromgrou" */
     ci.seq = ci.seq_group = 0;
     put(newcomm, &ci);
-    if (t)
+    if (t) {
         ms_comm_define(t, ci.id, members ? members : &ci.rank, members ? (uint32_t)ci.size : 0);
+        log_origin(t, c, ci.id, -1, nth, newcomm);
+    }
     free(members);
     if (g != MPI_GROUP_NULL)
         PMPI_Group_free(&g);

@@ -101,13 +101,20 @@ MS_HIDDEN void ms_comm_ids_init(MPI_Group world);
 MS_HIDDEN int64_t ms_comm_lookup(MPI_Comm comm);
 /* The communicator's info: cached, or queried (and then not cached). */
 MS_HIDDEN ms_comm_info ms_comm_get(MPI_Comm comm);
-MS_HIDDEN void ms_comm_created(ms_thread *t, MPI_Comm parent, MPI_Comm newcomm, enum ms_comm_origin how);
+/* newcomm made from parent by call c (NULL: by no call of the application,
+ * as the parent intercommunicator of a spawned world): its id, and its
+ * members and how it was made in the log. */
+MS_HIDDEN void ms_comm_created(ms_thread *t, const ms_call *c, MPI_Comm parent, MPI_Comm newcomm,
+                               enum ms_comm_origin how);
+/* MPI_Comm_set_name: the name in the log (version 8). */
+MS_HIDDEN void ms_comm_named(ms_thread *t, MPI_Comm comm, const char *name);
 MS_HIDDEN void ms_comm_forget(MPI_Comm comm);
 #if MPI_VERSION >= 4
 /* newcomm made by MPI_Comm_create_from_group from group with stringtag:
  * its id from its members and the tag, and how many such communicators
  * those members made with that tag before. */
-MS_HIDDEN void ms_comm_from_group(ms_thread *t, MPI_Group group, const char *stringtag, MPI_Comm newcomm);
+MS_HIDDEN void ms_comm_from_group(ms_thread *t, const ms_call *c, MPI_Group group, const char *stringtag,
+                                  MPI_Comm newcomm);
 #endif
 /* Out-degree of a topology communicator (0 without a topology). */
 MS_HIDDEN int ms_topo_outdegree(MPI_Comm comm);

@@ -51,5 +51,5 @@ void ms_spawn_started(ms_thread *t, MPI_Comm world)
 {
     MPI_Comm parent = parent_of(world);
     if (parent != MPI_COMM_NULL)
-        ms_comm_created(t, MPI_COMM_WORLD, parent, MS_COMM_INTER);
+        ms_comm_created(t, NULL, MPI_COMM_WORLD, parent, MS_COMM_INTER);
 }

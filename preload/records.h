@@ -99,6 +99,41 @@ static inline uint8_t *ms_rec_comm(uint8_t *p, uint64_t id, const int *world_ran
     return p;
 }
 
+/* Bytes a communicator origin or name record takes at most (version 8). */
+#define MS_COMM_ORIGIN_REC_MAX ((7u + MS_MAX_COMM_DIMS) * MS_VARINT_MAX)
+#define MS_COMM_NAME_REC_MAX (3u * MS_VARINT_MAX + MS_MAX_COMM_NAME)
+
+/* How a communicator was made (version 8): the creating call's op, its
+ * parent (-1: none), the creation's number, the creating call's region id
+ * (-1: none) and a Cartesian communicator's dimensions (ndims at most
+ * MS_MAX_COMM_DIMS). */
+static inline uint8_t *ms_rec_comm_origin(uint8_t *p, uint64_t id, uint32_t op, int64_t parent, uint64_t seq,
+                                          int64_t region, const int *dims, uint32_t ndims)
+{
+    p = ms_put_varint(p, ((uint64_t)MS_CTL_COMM_ORIGIN << 2) | MS_REC_CONTROL);
+    p = ms_put_varint(p, id);
+    p = ms_put_varint(p, op);
+    p = ms_put_varint(p, (uint64_t)parent + 1u);
+    p = ms_put_varint(p, seq);
+    p = ms_put_varint(p, (uint64_t)region + 1u);
+    p = ms_put_varint(p, ndims);
+    for (uint32_t i = 0; i < ndims; i++)
+        p = ms_put_varint(p, (uint64_t)(uint32_t)dims[i]);
+    return p;
+}
+
+/* The name given to a communicator (version 8), cut to MS_MAX_COMM_NAME. */
+static inline uint8_t *ms_rec_comm_name(uint8_t *p, uint64_t id, const char *name, size_t len)
+{
+    if (len > MS_MAX_COMM_NAME)
+        len = MS_MAX_COMM_NAME;
+    p = ms_put_varint(p, ((uint64_t)MS_CTL_COMM_NAME << 2) | MS_REC_CONTROL);
+    p = ms_put_varint(p, id);
+    p = ms_put_varint(p, len);
+    memcpy(p, name, len);
+    return p + len;
+}
+
 /* Bytes a file record takes at most. */
 #define MS_FILE_REC_MAX (4u * MS_VARINT_MAX + MS_MAX_FILE_PATH)
 

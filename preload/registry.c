@@ -247,6 +247,30 @@ void ms_comm_define(ms_thread *t, int64_t id, const int *world_ranks, uint32_t n
     free(rec);
 }
 
+void ms_comm_origin_define(ms_thread *t, int64_t id, uint32_t op, int64_t parent, uint64_t seq, int64_t region,
+                           const int *dims, uint32_t ndims)
+{
+    uint8_t rec[MS_COMM_ORIGIN_REC_MAX];
+    if (sizeof rec > t->capacity / 4)
+        return;
+    if (ndims > MS_MAX_COMM_DIMS)
+        ndims = 0;
+    uint8_t *p = ms_rec_comm_origin(rec, (uint64_t)id, op, parent, seq, region, dims, ndims);
+    put_record(t, rec, (size_t)(p - rec));
+}
+
+void ms_comm_name_define(ms_thread *t, int64_t id, const char *name, size_t len)
+{
+    if (MS_COMM_NAME_REC_MAX > t->capacity / 4)
+        return;
+    uint8_t *rec = malloc(MS_COMM_NAME_REC_MAX);
+    if (!rec)
+        return;
+    uint8_t *p = ms_rec_comm_name(rec, (uint64_t)id, name, len);
+    put_record(t, rec, (size_t)(p - rec));
+    free(rec);
+}
+
 void ms_file_define(ms_thread *t, uint32_t id, int64_t comm, const char *path, size_t len)
 {
     if (MS_FILE_REC_MAX > t->capacity / 4)

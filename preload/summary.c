@@ -313,6 +313,12 @@ static int skip_control(uint64_t ctl, const uint8_t **pp, const uint8_t *end)
         return skip_varints(pp, end, (v & MS_REQF_STATUS) && (v & MS_REQ_KIND_MASK) == MS_REQ_DONE ? 5 : 2);
     case MS_CTL_FILE:
         return skip_varints(pp, end, 2) != 0 ? -1 : skip_name(pp, end);
+    case MS_CTL_COMM_ORIGIN:
+        if (skip_varints(pp, end, 5) != 0 || ms_get_varint(pp, end, &n) != 0)
+            return -1;
+        return skip_varints(pp, end, n);
+    case MS_CTL_COMM_NAME:
+        return skip_varints(pp, end, 1) != 0 ? -1 : skip_name(pp, end);
     default:
         return -1;
     }

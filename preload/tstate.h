@@ -212,6 +212,12 @@ static inline uint32_t ms_region_define(ms_thread *t, const char *name, size_t l
  * written without members. */
 MS_HIDDEN void ms_comm_define(ms_thread *t, int64_t id, const int *world_ranks, uint32_t n);
 
+/* Record how a communicator was made and the name it was given
+ * (version 8; records.h). Not for the hot path. */
+MS_HIDDEN void ms_comm_origin_define(ms_thread *t, int64_t id, uint32_t op, int64_t parent, uint64_t seq,
+                                     int64_t region, const int *dims, uint32_t ndims);
+MS_HIDDEN void ms_comm_name_define(ms_thread *t, int64_t id, const char *name, size_t len);
+
 /* Record a file of MPI-IO (a file record): its id, the communicator it was
  * opened on (-1: none) and its path. Not for the hot path. */
 MS_HIDDEN void ms_file_define(ms_thread *t, uint32_t id, int64_t comm, const char *path, size_t len);

@@ -79,6 +79,7 @@ ITEM_ROLES = {
     "newmsg": ("hout",), "usemsg": ("hin",),
     "newcomm": ("val", "hout"), "newcommdup": ("val", "hout"), "newcommgroup": ("val", "hout"),
     "newintercomm": ("val", "hout"), "freecomm": ("hin",), "newcommfromgroup": ("val", "str", "hout"),
+    "namecomm": ("val", "str"),
     "newwin": ("val", "hout"), "freewin": ("hin",),
     "file": ("val",), "newfile": ("val", "str", "hout"), "freefile": ("hin",), "namefile": ("str",),
     "iostatus": ("status",),

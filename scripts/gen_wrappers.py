@@ -37,7 +37,7 @@ ITEMS = {
     "complete": "pp", "completeall": "ppp", "completeany": "pppp", "completesome": "ppppp",
     "newmsg": "p", "usemsg": "p",
     "newcomm": "pp", "newcommdup": "pp", "newcommgroup": "pp", "newintercomm": "pp", "freecomm": "p",
-    "newcommfromgroup": "ppp",
+    "newcommfromgroup": "ppp", "namecomm": "pp",
     "newwin": "pp", "freewin": "p",
     "file": "p", "newfile": "ppp", "freefile": "p", "namefile": "p", "iostatus": "p",
 }
@@ -479,7 +479,7 @@ def emit_newmsg(e, a):
 def emit_newcomm(how):
     """newcomm, newcommdup, newcommgroup, newintercomm: *N created from P."""
     def emit(e, a):
-        e.post.append(f"if (rc == MPI_SUCCESS)\n        ms_comm_created(t, {a[0]}, *{a[1]}, {how});")
+        e.post.append(f"if (rc == MPI_SUCCESS)\n        ms_comm_created(t, &c, {a[0]}, *{a[1]}, {how});")
     return emit
 
 
@@ -487,7 +487,12 @@ def emit_newcommfromgroup(e, a):
     """*N created from group G with string tag S (MPI_Comm_create_from_group):
     no parent communicator, an id from the members and the tag."""
     group, tag, newcomm = a
-    e.post.append(f"if (rc == MPI_SUCCESS)\n        ms_comm_from_group(t, {group}, {tag}, *{newcomm});")
+    e.post.append(f"if (rc == MPI_SUCCESS)\n        ms_comm_from_group(t, &c, {group}, {tag}, *{newcomm});")
+
+
+def emit_namecomm(e, a):
+    """MPI_Comm_set_name: the name in the log."""
+    e.post.append(f"if (rc == MPI_SUCCESS)\n        ms_comm_named(t, {a[0]}, {a[1]});")
 
 
 def emit_freecomm(e, a):
@@ -550,7 +555,7 @@ EMITTERS = {
     "newmsg": emit_newmsg,
     "newcomm": emit_newcomm("MS_COMM_SPLIT"), "newcommdup": emit_newcomm("MS_COMM_DUP"),
     "newcommgroup": emit_newcomm("MS_COMM_GROUP"), "newintercomm": emit_newcomm("MS_COMM_INTER"),
-    "freecomm": emit_freecomm, "newcommfromgroup": emit_newcommfromgroup,
+    "freecomm": emit_freecomm, "newcommfromgroup": emit_newcommfromgroup, "namecomm": emit_namecomm,
     "newwin": emit_newwin, "freewin": emit_freewin,
     "file": emit_field("ms_file_of(&c, {});"),
     "namefile": emit_field("c.file = ms_file_named(t, {});"),

@@ -3,7 +3,7 @@
 # `mpiexec.mpich -n P mpiscope-merge-mpich` for P = 1, 2 and 4, and the
 # program started without mpiexec (singleton), must give exactly what
 # mpiscope-merge gives: --csv, --ranks-csv, --json, --matrix-csv, --waits-csv,
-# --callsites-csv, --roofline-csv, --events-csv, --files-csv, --trace, --html and the text
+# --callsites-csv, --sites-csv, --roofline-csv, --events-csv, --files-csv, --trace, --html and the text
 # report byte for byte, the same stderr (the program name aside) and the same exit
 # status. Directories:
 #   halo-4      examples/halo.c at 4 ranks (point-to-point, collectives)
@@ -157,9 +157,10 @@ outputs() {
     local p=$1
     echo --csv "$p.csv" --ranks-csv "$p.ranks.csv" --json "$p.json" --matrix-csv "$p.matrix.csv" \
         --callsites-csv "$p.callsites.csv" --roofline-csv "$p.roofline.csv" --events-csv "$p.events.csv" \
-        --trace "$p.trace.json" --text "$p.txt" --html "$p.html" --waits-csv "$p.waits.csv" --files-csv "$p.files.csv"
+        --trace "$p.trace.json" --text "$p.txt" --html "$p.html" --waits-csv "$p.waits.csv" --files-csv "$p.files.csv" \
+        --sites-csv "$p.sites.csv"
 }
-files=(csv ranks.csv json matrix.csv callsites.csv roofline.csv events.csv trace.json txt html waits.csv files.csv)
+files=(csv ranks.csv json matrix.csv callsites.csv roofline.csv events.csv trace.json txt html waits.csv files.csv sites.csv)
 
 # compare NAME LABEL STATUS: LABEL's outputs, stderr and status against the serial merge's.
 compare() {

@@ -25,6 +25,10 @@ const ms_merge_report ms_merge_reports[] = {
      .help = "region table, one row per region over all ranks"},
     {.option = "ranks-csv", .file = ms_report_ranks_csv,
      .help = "one row per (region, rank)"},
+    {.option = "sites-csv", .file = ms_report_sites_csv,
+     .help = "operation,function,file,line,object,calls,ranks,total_s,\n"
+             "mpi_pct,app_pct,bytes,imbalance_pct,wait_pct: MPI time per\n"
+             "MPI function and call site, over message fields and ranks"},
     {.option = "callsites-csv", .file = ms_report_callsites_csv,
      .help = "region,rank,function,file,line,calls,total_s: which\n"
              "source line made which calls"},

@@ -185,6 +185,60 @@ ms_read_status ms_rd_comm(ms_reader *r, thread_state *t, const uint8_t **pp, con
     return MS_READ_OK;
 }
 
+ms_read_status ms_rd_comm_origin(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end)
+{
+    if (r->version < 8)
+        return ms_rd_corrupt_at(r, "communicator origin record in a log of format version < 8");
+    uint64_t id, op, parent1, seq, region1, nd;
+    if (get_varint(pp, end, &id) != 0 || get_varint(pp, end, &op) != 0 || get_varint(pp, end, &parent1) != 0 ||
+        get_varint(pp, end, &seq) != 0 || get_varint(pp, end, &region1) != 0 || get_varint(pp, end, &nd) != 0)
+        return ms_rd_corrupt_at(r, "communicator origin record runs past its block");
+    if (id > (uint64_t)INT64_MAX || parent1 > (uint64_t)INT64_MAX || op > MS_MESSAGE_MAX_OP)
+        return ms_rd_corrupt_at(r, "communicator origin record with a value out of range");
+    if (nd > MS_MAX_COMM_DIMS)
+        return ms_rd_corrupt_at(r, "communicator origin record with too many dimensions");
+    ms_read_comm_origin o = {.thread = t->thread, .op = (uint32_t)op, .id = id, .parent = (int64_t)parent1 - 1,
+                             .seq = seq, .region = MS_IDMAP_NONE, .site = MS_SITE_NONE, .ndims = (uint32_t)nd};
+    for (uint64_t i = 0; i < nd; i++) {
+        uint64_t d;
+        if (get_varint(pp, end, &d) != 0)
+            return ms_rd_corrupt_at(r, "communicator origin record runs past its block");
+        if (d == 0 || d > UINT32_MAX)
+            return ms_rd_corrupt_at(r, "communicator origin record with a dimension out of range");
+        o.dims[i] = (uint32_t)d;
+    }
+    if (region1 != 0) {
+        uint32_t b = region_of(t, region1 - 1);
+        if (b == MS_IDMAP_NONE)
+            return ms_rd_corrupt_at(r, "communicator origin of an undefined region");
+        o.region = r->bind_region[b];
+        o.site = r->bind_site[b];
+    }
+    if (r->cb && r->cb->comm_origin && r->cb->comm_origin(r->ctx, &o) != 0)
+        return ms_rd_stopped(r);
+    return MS_READ_OK;
+}
+
+ms_read_status ms_rd_comm_name(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end)
+{
+    if (r->version < 8)
+        return ms_rd_corrupt_at(r, "communicator name record in a log of format version < 8");
+    uint64_t id, len;
+    if (get_varint(pp, end, &id) != 0 || get_varint(pp, end, &len) != 0)
+        return ms_rd_corrupt_at(r, "communicator name record runs past its block");
+    if (id > (uint64_t)INT64_MAX)
+        return ms_rd_corrupt_at(r, "communicator name record with an id out of range");
+    if (len > MS_MAX_COMM_NAME || len > (uint64_t)(end - *pp))
+        return ms_rd_corrupt_at(r, "communicator name too long or past its block");
+    const char *name = (const char *)*pp;
+    if (memchr(name, '\0', len))
+        return ms_rd_corrupt_at(r, "communicator name contains a NUL byte");
+    *pp += len;
+    if (r->cb && r->cb->comm_name && r->cb->comm_name(r->ctx, t->thread, id, name, (uint32_t)len) != 0)
+        return ms_rd_stopped(r);
+    return MS_READ_OK;
+}
+
 ms_read_status ms_rd_file(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end)
 {
     if (r->version < 5)

@@ -183,6 +183,10 @@ static ms_read_status parse_control(ms_reader *r, thread_state *t, uint64_t ctl,
         return ms_rd_file(r, t, pp, end);
     case MS_CTL_REQUEST:
         return ms_rd_request(r, t, pp, end);
+    case MS_CTL_COMM_ORIGIN:
+        return ms_rd_comm_origin(r, t, pp, end);
+    case MS_CTL_COMM_NAME:
+        return ms_rd_comm_name(r, t, pp, end);
     default:
         return ms_rd_corrupt_at(r, "unknown control record");
     }

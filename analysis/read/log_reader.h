@@ -22,6 +22,8 @@
  *   sync    per clock-sync measurement (version 4)
  *   message per message record (version 5): a request that the thread's
  *           next event completed or started, delivered before that event
+ *   comm_origin, comm_name  how a communicator was made, and its name
+ *           (version 8)
  *   end     once, last, with the end record
  *
  * Any callback may be NULL. A callback that returns non-zero stops the read
@@ -139,6 +141,20 @@ typedef struct ms_read_file {
     uint32_t len;         /* 1 .. MS_MAX_FILE_PATH */
 } ms_read_file;
 
+/* How a communicator was made (MS_CTL_COMM_ORIGIN, version 8; docs/FORMAT.md
+ * "Communicators"): the creating call and its call site. */
+typedef struct ms_read_comm_origin {
+    uint32_t thread;      /* thread index within the rank */
+    uint32_t op;          /* op id of the creating call (pmpi/calls.tbl); 0: none */
+    uint64_t id;          /* the communicator */
+    int64_t parent;       /* -1: none */
+    uint64_t seq;         /* the creation's number (the same on every member) */
+    uint32_t region;      /* per-file region index of the creating call, or MS_IDMAP_NONE */
+    uint32_t site;        /* per-file call-site index of that call, or MS_SITE_NONE */
+    uint32_t ndims;       /* a Cartesian communicator's dimensions; 0: none */
+    uint32_t dims[MS_MAX_COMM_DIMS];
+} ms_read_comm_origin;
+
 /* An aggregate (MS_CTL_SUMMARY), checked (ms_stats_agg_check): durations
  * in ns, agg.first_start and agg.last_end in ns of the tool clock like
  * event times; agg.counts is valid during the callback only. */
@@ -179,6 +195,10 @@ typedef struct ms_read_callbacks {
     int (*message)(void *ctx, const ms_read_message *m);
     /* A file record (version 5). */
     int (*file)(void *ctx, const ms_read_file *f);
+    /* How a communicator was made, and the name MPI_Comm_set_name gave it
+     * (name: len bytes, no NUL, valid during the callback; version 8). */
+    int (*comm_origin)(void *ctx, const ms_read_comm_origin *o);
+    int (*comm_name)(void *ctx, uint32_t thread, uint64_t comm_id, const char *name, uint32_t len);
 } ms_read_callbacks;
 
 typedef struct ms_read_result {

@@ -173,6 +173,8 @@ ms_end_record ms_rd_end_in_ns(const ms_reader *r, const ms_end_record *e);
 
 /* decode_defs.c: definitions */
 ms_read_status ms_rd_region_def(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
+ms_read_status ms_rd_comm_origin(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
+ms_read_status ms_rd_comm_name(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
 ms_read_status ms_rd_site(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);
 ms_read_status ms_rd_object(ms_reader *r, const uint8_t **pp, const uint8_t *end);
 ms_read_status ms_rd_comm(ms_reader *r, thread_state *t, const uint8_t **pp, const uint8_t *end);

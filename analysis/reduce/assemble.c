@@ -15,6 +15,7 @@
 
 #include "run_clock.h"
 #include "run_waits.h"
+#include "sites.h"
 
 static int part_cmp(const void *a, const void *b)
 {
@@ -367,6 +368,20 @@ static int take_counters(ms_run *run, ms_file_job *jobs, size_t njobs, const uin
     return 0;
 }
 
+/* The run's communicators from its ranks' (comms.h). */
+static int build_comms(ms_run *run)
+{
+    const ms_comm_facts **facts = malloc((run->nranks ? run->nranks : 1) * sizeof *facts);
+    int32_t world = 0;
+    for (size_t i = 0; facts && i < run->nranks; i++) {
+        facts[i] = &run->ranks[i].comms;
+        world = run->ranks[i].size > world ? run->ranks[i].size : world;
+    }
+    int rc = facts ? ms_comms_build(&run->comms, facts, run->nranks, (uint32_t)world) : -1;
+    free(facts);
+    return rc;
+}
+
 ms_reduce_status ms_partial_assemble(ms_partial *p, ms_run *run)
 {
     ms_file_job *files = p->files;
@@ -393,6 +408,8 @@ ms_reduce_status ms_partial_assemble(ms_partial *p, ms_run *run)
         failed = build_ranks(run, files, nfiles, file_to_rank, &warnings) != 0;
     if (!failed)
         ms_clock_align_run(run);
+    if (!failed)
+        failed = build_comms(run) != 0;
     for (size_t i = 0; i < p->ntabs; i++) {
         if (!failed && merge_table(&all, &p->tabs[i], file_to_rank) != 0)
             failed = 1;
@@ -425,6 +442,8 @@ ms_reduce_status ms_partial_assemble(ms_partial *p, ms_run *run)
         failed = ms_run_waits(run, files, nfiles, file_to_rank) != 0;
     if (!failed)
         failed = summarize_run(run, &warnings, errors.n == 0) != 0;
+    if (!failed && (!(run->sites = calloc(1, sizeof *run->sites)) || ms_mpi_sites_build(run, run->sites) != 0))
+        failed = 1;
     free(file_to_rank);
 
     run->warnings = warnings.v;

@@ -167,7 +167,7 @@ static int place_cmp(const void *a, const void *b)
 }
 
 int ms_site_acc_resolve(const ms_site_acc *a, const ms_reader *rd, int32_t rank, ms_symbolizer *sym,
-                        ms_callsite **rows, size_t *nrows, size_t *cap)
+                        ms_callsite **rows, size_t *nrows, size_t *cap, char **loc)
 {
     if (a->n == 0)
         return 0;
@@ -206,6 +206,8 @@ int ms_site_acc_resolve(const ms_site_acc *a, const ms_reader *rd, int32_t rank,
         ms_sym_result r;
         int found = o && o->sym >= 0 && ms_sym_lookup(sym, o->sym, pc[0], &r) == 0;
         if (!c->region || fill_row(c, found ? &r : NULL, pc[0]) != 0)
+            rc = -1;
+        else if (loc && !(loc[i] = strdup(c->location)))
             rc = -1;
     }
     /* Two addresses of one region on the same line are one call site. */
@@ -305,6 +307,16 @@ size_t ms_site_places_of(const ms_site_place *places, size_t n, const char *regi
     return k - lo;
 }
 
+const ms_site_place *ms_site_place_find(const ms_site_place *places, size_t n, const char *region,
+                                        const char *location)
+{
+    size_t first, k = ms_site_places_of(places, n, region, &first);
+    for (size_t i = first; location && i < first + k; i++)
+        if (strcmp(places[i].row->location, location) == 0)
+            return &places[i];
+    return NULL;
+}
+
 const ms_callsite *ms_callsite_top(const ms_callsite *rows, size_t n, const char *region, int32_t rank)
 {
     size_t lo = 0, hi = n;
@@ -317,4 +329,25 @@ const ms_callsite *ms_callsite_top(const ms_callsite *rows, size_t n, const char
             hi = m;
     }
     return lo < n && strcmp(rows[lo].region, region) == 0 && rows[lo].rank == rank ? &rows[lo] : NULL;
+}
+
+char *ms_site_locate(const ms_reader *rd, ms_symbolizer *sym, uint32_t site)
+{
+    const ms_site_table *st = ms_reader_sites(rd);
+    if (site == MS_SITE_NONE || site >= st->nsites)
+        return NULL;
+    const uint64_t *pc;
+    ms_sites_get(st, site, &pc);
+    const ms_object *ob = NULL;
+    for (uint32_t i = 0; sym && i < st->nobjects; i++)
+        if (st->objects[i].lo <= pc[0] && pc[0] < st->objects[i].hi && (!ob || st->objects[i].lo >= ob->lo))
+            ob = &st->objects[i];
+    int o = ob ? ms_sym_add_object(sym, ob->path, ob->build_id, ob->build_id_len, ob->base) : -1;
+    ms_sym_result r;
+    char loc[1024];
+    if (o >= 0 && ms_sym_lookup(sym, o, pc[0], &r) == 0)
+        ms_sym_format(&r, loc, sizeof loc);
+    else
+        snprintf(loc, sizeof loc, "0x%" PRIx64, pc[0]);
+    return strdup(loc);
 }

@@ -90,11 +90,18 @@ static inline int ms_site_acc_add(ms_site_acc *a, uint32_t region, uint32_t site
 int ms_site_acc_add_calls(ms_site_acc *a, uint32_t region, uint32_t site, uint64_t calls, uint64_t total_ns);
 
 /* Turn the sums of the file just read by rd (rank `rank`) into rows
- * appended to *rows. 0, or -1 when out of memory. */
+ * appended to *rows. With loc, also each sum entry's location (a->n of
+ * them, NULL for an entry without a known site; the caller frees them).
+ * 0, or -1 when out of memory. */
 int ms_site_acc_resolve(const ms_site_acc *a, const ms_reader *rd, int32_t rank, ms_symbolizer *sym,
-                        ms_callsite **rows, size_t *nrows, size_t *cap);
+                        ms_callsite **rows, size_t *nrows, size_t *cap, char **loc);
 
 void ms_callsite_free(ms_callsite *c);
+
+/* Where call site `site` (a per-file index of the file rd read) is, as a
+ * row's location says it (malloc'd); NULL when there is no such site or
+ * out of memory. */
+char *ms_site_locate(const ms_reader *rd, ms_symbolizer *sym, uint32_t site);
 
 /* Sort rows by region, rank, then total time descending. */
 void ms_callsites_sort(ms_callsite *rows, size_t n);
@@ -118,5 +125,10 @@ int ms_site_places(const ms_callsite *rows, size_t n, ms_site_place **out, size_
 /* The places of one region within places (sorted as above): the index of
  * the first, and their count (0 when none). */
 size_t ms_site_places_of(const ms_site_place *places, size_t n, const char *region, size_t *first);
+
+/* The place of region at location (ms_callsite.location) in places, or
+ * NULL. */
+const ms_site_place *ms_site_place_find(const ms_site_place *places, size_t n, const char *region,
+                                        const char *location);
 
 #endif

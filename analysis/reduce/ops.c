@@ -68,7 +68,25 @@ int ms_op_rollup(const ms_run *run, ms_op_row **out, size_t *nout)
     return 0;
 }
 
-void ms_short_name(char *buf, size_t cap, const ms_region *g)
+const char *ms_comm_label(const ms_run *run, int64_t comm, char *buf, size_t cap)
+{
+    return ms_comms_label(&run->comms, comm, buf, cap);
+}
+
+void ms_long_name(const ms_run *run, char *buf, size_t cap, const char *name)
+{
+    const char *c = strncmp(name, "mpi:", 4) == 0 ? strstr(name, " comm=") : NULL;
+    char *end = NULL;
+    long long id = c ? strtoll(c + 6, &end, 10) : 0;
+    if (!c || end == c + 6 || (*end && *end != ' ')) {
+        snprintf(buf, cap, "%s", name);
+        return;
+    }
+    char label[256];
+    snprintf(buf, cap, "%.*s comm=%s%s", (int)(c - name), name, ms_comm_label(run, id, label, sizeof label), end);
+}
+
+void ms_short_name(const ms_run *run, char *buf, size_t cap, const ms_region *g)
 {
     const ms_region_info *f = &g->info;
     if (!f->is_mpi) {
@@ -89,8 +107,10 @@ void ms_short_name(char *buf, size_t cap, const ms_region *g)
         ADD(" root=%" PRId64, f->root);
     if (f->tag != -1)
         ADD(" tag=%" PRId64, f->tag);
-    if (f->comm != 0 && f->comm != -1)
-        ADD(" comm=%" PRId64, f->comm);
+    if (f->comm != 0 && f->comm != -1) {
+        char label[256];
+        ADD(" comm=%s", ms_comm_label(run, f->comm, label, sizeof label));
+    }
     if (f->request[0])
         ADD(" req=%s", f->request);
 #undef ADD

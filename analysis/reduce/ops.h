@@ -24,10 +24,19 @@ typedef struct ms_op_row {
  * *rows (malloc'ed, free it) and *n. Returns 0, or -1 when out of memory. */
 int ms_op_rollup(const ms_run *run, ms_op_row **rows, size_t *n);
 
+/* A communicator's label (comms.h): world, self, its name, or how it was
+ * made (split#2 of world (2 ranks)); never its id. */
+const char *ms_comm_label(const ms_run *run, int64_t comm, char *buf, size_t cap);
+
+/* A region's full name as the HTML page shows it (into buf, cut to cap):
+ * its " comm=<id>" as " comm=<label>". */
+void ms_long_name(const ms_run *run, char *buf, size_t cap, const char *name);
+
 /* A region's display name (into buf, cut to cap): an MPI call's op and the
- * fields that say something (no kind, no -1 values, no comm=0); other
- * regions their name. */
-void ms_short_name(char *buf, size_t cap, const ms_region *g);
+ * fields that say something (no kind, no -1 values, no comm=0), its
+ * communicator by its label (comms.h: comm=split#1 of world (2 ranks));
+ * other regions their name. */
+void ms_short_name(const ms_run *run, char *buf, size_t cap, const ms_region *g);
 
 /* Calls per message-size class of the point-to-point and collective MPI
  * regions of known size: class 0 is 0 bytes, class k >= 1 is

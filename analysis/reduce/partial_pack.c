@@ -1,12 +1,9 @@
-/* Per-file results as bytes and back: see partial_pack.h.
- *
- * One pair of functions per struct (put_X / get_X). put_X writes the
- * struct's bytes with its pointers cleared (and its capacities set to its
- * counts, so that equal contents give equal bytes), so that scalar fields
- * added later travel without a change here, then what its pointers point
- * to; get_X clears every pointer of the copy before it fills them. The size assertions below fail when a
- * struct changes: check the new field, carry it here when it is a pointer,
- * and update the size. */
+/* Per-file results as bytes and back: see partial_pack.h. One pair of
+ * functions per struct (put_X / get_X). put_X writes the struct's bytes with
+ * its pointers cleared and its capacities set to its counts (equal contents,
+ * equal bytes; scalar fields added later travel unchanged), then what its
+ * pointers point to; get_X clears every pointer of the copy before it fills
+ * them. The size assertions fail when a struct changes: carry new pointers. */
 #include "partial_pack.h"
 
 #include <stdio.h>
@@ -19,8 +16,9 @@
 
 #if UINTPTR_MAX == UINT64_MAX && defined(__x86_64__)
 #define SIZE_CHECK(T, n) _Static_assert(sizeof(T) == (n), #T " changed: carry its new fields in partial_pack.c")
-SIZE_CHECK(ms_file_job, 1080);
-SIZE_CHECK(ms_rank_info, 416);
+SIZE_CHECK(ms_file_job, 1096);
+SIZE_CHECK(ms_rank_info, 432);
+SIZE_CHECK(ms_comm_fact, 136);
 SIZE_CHECK(ms_read_result, 568);
 SIZE_CHECK(ms_strlist, 24);
 SIZE_CHECK(ms_p2p_chan, 56);
@@ -43,7 +41,8 @@ static uint32_t layout_signature(void)
                             sizeof(ms_strlist),     sizeof(ms_p2p_chan),        sizeof(ms_counter_acc),
                             sizeof(ms_counter_acc_row), sizeof(ms_counter_set), sizeof(ms_region_rank),
                             sizeof(ms_stats),       sizeof(ms_sketch),          sizeof(ms_callsite),
-                            sizeof(ms_wx_event),    sizeof(ms_wx_msg),          sizeof(ms_wx_coll)};
+                            sizeof(ms_wx_event),    sizeof(ms_wx_msg),          sizeof(ms_wx_coll),
+                            sizeof(ms_comm_fact)};
     uint32_t h = 2166136261u;
     for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
         h ^= (uint32_t)sizes[i];
@@ -111,15 +110,13 @@ static void put_str(ms_pbuf *b, const char *s)
 static void put_rank_info(ms_pbuf *b, const ms_rank_info *in)
 {
     /* The bytes travel with the file job that holds them. */
-    put_str(b, in->file);
-    put_str(b, in->host);
-    put_str(b, in->mpi_library);
-    put_str(b, in->argv0);
-    put_str(b, in->run_dir);
-    put_str(b, in->clock);
-    put_str(b, in->run_id);
-    unsigned char *e = malloc(ms_io_files_encode(&in->io_files, NULL) + 1);
-    b->nomem |= !e || ms_pbuf_put(b, e, ms_io_files_encode(&in->io_files, e)) != 0;
+    const char *strs[] = {in->file, in->host, in->mpi_library, in->argv0, in->run_dir, in->clock, in->run_id};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        put_str(b, strs[i]);
+    size_t nio = ms_io_files_encode(&in->io_files, NULL), ncf = ms_comm_facts_encode(&in->comms, NULL);
+    unsigned char *e = malloc(nio + ncf + 1);
+    b->nomem |= !e || ms_pbuf_put(b, e, ms_io_files_encode(&in->io_files, e) +
+                                            ms_comm_facts_encode(&in->comms, e + nio)) != 0;
     free(e);
     for (size_t i = 0; i < in->gpu.norigins; i++) {
         put_u64(b, in->gpu.origins[i].calls);
@@ -170,7 +167,7 @@ static void put_counter_acc(ms_pbuf *b, const ms_counter_acc *a)
     }
 }
 
-/* The wait-state facts: a flag, the three arrays, the names. */
+/* The wait-state facts: a flag, the three arrays, the names and places. */
 static void put_wait_facts(ms_pbuf *b, const ms_wait_facts *f)
 {
     put_u32(b, f != NULL);
@@ -185,8 +182,10 @@ static void put_wait_facts(ms_pbuf *b, const ms_wait_facts *f)
     put_u64(b, f->ncoll);
     ms_pbuf_put(b, f->coll, f->ncoll * sizeof *f->coll);
     put_u64(b, f->nnames);
-    for (size_t i = 0; i < f->nnames; i++)
+    for (size_t i = 0; i < f->nnames; i++) {
         put_str(b, f->names[i]);
+        put_str(b, f->places ? f->places[i] : NULL);
+    }
 }
 
 static void put_file(ms_pbuf *b, const ms_file_job *j)
@@ -198,6 +197,7 @@ static void put_file(ms_pbuf *b, const ms_file_job *j)
     in->file = in->host = in->mpi_library = in->argv0 = in->run_dir = in->clock = in->run_id = NULL;
     in->gpu.origins = NULL;
     in->io_files.v = NULL;
+    in->comms.v = NULL;
     c.warnings.v = NULL;
     c.warnings.cap = c.warnings.n;
     c.chans = NULL;
@@ -411,17 +411,16 @@ static void *get_array(rd *r, size_t n, size_t size)
 }
 
 /* in: its bytes already copied, its pointers cleared; its strings, its
- * nfiles files of MPI-IO and its norigins GPU origins follow. */
-static void get_rank_info(rd *r, ms_rank_info *in, size_t norigins, size_t nfiles)
+ * nfiles files of MPI-IO, ncomms communicators and norigins GPU origins
+ * follow. */
+static void get_rank_info(rd *r, ms_rank_info *in, size_t norigins, size_t nfiles, size_t ncomms)
 {
-    in->file = get_str(r);
-    in->host = get_str(r);
-    in->mpi_library = get_str(r);
-    in->argv0 = get_str(r);
-    in->run_dir = get_str(r);
-    in->clock = get_str(r);
-    in->run_id = get_str(r);
+    char **strs[] = {&in->file, &in->host, &in->mpi_library, &in->argv0, &in->run_dir, &in->clock, &in->run_id};
+    for (size_t i = 0; i < sizeof strs / sizeof strs[0]; i++)
+        *strs[i] = get_str(r);
     int rc = r->bad || r->nomem ? 0 : ms_io_files_decode(&in->io_files, nfiles, r->p, r->n, &r->off);
+    r->nomem |= rc == -1, r->bad |= rc == -2;
+    rc = r->bad || r->nomem ? 0 : ms_comm_facts_decode(&in->comms, ncomms, r->p, r->n, &r->off);
     r->nomem |= rc == -1, r->bad |= rc == -2;
     if (r->bad || r->nomem || norigins == 0)
         return;
@@ -556,11 +555,13 @@ static ms_wait_facts *get_wait_facts(rd *r)
     if (!r->bad && !r->nomem)
         f->coll = get_array(r, f->ncoll, sizeof *f->coll);
     size_t nnames = get_count(r, sizeof(uint64_t));
-    if (!r->bad && !r->nomem && !(f->names = calloc(nnames ? nnames : 1, sizeof *f->names)))
+    if (!r->bad && !r->nomem && (!(f->names = calloc(nnames + 1, sizeof *f->names)) ||
+                                 !(f->places = calloc(nnames + 1, sizeof *f->places))))
         r->nomem = 1;
-    for (size_t i = 0; f->names && i < nnames && !r->bad && !r->nomem; i++) {
+    for (size_t i = 0; f->names && f->places && i < nnames && !r->bad && !r->nomem; i++) {
         f->names[i] = get_str_nn(r);
         f->nnames = f->names_cap = i + 1;
+        f->places[i] = get_str(r);
     }
     for (size_t i = 0; !r->bad && !r->nomem && i < f->nev; i++)
         r->bad |= f->ev[i].region >= f->nnames;
@@ -569,12 +570,9 @@ static ms_wait_facts *get_wait_facts(rd *r)
     for (size_t i = 0; !r->bad && !r->nomem && i < f->ncoll; i++)
         r->bad |= f->coll[i].ev != MS_WX_NONE && f->coll[i].ev >= f->nev;
     if (r->bad || r->nomem) {
-        if (!f->ev)
-            f->nev = 0;
-        if (!f->msg)
-            f->nmsg = 0;
-        if (!f->coll)
-            f->ncoll = 0;
+        f->nev = f->ev ? f->nev : 0;
+        f->nmsg = f->msg ? f->nmsg : 0;
+        f->ncoll = f->coll ? f->ncoll : 0;
         ms_wait_facts_free(f);
         free(f);
         return NULL;
@@ -594,8 +592,9 @@ static void get_file_all(rd *r, ms_file_job *j)
     size_t norigins = j->info.gpu.norigins;
     j->info.gpu.origins = NULL;
     j->info.gpu.norigins = 0;
-    size_t nfiles = j->info.io_files.n;
+    size_t nfiles = j->info.io_files.n, ncomms = j->info.comms.n;
     j->info.io_files = (ms_io_files){0};
+    j->info.comms = (ms_comm_facts){0};
     memset(&j->warnings, 0, sizeof j->warnings);
     j->chans = NULL;
     j->nchans = j->chans_cap = 0;
@@ -611,7 +610,7 @@ static void get_file_all(rd *r, ms_file_job *j)
         else
             j->base = j->path + base;
     }
-    get_rank_info(r, &j->info, norigins, nfiles);
+    get_rank_info(r, &j->info, norigins, nfiles, ncomms);
     get_strlist(r, &j->warnings);
     if (r->bad || r->nomem)
         return;

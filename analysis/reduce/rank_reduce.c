@@ -40,6 +40,7 @@ typedef struct file_ctx {
     ms_end_record end;
     ms_site_acc sites;
     ms_comm_map comms;             /* its communicator records (p2p.h) */
+    ms_idmap comm_index;           /* communicator id -> its fact (comm_facts.h) */
     ms_nest nest;                  /* exclusive times (nesting.h) */
     ms_gpu_acc *gpu;               /* GPU activity (gpu.h) */
     ms_wait_acc *waits;            /* the wait-state facts (wait_facts.h) */
@@ -192,15 +193,19 @@ static int on_event(void *ctx, const ms_read_event *ev)
         return -1;
     }
     s->excl_ns += excl;
-    if (ev->site != MS_SITE_NONE && ms_site_acc_add(&f->sites, ev->region, ev->site, d) != 0) {
-        f->nomem = 1;
-        return -1;
+    uint32_t site_entry = MS_WX_NONE;
+    if (ev->site != MS_SITE_NONE) {
+        if (ms_site_acc_add(&f->sites, ev->region, ev->site, d) != 0) {
+            f->nomem = 1;
+            return -1;
+        }
+        site_entry = f->sites.last;
     }
     if (s->is_gpu && ms_gpu_acc_event(f->gpu, ev) != 0) {
         f->nomem = 1;
         return -1;
     }
-    if (f->waits && ms_wait_acc_event(f->waits, ev) != 0) {
+    if (f->waits && ms_wait_acc_event(f->waits, ev, site_entry) != 0) {
         f->nomem = 1;
         return -1;
     }
@@ -255,9 +260,57 @@ static int on_comm(void *ctx, uint32_t thread, uint64_t comm_id, const int32_t *
 {
     (void)thread;
     file_ctx *f = ctx;
-    if (ms_comm_map_add(&f->comms, comm_id, world_ranks, n) != 0) {
+    ms_comm_fact *c = ms_comm_facts_get(&f->job->info.comms, &f->comm_index, (int64_t)comm_id);
+    if (!c || ms_comm_map_add(&f->comms, comm_id, world_ranks, n) != 0) {
         f->nomem = 1;
         return -1;
+    }
+    c->size = n;
+    c->low = -1;
+    for (uint32_t i = 0; i < n; i++)
+        if (c->low < 0 || world_ranks[i] < c->low)
+            c->low = world_ranks[i];
+    return 0;
+}
+
+static int on_comm_origin(void *ctx, const ms_read_comm_origin *o)
+{
+    file_ctx *f = ctx;
+    ms_comm_fact *c = ms_comm_facts_get(&f->job->info.comms, &f->comm_index, (int64_t)o->id);
+    if (!c) {
+        f->nomem = 1;
+        return -1;
+    }
+    c->has_origin = 1;
+    c->op = o->op;
+    c->parent = o->parent;
+    c->seq = o->seq;
+    c->site = o->site;
+    c->ndims = o->ndims;
+    memcpy(c->dims, o->dims, sizeof c->dims);
+    return 0;
+}
+
+static int on_comm_name(void *ctx, uint32_t thread, uint64_t comm_id, const char *name, uint32_t len)
+{
+    (void)thread;
+    file_ctx *f = ctx;
+    ms_comm_fact *c = ms_comm_facts_get(&f->job->info.comms, &f->comm_index, (int64_t)comm_id);
+    if (!c || ms_comm_fact_name(c, name, len) != 0) {
+        f->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* The call sites that made the rank's communicators. */
+static int locate_comms(ms_comm_facts *cf, const ms_reader *rd, ms_symbolizer *sym)
+{
+    for (size_t i = 0; i < cf->n; i++) {
+        ms_comm_fact *c = &cf->v[i];
+        if (c->site != UINT32_MAX && !(c->where = ms_site_locate(rd, sym, c->site)))
+            return -1;
+        c->region = c->site = UINT32_MAX;
     }
     return 0;
 }
@@ -331,6 +384,8 @@ static const ms_read_callbacks reduce_callbacks = {
     .region = on_region,
     .event = on_event,
     .comm = on_comm,
+    .comm_origin = on_comm_origin,
+    .comm_name = on_comm_name,
     .file = on_file,
     .end = on_end,
     .counter_set = on_counter_set,
@@ -346,6 +401,7 @@ static void free_slots(file_ctx *f)
     ms_gpu_acc_free(f->gpu);
     f->gpu = NULL;
     ms_site_acc_free(&f->sites);
+    ms_idmap_free(&f->comm_index);
     ms_comm_map_free(&f->comms);
     ms_nest_free(&f->nest);
     ms_p2p_pending_free(&f->pending);
@@ -479,7 +535,20 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
         free_slots(&f);
         return -1;
     }
-    if (ms_site_acc_resolve(&f.sites, rd, j->info.rank, sym, sites, nsites, sites_cap) != 0) {
+    /* The wait facts name their events' call sites by sum entry: each
+     * entry's location replaces it. */
+    char **loc = j->waits && f.sites.n ? calloc(f.sites.n, sizeof *loc) : NULL;
+    int site_rc = j->waits && f.sites.n && !loc ? -1 : 0;
+    if (site_rc == 0)
+        site_rc = ms_site_acc_resolve(&f.sites, rd, j->info.rank, sym, sites, nsites, sites_cap, loc);
+    if (site_rc == 0 && j->waits)
+        site_rc = ms_wait_facts_places(j->waits, loc, loc ? f.sites.n : 0);
+    for (size_t i = 0; loc && i < f.sites.n; i++)
+        free(loc[i]);
+    free(loc);
+    if (site_rc == 0)
+        site_rc = locate_comms(&j->info.comms, rd, sym);
+    if (site_rc != 0) {
         free_slots(&f);
         return -1;
     }
@@ -517,6 +586,7 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
     f.waits = NULL;
     ms_nest_free(&f.nest);
     ms_site_acc_free(&f.sites);
+    ms_idmap_free(&f.comm_index);
     ms_comm_map_free(&f.comms);
     ms_p2p_pending_free(&f.pending);
     ms_chan_sum_free(&f.mchans);

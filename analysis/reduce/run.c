@@ -9,6 +9,7 @@
 
 #include "roofline.h"
 #include "../waits/waits.h"
+#include "site_rows.h"
 
 ms_run *ms_run_new(const char *dir)
 {
@@ -34,6 +35,7 @@ void ms_rank_info_free(ms_rank_info *in)
     free(in->run_id);
     ms_gpu_rank_free(&in->gpu);
     ms_io_files_free(&in->io_files);
+    ms_comm_facts_free(&in->comms);
 }
 
 void ms_run_free(ms_run *run)
@@ -57,11 +59,17 @@ void ms_run_free(ms_run *run)
     free(run->places);
     free(run->chans);
     free(run->matrix);
+    ms_comms_free(&run->comms);
     ms_counters_free(&run->counters);
     ms_gpu_run_free(run->gpu);
     ms_roofline_free(run->roofline);
     ms_waits_free(run->waits);
     free(run->waits);
+    ms_mpi_sites_free(run->sites);
+    free(run->sites);
+    for (size_t i = 0; i < run->nwait_keys; i++)
+        free(run->wait_keys[i].location);
+    free(run->wait_keys);
     for (size_t i = 0; i < run->nhosts; i++)
         free(run->hosts[i]);
     free(run->hosts);

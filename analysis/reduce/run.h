@@ -29,6 +29,7 @@
 
 #include "callsites.h"
 #include "clock_align.h"
+#include "comms.h"
 #include "counters.h"
 #include "gpu.h"
 #include "io_files.h"
@@ -63,6 +64,7 @@ typedef struct ms_rank_info {
     double mpi_pct;                /* 100 mpi_ns / app_ns, 0 when app_ns is 0 */
     ms_gpu_rank gpu;               /* GPU activity (gpu.h); zero without */
     ms_io_files io_files;          /* its files of MPI-IO (io_files.h) */
+    ms_comm_facts comms;           /* its communicators (comm_facts.h) */
 } ms_rank_info;
 
 /* One rank's part of a region. */
@@ -85,6 +87,14 @@ typedef struct ms_region {
     uint64_t excl_ns;              /* exclusive time, summed over ranks */
     ms_summary summary;            /* over ranks */
 } ms_region;
+
+/* A region at a call site: the wait-state analysis tells calls apart by
+ * both, and its region indices (ms_wx_event.region, ms_wx_row.region, ...)
+ * index run->wait_keys (run_waits.h). */
+typedef struct ms_wait_key {
+    uint32_t region;               /* into run->regions */
+    char *location;                /* ms_callsite.location; NULL: no call site */
+} ms_wait_key;
 
 typedef struct ms_run {
     char *dir;
@@ -115,13 +125,18 @@ typedef struct ms_run {
     size_t nmatrix;
     ms_matrix_cell *matrix;        /* point-to-point traffic by world rank
                                       (matrix.h): by src, then dst */
+    ms_comms comms;                /* communicators and their labels (comms.h) */
     ms_counters counters;          /* hardware counters (counters.h) */
     ms_gpu_run *gpu;               /* GPU activity over ranks (gpu.h); NULL without */
     struct ms_roofline *roofline;  /* set by the merge when asked for
                                       (roofline.h); freed with the run */
+    struct ms_mpi_sites *sites;    /* MPI time per function and call site
+                                      (sites.h); NULL when out of memory */
     struct ms_waits *waits;        /* wait states and the critical path
                                       (analysis/waits/waits.h, run_waits.h);
                                       NULL when no rank was traced */
+    ms_wait_key *wait_keys;        /* what its region indices name */
+    size_t nwait_keys;
     size_t wait_ranks;             /* ranks whose facts it has */
     size_t wait_ranks_old;         /* of them, logs older than message
                                       records (format version 5) */

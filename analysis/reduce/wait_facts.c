@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../common/op_names.h"
+#include "../read/idmap.h"
 #include "../../common/region_parse.h"
 
 /* What a region's calls are to the analysis. */
@@ -31,7 +32,8 @@ typedef struct slot {
     uint8_t single_recv;  /* completions: the name attributes one receive */
     uint8_t single_send;  /* start: the name attributes one persistent send */
     int64_t comm, peer, root, tag;
-    uint32_t name;     /* index into the facts' names; MS_WX_NONE: not yet */
+    uint32_t name;     /* index into the facts' names of the pair met last; MS_WX_NONE: not yet */
+    uint32_t name_site;   /* the call-site entry of that pair */
     char *tmpname;     /* the name until an event needs it */
 } slot;
 
@@ -53,6 +55,7 @@ struct ms_wait_acc {
     pend *pend;
     size_t pend_cap, pend_used, pend_live;
     uint8_t *op_class;         /* by op id (OPS_KNOWN of them): enum op_class */
+    ms_idmap pairs;            /* (slot, call-site entry) -> name index */
 };
 
 /* What a message record's op is to the analysis (from its name, once). */
@@ -73,9 +76,14 @@ void ms_wait_facts_free(ms_wait_facts *f)
     free(f->ev);
     free(f->msg);
     free(f->coll);
-    for (size_t i = 0; i < f->nnames; i++)
+    for (size_t i = 0; i < f->nnames; i++) {
         free(f->names[i]);
+        if (f->places)
+            free(f->places[i]);
+    }
     free(f->names);
+    free(f->name_site);
+    free(f->places);
     memset(f, 0, sizeof *f);
 }
 
@@ -85,6 +93,7 @@ void ms_wait_acc_free(ms_wait_acc *a)
         return;
     for (size_t i = 0; i < a->nslots; i++)
         free(a->slots[i].tmpname);
+    ms_idmap_free(&a->pairs);
     free(a->slots);
     free(a->msgs);
     free(a->pend);
@@ -261,6 +270,7 @@ ms_wait_acc *ms_wait_acc_new(ms_wait_facts *out, const ms_comm_map *comms)
     classify_ops(a->op_class);
     a->out = out;
     a->comms = comms;
+    ms_idmap_init(&a->pairs);
     return a;
 }
 
@@ -359,16 +369,62 @@ static uint32_t pend_take(ms_wait_acc *a, uint64_t post, const ms_read_message *
 
 /* ---- facts ---- */
 
-static uint32_t name_of(ms_wait_acc *a, slot *s)
+/* The facts' name of the slot's region at call-site entry `site`: one per
+ * pair, so that waits are told apart by call site. */
+static uint32_t name_of(ms_wait_acc *a, slot *s, uint32_t site)
 {
-    if (s->name != MS_WX_NONE)
+    if (s->name != MS_WX_NONE && s->name_site == site)
         return s->name;
+    uint64_t key = (uint64_t)(s - a->slots) << 32 | site;
+    uint32_t k = s->name == MS_WX_NONE ? MS_IDMAP_NONE : ms_idmap_get(&a->pairs, key);
+    if (k != MS_IDMAP_NONE) {
+        s->name = k;
+        s->name_site = site;
+        return k;
+    }
     ms_wait_facts *f = a->out;
-    if (!s->tmpname || grow((void **)&f->names, &f->names_cap, f->nnames + 1, sizeof *f->names) != 0)
+    size_t cap = f->names_cap;
+    if (grow((void **)&f->names, &f->names_cap, f->nnames + 1, sizeof *f->names) != 0)
         return MS_WX_NONE;
-    f->names[f->nnames] = s->tmpname;
+    if (f->names_cap != cap || !f->name_site) {
+        uint32_t *v = realloc(f->name_site, f->names_cap * sizeof *v);
+        if (!v)
+            return MS_WX_NONE;
+        f->name_site = v;
+    }
+    /* The first pair takes the name; later ones copy it. */
+    char *name = s->tmpname ? s->tmpname : s->name != MS_WX_NONE ? strdup(f->names[s->name]) : NULL;
+    if (!name)
+        return MS_WX_NONE;
+    k = (uint32_t)f->nnames;
+    if (ms_idmap_put(&a->pairs, key, k) != 0) {
+        if (name != s->tmpname)
+            free(name);
+        return MS_WX_NONE;
+    }
     s->tmpname = NULL;
-    return s->name = (uint32_t)f->nnames++;
+    f->names[k] = name;
+    f->name_site[k] = site;
+    f->nnames++;
+    s->name = k;
+    s->name_site = site;
+    return k;
+}
+
+int ms_wait_facts_places(ms_wait_facts *f, char *const *loc, size_t n)
+{
+    if (f->nnames == 0)
+        return 0;
+    if (!(f->places = calloc(f->nnames, sizeof *f->places)))
+        return -1;
+    for (size_t k = 0; k < f->nnames; k++) {
+        uint32_t e = f->name_site[k];
+        if (e != MS_WX_NONE && e < n && loc[e] && !(f->places[k] = strdup(loc[e])))
+            return -1;
+    }
+    free(f->name_site);
+    f->name_site = NULL;
+    return 0;
 }
 
 static int add_msg(ms_wait_acc *a, ms_wx_msg m, uint32_t *idx)
@@ -473,7 +529,7 @@ static int keep(const slot *s, const ms_read_event *e, size_t nrecords)
     return s->cls != C_USER && s->cls != C_MPI && (s->cls != C_COMPLETE || nrecords || s->single_recv);
 }
 
-int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e)
+int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e, uint32_t site)
 {
     slot *s = &a->slots[e->region];
     /* The tool's own events (a stall between the parts of a call's message
@@ -488,7 +544,7 @@ int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e)
     int rc = 0;
     if (keep(s, e, nrec)) {
         ms_wait_facts *f = a->out;
-        uint32_t name = name_of(a, s);
+        uint32_t name = name_of(a, s, site);
         if (name == MS_WX_NONE || grow((void **)&f->ev, &f->ev_cap, f->nev + 1, sizeof *f->ev) != 0)
             return -1;
         ev = (uint32_t)f->nev;

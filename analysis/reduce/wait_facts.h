@@ -32,6 +32,13 @@ typedef struct ms_wait_facts {
     size_t ncoll, coll_cap;
     char **names;              /* ev[].region -> region name */
     size_t nnames, names_cap;
+    /* Events name a region at a call site: names[k] is the region of name
+     * k, sites[k] its call site. While the log is read, name_site[k] is
+     * the reader's call-site sum entry of the pair (callsites.h; MS_WX_NONE:
+     * the events had no call site); once it is read, places[k] is that
+     * entry's location (ms_callsite.location; NULL: none). */
+    uint32_t *name_site;
+    char **places;
     uint64_t messages_read;    /* message records seen */
     uint32_t has_records;      /* the log's version writes message records */
 } ms_wait_facts;
@@ -52,6 +59,13 @@ void ms_wait_acc_free(ms_wait_acc *a);
 int ms_wait_acc_header(ms_wait_acc *a, int32_t rank, uint32_t version);
 int ms_wait_acc_region(ms_wait_acc *a, uint32_t region, const char *name, size_t len);
 int ms_wait_acc_message(ms_wait_acc *a, const ms_read_message *m);
-int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *ev);
+/* site: the call-site sum entry the event was added to (callsites.h:
+ * ms_site_acc's entry), MS_WX_NONE when it has no call site. */
+int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *ev, uint32_t site);
+
+/* Once the log is read: each name's place from the call-site sum entries'
+ * locations (loc[entry], n entries; NULL: unknown). 0, or -1 when out of
+ * memory. */
+int ms_wait_facts_places(ms_wait_facts *f, char *const *loc, size_t n);
 
 #endif

@@ -31,6 +31,8 @@
 #define MS_RANKS_CSV_HEADER "name,rank,calls,total_s,mean_s,std_s,min_s,max_s,p50_s,p95_s,p99_s"
 #define MS_CALLSITES_CSV_HEADER "region,rank,function,file,line,calls,total_s"
 #define MS_EVENTS_CSV_HEADER "name,rank,thread,call_index,start_s,end_s,duration_s"
+#define MS_SITES_CSV_HEADER                                                                    \
+    "operation,function,file,line,object,calls,ranks,total_s,mpi_pct,app_pct,bytes,imbalance_pct,wait_pct"
 #define MS_WAITS_CSV_HEADER "pattern,rank,region,instances,wait_s,cause_rank"
 
 int ms_report_csv(FILE *fp, const ms_run *run);
@@ -55,6 +57,12 @@ int ms_roofline_csv(FILE *fp, const ms_roofline *r);
 int ms_report_waits_csv(FILE *fp, const ms_run *run);
 int ms_report_waits_text(FILE *fp, const ms_run *run);
 int ms_report_waits_json(FILE *fp, const ms_run *run);
+/* MPI time per function and call site (report_sites.c, sites.h): the
+ * --sites-csv table, the text report's leading sections, and the JSON
+ * members "sites", "functions" and "startup_shutdown" (with their names). */
+int ms_report_sites_csv(FILE *fp, const ms_run *run);
+int ms_report_sites_text(FILE *fp, const ms_run *run);
+int ms_report_sites_json(FILE *fp, const ms_run *run);
 /* GPU activity (report_gpu.c): the text section (nothing without GPU
  * records) and the JSON value of "gpu". */
 int ms_report_gpu_text(FILE *fp, const ms_run *run);
@@ -65,6 +73,11 @@ int ms_report_gpu_json(FILE *fp, const ms_run *run);
 int ms_report_files_text(FILE *fp, const ms_run *run);
 int ms_report_files_json(FILE *fp, const ms_run *run);
 int ms_report_files_csv(FILE *fp, const ms_run *run);
+/* Communicators (report_comms.c, comms.h): the text section (nothing when
+ * the run has only world and self, unnamed), and the JSON key and value
+ * after a comma. */
+int ms_report_comms_text(FILE *fp, const ms_run *run);
+int ms_report_comms_json(FILE *fp, const ms_run *run);
 
 /* Reports that are directories, reading the logs a second time. Each
  * returns 0, or -1 with a message in err (no program name, no newline).

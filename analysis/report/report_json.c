@@ -273,13 +273,16 @@ int ms_report_json(FILE *fp, const ms_run *run, const char *tool_version)
         ms_json_put_num(fp, "total_s", (double)c->total_ns / 1e9);
         fputc('}', fp);
     }
-    fputs("],\n\"counters\":", fp);
+    fputs("],\n", fp);
+    if (ms_report_sites_json(fp, run) != 0)
+        return -1;
+    fputs(",\n\"counters\":", fp);
     if (ms_report_counters_json(fp, run) != 0)
         return -1;
     fputs(",\n\"gpu\":", fp);
     if (ms_report_gpu_json(fp, run) != 0)
         return -1;
-    if (ms_report_files_json(fp, run) != 0)
+    if (ms_report_files_json(fp, run) != 0 || ms_report_comms_json(fp, run) != 0)
         return -1;
     fputs(",\n", fp);
     if (ms_report_waits_json(fp, run) != 0)

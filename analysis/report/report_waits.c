@@ -17,7 +17,9 @@
 #include "csv.h"
 #include "json_str.h"
 #include "report.h"
+#include "names.h"
 #include "units.h"
+#include "../reduce/ops.h"
 #include "../reduce/run_waits.h"
 #include "../waits/waits.h"
 
@@ -118,30 +120,47 @@ static int group_time_cmp(const void *a, const void *b)
     return group_cmp(a, b);
 }
 
+/* The call site of a key of the site rows: a row of its place. */
+static const ms_callsite *key_site(const ms_run *run, uint32_t key)
+{
+    uint32_t g = ms_run_wait_key_region(run, key);
+    if (g == MS_WX_NONE)
+        return NULL;
+    const ms_site_place *p =
+        ms_site_place_find(run->places, run->nplaces, run->regions[g].name, ms_run_wait_key_location(run, key));
+    return p ? p->row : NULL;
+}
+
 static group *make_groups(const ms_run *run, const ms_waits *w, size_t *n)
 {
-    group *g = malloc((w->nrows ? w->nrows : 1) * sizeof *g);
+    /* Per call site when the analysis kept them apart (site_rows). */
+    int keyed = w->site_rows != NULL;
+    const ms_wx_row *rows = keyed ? w->site_rows : w->rows;
+    size_t nrows = keyed ? w->nsite_rows : w->nrows;
+    group *g = malloc((nrows ? nrows : 1) * sizeof *g);
     if (!g)
         return NULL;
-    for (size_t i = 0; i < w->nrows; i++) {
-        const ms_wx_row *r = &w->rows[i];
+    for (size_t i = 0; i < nrows; i++) {
+        const ms_wx_row *r = &rows[i];
         g[i] = (group){.pattern = r->pattern, .rank = r->rank, .cause = r->cause_rank, .instances = r->instances,
                        .ns = r->wait_ns, .cause_ns = r->wait_best};
-        call_name(g[i].call, sizeof g[i].call, run, r->region);
-        site_text(g[i].where, sizeof g[i].where, site_of(run, ms_run_wait_region(run, r->region), r->rank));
+        uint32_t region = keyed ? ms_run_wait_key_region(run, r->region) : r->region;
+        call_name(g[i].call, sizeof g[i].call, run, region == MS_WX_NONE ? MS_WX_COMPUTE : region);
+        site_text(g[i].where, sizeof g[i].where,
+                  keyed ? key_site(run, r->region) : site_of(run, ms_run_wait_region(run, r->region), r->rank));
     }
-    qsort(g, w->nrows, sizeof *g, group_cmp);
+    qsort(g, nrows, sizeof *g, group_cmp);
     size_t k = 0;
-    for (size_t i = 0; i < w->nrows;) {
+    for (size_t i = 0; i < nrows;) {
         group sum = g[i];
         sum.instances = sum.ns = sum.cause_ns = 0;
         uint64_t best = 0;
         size_t j = i;
-        while (j < w->nrows && g[j].pattern == sum.pattern && g[j].rank == sum.rank &&
+        while (j < nrows && g[j].pattern == sum.pattern && g[j].rank == sum.rank &&
                strcmp(g[j].call, sum.call) == 0 && strcmp(g[j].where, sum.where) == 0) {
             uint64_t by = 0;
             int32_t cause = g[j].cause;
-            for (; j < w->nrows && g[j].cause == cause && g[j].pattern == sum.pattern && g[j].rank == sum.rank &&
+            for (; j < nrows && g[j].cause == cause && g[j].pattern == sum.pattern && g[j].rank == sum.rank &&
                    strcmp(g[j].call, sum.call) == 0 && strcmp(g[j].where, sum.where) == 0;
                  j++) {
                 sum.instances += g[j].instances;
@@ -213,10 +232,53 @@ static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
     }
 }
 
-static void text_path(FILE *fp, const ms_run *run, const ms_waits *w)
+/* "MPI_Waitall at main (halo.c:87)", "(compute)", or a user region's name,
+ * for a region (or key) of the path. */
+static void path_label(char *buf, size_t cap, const ms_run *run, uint32_t region, int keyed)
+{
+    uint32_t g = keyed ? ms_run_wait_key_region(run, region) : region;
+    if (g == MS_WX_NONE || g >= run->nregions) {
+        snprintf(buf, cap, "(compute: outside MPI calls and user regions)");
+        return;
+    }
+    const ms_region *r = &run->regions[g];
+    char site[400], fn[128];
+    const ms_callsite *at = keyed ? key_site(run, region) : NULL;
+    if (r->info.is_mpi) {
+        ms_mpi_function(fn, sizeof fn, r->info.op);
+        if (at) {
+            ms_site_label(site, sizeof site, at, 70);
+            snprintf(buf, cap, "%.100s at %.360s", fn, site);
+        } else {
+            snprintf(buf, cap, "%s", fn);
+        }
+    } else {
+        ms_printable(buf, cap, r->name);
+    }
+}
+
+typedef struct path_row {
+    uint64_t ns;
+    char label[512];
+} path_row;
+
+static int path_label_cmp(const void *a, const void *b)
+{
+    return strcmp(((const path_row *)a)->label, ((const path_row *)b)->label);
+}
+
+static int path_time_cmp(const void *a, const void *b)
+{
+    const path_row *x = a, *y = b;
+    if (x->ns != y->ns)
+        return x->ns > y->ns ? -1 : 1;
+    return strcmp(x->label, y->label);
+}
+
+static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
 {
     if (!w->has_path)
-        return;
+        return 0;
     char len[32], imb[32];
     ms_fmt_ns(len, sizeof len, w->path_ns);
     ms_fmt_ns(imb, sizeof imb, w->imbalance_ns);
@@ -231,16 +293,39 @@ static void text_path(FILE *fp, const ms_run *run, const ms_waits *w)
         ms_fmt_ns(m, sizeof m, p->mpi_ns);
         fprintf(fp, "  %5" PRId32 " %11s %11s\n", p->rank, c, m);
     }
-    size_t n = w->npath_regions < TEXT_PATH_ROWS ? w->npath_regions : TEXT_PATH_ROWS;
-    for (size_t i = 0; i < n; i++) {
-        char t[32], name[160];
-        ms_fmt_ns(t, sizeof t, w->path_regions[i].on_path_ns);
-        snprintf(name, sizeof name, "%s", ms_run_wait_region(run, w->path_regions[i].region));
-        for (char *q = name; *q; q++)
-            if ((unsigned char)*q < 0x20 || *q == 0x7f)
-                *q = '?';
-        fprintf(fp, "  %11s  %s\n", t, name);
+    /* Per call site when the analysis kept them apart (path_sites). */
+    int keyed = w->path_sites != NULL;
+    const ms_wx_path_region *pr = keyed ? w->path_sites : w->path_regions;
+    size_t npr = keyed ? w->npath_sites : w->npath_regions;
+    /* The regions of one MPI function at one call site (its messages'
+     * sizes and peers) are one row. */
+    path_row *rows = malloc((npr ? npr : 1) * sizeof *rows);
+    if (!rows)
+        return -1;
+    for (size_t i = 0; i < npr; i++) {
+        rows[i].ns = pr[i].on_path_ns;
+        path_label(rows[i].label, sizeof rows[i].label, run, pr[i].region, keyed);
     }
+    qsort(rows, npr, sizeof *rows, path_label_cmp);
+    size_t m = 0;
+    for (size_t i = 0; i < npr; i++) {
+        if (m > 0 && strcmp(rows[m - 1].label, rows[i].label) == 0)
+            rows[m - 1].ns += rows[i].ns;
+        else
+            rows[m++] = rows[i];
+    }
+    qsort(rows, m, sizeof *rows, path_time_cmp);
+    size_t n = m < TEXT_PATH_ROWS ? m : TEXT_PATH_ROWS;
+    fputs("  on the path  where\n", fp);
+    for (size_t i = 0; i < n; i++) {
+        char t[32];
+        ms_fmt_ns(t, sizeof t, rows[i].ns);
+        fprintf(fp, "  %11s  %s\n", t, rows[i].label);
+    }
+    if (m > n)
+        fprintf(fp, "  ... %zu more (--json \"critical_path\" lists every region)\n", m - n);
+    free(rows);
+    return 0;
 }
 
 int ms_report_waits_text(FILE *fp, const ms_run *run)
@@ -255,7 +340,8 @@ int ms_report_waits_text(FILE *fp, const ms_run *run)
         fprintf(fp, "\nWait states: of the %zu traced ranks only; %zu ranks were recorded in summary mode\n",
                 run->wait_ranks, run->summary_ranks);
     text_rows(fp, run, run->waits);
-    text_path(fp, run, run->waits);
+    if (text_path(fp, run, run->waits) != 0)
+        return -1;
     return ferror(fp) ? -1 : 0;
 }
 

@@ -18,6 +18,8 @@ void ms_waits_free(ms_waits *w)
     if (!w)
         return;
     free(w->rows);
+    free(w->site_rows);
+    free(w->path_sites);
     free(w->inst);
     free(w->path_ranks);
     free(w->path_regions);

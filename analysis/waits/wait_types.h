@@ -141,6 +141,13 @@ typedef struct ms_wx_path_seg {
 typedef struct ms_waits {
     ms_wx_row *rows;            /* by wait time descending, then pattern, rank, region */
     size_t nrows;
+    /* Where the regions were grouped (run_waits.h): rows and path_regions
+     * before the grouping (a region at a call site), sorted alike; else
+     * NULL. */
+    ms_wx_row *site_rows;
+    size_t nsite_rows;
+    ms_wx_path_region *path_sites;
+    size_t npath_sites;
     ms_wx_instance *inst;       /* by rank, then event */
     size_t ninst;
     uint64_t wait_ns;           /* all patterns, all ranks */

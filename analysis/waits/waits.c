@@ -47,9 +47,10 @@ static int row_cmp(const void *a, const void *b)
     return x->region < y->region ? -1 : x->region > y->region;
 }
 
-/* Rows by (pattern, rank, region), each with its waiting per cause. */
-static int make_rows(const ms_wx_rank *ranks, size_t nranks, ms_waits *w)
+int ms_wx_rows(const ms_wx_rank *ranks, size_t nranks, const ms_wx_instance *inst, size_t ninst,
+               const uint32_t *map, size_t nmap, ms_wx_row **out, size_t *nout)
 {
+    ms_waits rw = {.inst = (ms_wx_instance *)inst, .ninst = ninst}, *w = &rw;
     ms_chan_index rows, causes;
     ms_chan_index_init(&rows);
     ms_chan_index_init(&causes);
@@ -64,6 +65,8 @@ static int make_rows(const ms_wx_rank *ranks, size_t nranks, ms_waits *w)
         while (ri < nranks && ranks[ri].rank != x->rank)
             ri++;
         uint32_t region = ranks[ri].ev[x->ev].region, row, cause;
+        if (map && region != MS_WX_NONE)
+            region = region < nmap ? map[region] : MS_WX_NONE;
         uint64_t ns = (uint64_t)(x->to - x->from);
         ms_chan_key rk = {.a = x->rank, .b = region, .c = x->pattern};
         if (ms_chan_index_id(&rows, &rk, &row) != 0) {
@@ -108,6 +111,13 @@ static int make_rows(const ms_wx_rank *ranks, size_t nranks, ms_waits *w)
     ms_chan_index_free(&causes);
     if (rc == 0)
         qsort(w->rows, w->nrows, sizeof *w->rows, row_cmp);
+    if (rc != 0) {
+        free(w->rows);
+        w->rows = NULL;
+        w->nrows = 0;
+    }
+    *out = w->rows;
+    *nout = w->nrows;
     return rc;
 }
 
@@ -136,7 +146,7 @@ int ms_waits_compute(const ms_wx_rank *ranks, size_t nranks, ms_waits *out)
     free(nev);
     free(c.v);
     if (rc == 0)
-        rc = make_rows(ranks, nranks, out);
+        rc = ms_wx_rows(ranks, nranks, out->inst, out->ninst, NULL, 0, &out->rows, &out->nrows);
     if (rc == 0)
         rc = ms_wx_critical_path(ranks, nranks, out);
     if (rc != 0)

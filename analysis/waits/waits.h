@@ -33,6 +33,10 @@
  * A receive that ends before its matched send started is a clock-condition
  * violation: counted, and its wait clamped to the call.
  *
+ * Regions are whatever the caller's indices name; the merge gives a
+ * region at a call site (run_waits.h), so that rows and the path tell call
+ * sites apart, and groups them by region with ms_wx_rows.
+ *
  * Critical path: from the last rank to enter MPI_Finalize, backward; at a
  * wait state it follows the rank that caused it (the late sender, the root,
  * the last rank in), elsewhere it stays on the rank. Only the first thread
@@ -48,5 +52,12 @@
 /* Match and measure; ranks ascending by rank, each once. *out is zeroed
  * first. 0, or -1 when out of memory (*out then holds nothing). */
 int ms_waits_compute(const ms_wx_rank *ranks, size_t nranks, ms_waits *out);
+
+/* The rows of the waiting calls inst (ms_waits_compute's, of the same
+ * ranks) by (pattern, rank, map[region]): regions grouped as map says
+ * (nmap entries; NULL: as they are). *out is malloc'ed, sorted as
+ * ms_waits.rows. 0, or -1 when out of memory (*out NULL). */
+int ms_wx_rows(const ms_wx_rank *ranks, size_t nranks, const ms_wx_instance *inst, size_t ninst,
+               const uint32_t *map, size_t nmap, ms_wx_row **out, size_t *nout);
 
 #endif

@@ -83,6 +83,14 @@ static void make_file(ms_file_job *j, const char *dir, size_t i)
     in->io_files.v = i ? calloc(i, sizeof *in->io_files.v) : NULL;
     for (size_t k = 0; k < i; k++)
         in->io_files.v[k] = (ms_io_file){.id = (uint32_t)(7 * k + 1), .comm = (int64_t)k - 1, .path = rstr("path")};
+    in->comms.n = i;
+    in->comms.v = i ? calloc(i, sizeof *in->comms.v) : NULL;
+    for (size_t k = 0; k < i; k++) {
+        fill(&in->comms.v[k], sizeof in->comms.v[k]);
+        in->comms.v[k].ndims = (uint32_t)k % (MS_MAX_COMM_DIMS + 1);
+        in->comms.v[k].name = k % 2 ? rstr("comm name") : NULL;
+        in->comms.v[k].where = k % 3 ? rstr("comm site") : NULL;
+    }
     j->warnings.n = i;
     j->warnings.cap = i + 3;
     j->warnings.v = calloc(i + 3, sizeof(char *));
@@ -237,6 +245,7 @@ static void same_file(const ms_file_job *a, const ms_file_job *b)
         v[i]->info.run_dir = v[i]->info.clock = v[i]->info.run_id = NULL;
         v[i]->info.gpu.origins = NULL;
         v[i]->info.io_files.v = NULL;
+        v[i]->info.comms.v = NULL;
         v[i]->warnings.v = NULL;
         v[i]->warnings.cap = 0;
         v[i]->chans = NULL;
@@ -259,6 +268,13 @@ static void same_file(const ms_file_job *a, const ms_file_job *b)
         same_str(a->info.gpu.origins[i].region, b->info.gpu.origins[i].region, "GPU origin");
         cr_assert_eq(a->info.gpu.origins[i].calls, b->info.gpu.origins[i].calls);
         cr_assert_eq(a->info.gpu.origins[i].gpu_ns, b->info.gpu.origins[i].gpu_ns);
+    }
+    for (size_t i = 0; i < a->info.comms.n; i++) {
+        ms_comm_fact x = a->info.comms.v[i], y = b->info.comms.v[i];
+        same_str(x.name, y.name, "communicator name");
+        same_str(x.where, y.where, "communicator call site");
+        x.name = x.where = y.name = y.where = NULL;
+        cr_assert(memcmp(&x, &y, sizeof x) == 0, "communicator fact %zu", i);
     }
     for (size_t i = 0; i < a->info.io_files.n; i++) {
         same_str(a->info.io_files.v[i].path, b->info.io_files.v[i].path, "file path");

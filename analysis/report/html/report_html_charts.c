@@ -66,9 +66,11 @@ static void put_regions(FILE *fp, const ms_run *run)
         const ms_region *g = &run->regions[i];
         const ms_summary *s = &g->summary;
         char name[2048];
-        ms_short_name(name, sizeof name, g);
+        ms_short_name(run, name, sizeof name, g);
         fputs(i ? ",\n{\"name\":" : "{\"name\":", fp);
-        ms_html_json_str(fp, g->name);
+        char full[2048];
+        ms_long_name(run, full, sizeof full, g->name);
+        ms_html_json_str(fp, full);
         fputs(",\"short\":", fp);
         ms_html_json_str(fp, name);
         fprintf(fp, ",\"calls\":%" PRIu64 ",\"ranks\":%" PRIu32 ",\"total_ns\":%" PRIu64 ",", s->calls,
@@ -149,7 +151,7 @@ static void put_imbalance(FILE *fp, const ms_run *run)
         if (g->summary.ranks < 2)
             continue;
         char name[2048];
-        ms_short_name(name, sizeof name, g);
+        ms_short_name(run, name, sizeof name, g);
         fputs(shown++ ? ",\n{\"name\":" : "{\"name\":", fp);
         ms_html_json_str(fp, name);
         fputc(',', fp);

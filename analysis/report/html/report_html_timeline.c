@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "html_parts.h"
+#include "../../reduce/ops.h"
 
 #define NO_REGION UINT32_MAX
 
@@ -193,7 +194,9 @@ int ms_html_timeline(FILE *fp, const ms_run *run)
     for (uint32_t i = 0; i < nnames; i++) {
         const ms_region *g = &run->regions[names[i]];
         fputs(i ? ",\n[" : "[", fp);
-        ms_html_json_str(fp, g->name);
+        char full[2048];
+        ms_long_name(run, full, sizeof full, g->name);
+        ms_html_json_str(fp, full);
         fputc(',', fp);
         ms_html_json_str(fp, g->info.is_mpi ? g->info.op : "");
         fputc(']', fp);

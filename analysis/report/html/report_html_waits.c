@@ -44,7 +44,7 @@ static void call_name(char *buf, size_t cap, const ms_run *run, uint32_t region)
         const char *op = run->regions[region].info.op;
         snprintf(buf, cap, "MPI_%c%s", op[0] >= 'a' && op[0] <= 'z' ? op[0] - 'a' + 'A' : op[0], op + 1);
     } else if (region < run->nregions) {
-        ms_short_name(buf, cap, &run->regions[region]);
+        ms_short_name(run, buf, cap, &run->regions[region]);
     } else {
         snprintf(buf, cap, "%s", ms_run_wait_region(run, region));
     }
@@ -55,10 +55,12 @@ static void put_region(FILE *fp, const ms_run *run, uint32_t region)
 {
     char name[2048];
     if (region < run->nregions)
-        ms_short_name(name, sizeof name, &run->regions[region]);
+        ms_short_name(run, name, sizeof name, &run->regions[region]);
     else
         snprintf(name, sizeof name, "%s", ms_run_wait_region(run, region));
-    put_str(fp, "name", ms_run_wait_region(run, region));
+    char full[2048];
+    ms_long_name(run, full, sizeof full, ms_run_wait_region(run, region));
+    put_str(fp, "name", full);
     fputc(',', fp);
     put_str(fp, "short", name);
 }
@@ -346,8 +348,10 @@ static int put_marks(FILE *fp, const ms_run *run, const ms_waits *w)
         uint32_t g = names[i] < run->nregions ? names[i] : MS_WX_COMPUTE;
         char call[2048];
         call_name(call, sizeof call, run, g);
+        char full[2048];
+        ms_long_name(run, full, sizeof full, ms_run_wait_region(run, g));
         fputs(i ? ",[" : "[", fp);
-        ms_html_json_str(fp, ms_run_wait_region(run, g));
+        ms_html_json_str(fp, full);
         fputc(',', fp);
         ms_html_json_str(fp, call);
         fputc(',', fp);
