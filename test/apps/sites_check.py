@@ -54,7 +54,7 @@ def op_of(region):
 
 
 def site_key(op, function, file, line, obj):
-    return (op, function, file, int(line), obj)
+    return (op, function, file, int(line) if line not in ("", None) else None, obj)
 
 
 def expected_sites(d):
@@ -202,72 +202,87 @@ def printed_time(text, want, what):
     printed(m.group(1), want, what, UNITS[m.group(2)])
 
 
-def text_table(path, title):
-    """The rows of the text report's section TITLE, each split into fields
-    at runs of two or more spaces."""
+ROW = re.compile(r"\s*(?P<mpi_pct>\S+)\s+(?P<app_pct>\S+)\s+(?P<total>\S+ \S+)\s+(?P<calls>[0-9,]+)\s+"
+                 r"(?P<ranks>[0-9]+)\s+(?P<imbal>\S+)\s+(?P<wait>\S+)\s+(?P<call>MPI_\S+) at (?P<site>.+)")
+
+
+def text_section(path, title):
+    """The lines of the text report, the index of the section TITLE's
+    title line, and its rows (to the first blank or parenthesized line)."""
     lines = open(path, encoding="utf-8").read().splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith(title)]
     if not starts:
         fail(f"{path}: no section {title!r}")
-    i = starts[0] + 1
-    header = lines[i]
     rows = []
-    for line in lines[i + 1:]:
+    for line in lines[starts[0] + 2:]:
         if not line.strip() or line.lstrip().startswith("("):
             break
-        rows.append(re.split(r"\s{2,}", line.strip()))
-    return lines, starts[0], header, rows
+        rows.append(line)
+    return lines, starts[0], rows
 
 
-def site_shown(j):
+def mpi_name(op):
+    return "MPI_" + op[:1].upper() + op[1:]
+
+
+def shows_site(shown, j):
+    """SHOWN (the text report's call site, C++ names shortened) names the
+    site J: every word of it is in the site's function, file or object, its
+    offset or line is the site's, and a site without a line names its object."""
+    full = f"{j['function']} {j['file']} {j['object']} {j['line']}"
+    if not all(w in full for w in re.findall(r"[A-Za-z_][A-Za-z0-9_.]*|0x[0-9a-f]+|[0-9]+", shown)):
+        return False
+    offset = re.search(r"\+0x[0-9a-f]+$", j["function"] or j["file"])
+    if offset and offset.group(0) not in shown:
+        return False
     if j["line"] > 0:
-        return f"{j['function']} ({j['file']}:{j['line']})"
-    return f"{j['function'] or j['file'].split('+')[0]} ({j['object']})"
-
-
-def matches_shown(shown, full):
-    """SHOWN is FULL, or FULL cut in its middle with '...'."""
-    if "..." not in shown:
-        return shown == full
-    head, tail = shown.split("...", 1)
-    return full.startswith(head) and full.endswith(tail) and len(head) + len(tail) <= len(full)
+        return f":{j['line']}" in shown
+    return j["object"] in shown
 
 
 def check_text(d, report, js):
     path = os.path.join(d, "report.txt")
-    lines, at, header, rows = text_table(path, "MPI time by call site")
-    others = [i for i, line in enumerate(lines) if re.match(r"[A-Z]", line) and i < at]
-    if any(lines[i].startswith(("Top regions", "Top call sites", "MPI operations", "MPI time by function"))
-           for i in others):
-        fail(f"{path}: \"MPI time by call site\" is not the first table")
+    title = "MPI time by call site"
+    lines, at, rows = text_section(path, title)
+    heads = [line for line in lines[:at] if re.match(r"[A-Z]", line) and not line.startswith("mpiscope report")]
+    if heads:
+        fail(f"{path}: {heads[0]!r} comes before {title!r}, the first table")
     following = [line for line in lines[at + 1:] if re.match(r"[A-Z]", line)]
     if not following or not following[0].startswith("MPI time by function"):
-        fail(f"{path}: \"MPI time by call site\" is not followed by \"MPI time by function\"")
+        fail(f"{path}: {title!r} is not followed by \"MPI time by function\"")
+    m = re.fullmatch(re.escape(title) + r" \(([0-9,]+) of ([0-9,]+)\)", lines[at])
+    if not m or int(m.group(1).replace(",", "")) != len(rows) or int(m.group(2).replace(",", "")) != len(js):
+        fail(f"{path}: {lines[at]!r}: expected {len(rows)} of {len(js)} (the rows shown of report.json's sites)")
     if not rows:
-        fail(f"{path}: \"MPI time by call site\" has no rows")
-    if len(rows) > len(js):
-        fail(f"{path}: {len(rows)} rows by call site, report.json has {len(js)} sites")
+        fail(f"{path}: {title!r} has no rows")
     summary = all(j["wait_pct"] is None for j in js)
-    for i, (fields, j) in enumerate(zip(rows, js)):
-        what = f"{path}: row {i + 1} of \"MPI time by call site\" ({' | '.join(fields)})"
-        if len(fields) < 8:
-            fail(f"{what}: {len(fields)} fields, expected op, call site, calls, total, % MPI, % app, imbalance, wait %")
-        op, shown, calls, total, mpi_pct, app_pct, imbal, wait = fields[-8:]
-        if op not in (j["operation"], "MPI_" + j["operation"].capitalize()):
-            fail(f"{what}: operation {op!r}, report.json's sites[{i}] is {j['operation']!r}")
-        if not matches_shown(shown, site_shown(j)):
-            fail(f"{what}: call site {shown!r}, report.json's sites[{i}] is {site_shown(j)!r}")
-        if int(calls) != j["calls"]:
-            fail(f"{what}: calls {calls}, report.json {j['calls']}")
-        printed_time(total, j["total_s"], what + " total")
-        printed(mpi_pct, j["mpi_pct"], what + " % MPI")
-        printed(app_pct, j["app_pct"], what + " % app")
-        printed(imbal, j["imbalance_pct"], what + " imbalance")
+    for i, (line, j) in enumerate(zip(rows, js)):
+        what = f"{path}: row {i + 1} of {title!r} ({line.strip()})"
+        r = ROW.fullmatch(line)
+        if not r:
+            fail(f"{what}: not % MPI, % app, total, calls, ranks, imbal %, wait %, call and site")
+        if r["call"] != mpi_name(j["operation"]):
+            fail(f"{what}: {r['call']}, report.json's sites[{i}] is {j['operation']}")
+        if not shows_site(r["site"], j):
+            fail(f"{what}: {r['site']!r} does not name report.json's sites[{i}] "
+                 f"({j['function']!r}, {j['file']}:{j['line']}, {j['object']})")
+        if int(r["calls"].replace(",", "")) != j["calls"] or int(r["ranks"]) != j["ranks"]:
+            fail(f"{what}: calls, ranks: report.json has {j['calls']}, {j['ranks']}")
+        printed_time(r["total"], j["total_s"], what + " total")
+        printed(r["mpi_pct"], j["mpi_pct"], what + " % MPI")
+        printed(r["app_pct"], j["app_pct"], what + " % app")
+        printed(r["imbal"], j["imbalance_pct"], what + " imbal %")
         if summary:
-            if wait not in ("-", ""):
-                fail(f"{what}: wait % {wait!r} in summary mode")
+            if r["wait"] != "-":
+                fail(f"{what}: wait % {r['wait']!r} in summary mode (expected -)")
         else:
-            printed(wait, j["wait_pct"], what + " wait %")
+            printed(r["wait"], j["wait_pct"], what + " wait %")
+    note = next((line for line in lines[at + 2 + len(rows):at + 6 + len(rows)] if "% MPI: of the MPI time" in line), "")
+    m = re.search(r"of the MPI time, (\S+ \S+); % app: of the application time, (\S+ \S+);", note)
+    if not m:
+        fail(f"{path}: no note under {title!r} with the MPI and application times")
+    printed_time(m.group(1), report["run"]["mpi_s"], f"{path}: the MPI time under {title!r}")
+    printed_time(m.group(2), report["run"]["app_s"], f"{path}: the application time under {title!r}")
     return rows
 
 
