@@ -256,6 +256,11 @@ static void *writer_main(void *arg)
         deadline.tv_sec += (time_t)(ns / 1000000000u);
         deadline.tv_nsec = (long)(ns % 1000000000u);
         int rc = ms_registry_wait(&deadline);
+        /* Woken to stop: ms_writer_stop drains what is left through the
+         * sink's last flush, which first learns where the run's window ends
+         * (summary mode folds MPI_Finalize outside the MPI time only then). */
+        if (atomic_load(&writer_stop))
+            break;
         sink->periodic(rc == 0);
     }
     struct timespec cpu;
