@@ -8,7 +8,8 @@
 #   scalapack  ScaLAPACK's LU tester xdlu (Debian scalapack-mpi-test;
 #              MPICH) at 4 ranks, on LU.dat (4 x 4 to 17 x 13, grids 2 x 2, 1 x 4)
 #   mpi4py     ring.py (python3-mpi4py; Open MPI) at 4 ranks, as a trace
-#              and in summary mode
+#              and in summary mode; sites_mutants.py then makes sure that
+#              the checks refuse the trace's reports changed in one place
 # Each run's reports are also merged by mpiscope-merge-mpich on 2 processes
 # (where it is built): the same bytes. A program that is not installed is
 # skipped with a line that says so.
@@ -102,7 +103,7 @@ mpi4py() {
         mkdir -p "$d"
         MPISCOPE_MODE=$mode profile "$d" "${ompi[@]}" -np 4 "$py" "$here/ring.py" 50 || continue
         if [ $mode = trace ]; then
-            check ring_check.py "$d" 50
+            check ring_check.py "$d" 50 && check sites_mutants.py "$d"
         else
             check ring_check.py "$d" 50 --like "$t/mpi4py-trace"
         fi

@@ -244,9 +244,10 @@ def check_text(d, report, js):
     path = os.path.join(d, "report.txt")
     title = "MPI time by call site"
     lines, at, rows = text_section(path, title)
-    heads = [line for line in lines[:at] if re.match(r"[A-Z]", line) and not line.startswith("mpiscope report")]
-    if heads:
-        fail(f"{path}: {heads[0]!r} comes before {title!r}, the first table")
+    # A table: a title at the margin, its indented column header below.
+    tables = [lines[i] for i in range(1, at) if re.match(r"[A-Z]", lines[i]) and lines[i + 1].startswith("  ")]
+    if tables:
+        fail(f"{path}: the table {tables[0]!r} comes before {title!r}, the first table")
     following = [line for line in lines[at + 1:] if re.match(r"[A-Z]", line)]
     if not following or not following[0].startswith("MPI time by function"):
         fail(f"{path}: {title!r} is not followed by \"MPI time by function\"")
