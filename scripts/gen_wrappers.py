@@ -29,7 +29,7 @@ KINDS = {
 
 # The class column: one class word, then traits (pmpi/calls.tbl's header;
 # scripts/gen_op_class.py emits them for the merge, common/op_class.h).
-CLASSES = ["other", "send", "recv", "sendrecv", "probe", "start", "request", "complete_one", "complete_any",
+CLASSES = ["other", "send", "recv", "sendrecv", "probe", "start_one", "start_all", "request", "complete_one", "complete_any",
            "complete_all", "complete_some", "barrier", "nxn", "bcast", "reduce", "scan", "neighbor", "create",
            "free", "rma", "rma_sync", "io"]
 TRAITS = ["post", "init", "test", "standard", "synchronous", "buffered", "ready", "read", "write", "alloc"]
