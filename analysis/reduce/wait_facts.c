@@ -14,7 +14,7 @@ enum cls {
     C_USER,            /* a user region */
     C_MPI,             /* an MPI call with no facts of its own */
     C_SEND,            /* a blocking send */
-    C_SEND_POST,       /* a non-blocking send's post (isend, ...) */
+    C_SEND_POST,       /* a non-blocking send's post (isend, ..., isendrecv) */
     C_RECV,            /* a blocking receive: the actual source is in the name */
     C_SENDRECV,        /* a blocking sendrecv: the send half in the name */
     C_COMPLETE,        /* the wait and test families */
@@ -155,7 +155,8 @@ static void classify(slot *s, const char *name)
     if (op.cls == MS_OPC_SEND && blocking) {
         s->cls = C_SEND;
         s->sync = (op.traits & MS_OPT_SYNCHRONOUS) ? 1 : (op.traits & MS_OPT_STANDARD) ? 2 : 0;
-    } else if (op.cls == MS_OPC_SEND && (op.traits & MS_OPT_POST)) {
+    } else if (ms_op_sends(op) && (op.traits & MS_OPT_POST)) {
+        /* isendrecv's send half too: posted at the call, as isend's. */
         s->cls = C_SEND_POST;
         s->sync = (op.traits & MS_OPT_SYNCHRONOUS) != 0;
     } else if (op.cls == MS_OPC_RECV && blocking) {
