@@ -231,12 +231,17 @@ static int write_definitions(ms_otf2 *x, char *err, size_t errlen)
     return 0;
 }
 
-/* Ranks without a log keep their place in the world: thread 0 with no events. */
+/* Ranks without a log, or that the window leaves out, keep their place in
+ * the world: thread 0 with an empty event file. */
 static int add_missing_ranks(ms_otf2 *x)
 {
-    for (int32_t r = 0; r < x->run->world_size; r++)
-        if (!has_location(x, r, 0) && ms_otf2_location_add(x, r, 0, 0) != 0)
+    for (int32_t r = 0; r < x->run->world_size; r++) {
+        if (has_location(x, r, 0))
+            continue;
+        OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(x->archive, MS_OTF2_LOCATION(r, 0));
+        if (!w || OTF2_Archive_CloseEvtWriter(x->archive, w) != OTF2_SUCCESS || ms_otf2_location_add(x, r, 0, 0) != 0)
             return -1;
+    }
     return 0;
 }
 
@@ -292,11 +297,15 @@ int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
     for (size_t i = 0; i < run->nranks; i++)
         if (ms_window_rank(run->window, run->ranks[i].rank) && ms_otf2_rank(&x, r, &run->ranks[i], err, errlen) != 0)
             goto out;
+    if (add_missing_ranks(&x) != 0) {
+        snprintf(err, errlen, "cannot write the events of the ranks without any in %s", dir);
+        goto out;
+    }
     if (OTF2_Archive_CloseEvtFiles(x.archive) != OTF2_SUCCESS) {
         snprintf(err, errlen, "cannot close the event files in %s", dir);
         goto out;
     }
-    if (add_missing_ranks(&x) != 0 || write_local_defs(&x) != 0) {
+    if (write_local_defs(&x) != 0) {
         snprintf(err, errlen, "cannot write the local definitions in %s", dir);
         goto out;
     }
