@@ -244,7 +244,10 @@ expect_status badopt 1
 
 # A timeline window (--from, --to, --ranks): the same outputs, and a bad one
 # the same usage error.
-win=(--from 0.001 --to 0.05 --ranks 0,2-3)
+# The window: the middle third of halo-4's calls (after MPI_Init's end).
+read -r from to < <(awk -F, 'NR > 1 { print $5 }' "$out/halo-4.serial.events.csv" | sort -g |
+    awk '{ t[NR] = $1 } END { print t[int(NR / 3)], t[int(2 * NR / 3)] }')
+win=(--from "$from" --to "$to" --ranks 0,2-3)
 # shellcheck disable=SC2046
 "$merge" "${win[@]}" $(outputs "$out/window.serial") "$data/halo-4" 2>"$out/window.serial.err"
 echo $? >"$out/window.serial.status"
