@@ -86,7 +86,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-fold bench-clock bench-sanity scaling clean FORCE
+.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests window-tests fault-tests merge-parallel-tests fuzz fuzz-replay bench bench-follow bench-fold bench-clock bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -294,6 +294,10 @@ golden-tests: $(MERGE)
 	BUILD=$(BUILD) HAVE_OTF2=$(HAVE_OTF2) HAVE_DW=$(HAVE_DW) bash test/golden_outputs.sh; \
 	  rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
+# Bounded timelines (--from, --to, --ranks) on a synthesized run; seconds.
+window-tests: $(MERGE) $(SYNTH_LOGS)
+	BUILD=$(BUILD) bash test/timeline_window.sh
+
 # Damaged copies of real logs through the merge binary: exit status and message.
 fault-tests: $(MERGE)
 	BUILD=$(BUILD) bash test/merge_faults.sh
@@ -406,6 +410,7 @@ check: deps
 	$(MAKE) fuzz-replay
 	$(MAKE) house-tests
 	$(MAKE) golden-tests
+	$(MAKE) window-tests
 	$(MAKE) fault-tests
 	$(MAKE) merge-parallel-tests
 	$(MAKE) smoke-tests
