@@ -12,7 +12,11 @@
 #include <string.h>
 
 #include "report_otf2_defs.h"
+#include "../../../common/op_class.h"
 
+/* OTF2's own names of collective operations, one per MPI function: OTF2's
+ * vocabulary, which the class table does not carry (scripts/house.py
+ * leaves this table alone). */
 static const struct {
     const char *op;
     OTF2_CollectiveOp coll;
@@ -55,14 +59,6 @@ static const struct {
     {"win_free", OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE},
 };
 
-static int is_one_of(const char *s, const char *const *list)
-{
-    for (; *list; list++)
-        if (strcmp(s, *list) == 0)
-            return 1;
-    return 0;
-}
-
 static OTF2_RegionRole collective_role(OTF2_CollectiveOp op)
 {
     switch (op) {
@@ -103,18 +99,14 @@ static void classify(ms_otf2_region *x, const ms_region *reg)
     x->role = OTF2_REGION_ROLE_FUNCTION;
     if (!in->is_mpi)
         return;
-    static const char *const BSEND[] = {"send", "bsend", "ssend", "rsend", NULL};
-    static const char *const BRECV[] = {"recv", "mrecv", NULL};
-    static const char *const SENDS[] = {"isend", "ibsend", "issend", "irsend", NULL};
-    static const char *const RECVS[] = {"irecv", "imrecv", NULL};
-    if (is_one_of(in->op, BSEND))
-        x->cls = MS_OTF2_SEND;
-    else if (is_one_of(in->op, BRECV))
-        x->cls = MS_OTF2_RECV;
-    else if (is_one_of(in->op, SENDS))
-        x->cls = MS_OTF2_ISEND;
-    else if (is_one_of(in->op, RECVS))
-        x->cls = MS_OTF2_IRECV;
+    /* Messages: what the class table says (common/op_class.h); persistent
+     * requests stay Enter/Leave. */
+    ms_op_meaning m = ms_op_meaning_of(in->op);
+    int post = (m.traits & MS_OPT_POST) != 0, init = (m.traits & MS_OPT_INIT) != 0;
+    if (m.cls == MS_OPC_SEND && !init)
+        x->cls = post ? MS_OTF2_ISEND : MS_OTF2_SEND;
+    else if (m.cls == MS_OPC_RECV && !init)
+        x->cls = post ? MS_OTF2_IRECV : MS_OTF2_RECV;
     if (strcmp(in->kind, "point-to-point") == 0)
         x->role = OTF2_REGION_ROLE_POINT2POINT;
     else if (strcmp(in->kind, "rma") == 0)
