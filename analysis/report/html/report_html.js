@@ -149,7 +149,7 @@
     // The tool's own waits for room in its buffers (a writer that cannot keep up).
     if (r.tool_stall_ns > 0) {
       const worst = D.ranks.reduce((a, k) => ((k.tool_stall_ns || 0) > (a.tool_stall_ns || 0) ? k : a), D.ranks[0]);
-      facts.push(['tool stalls', fmtTime(r.tool_stall_ns) + ' (' + fmtPct(r.tool_stall_pct) + ' of the ranks\' wall time' +
+      facts.push(['tool stalls', fmtTime(r.tool_stall_ns) + ' (' + (r.tool_stall_pct || 0).toFixed(2) + ' % of the ranks\' wall time' +
         (worst ? '; most on rank ' + worst.rank + ', ' + fmtTime(worst.tool_stall_ns) : '') + ')' +
         (r.tool_stall_pct > 1 ? ': the tool, not the program' : '')]);
     }

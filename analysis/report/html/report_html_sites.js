@@ -81,7 +81,7 @@ function mpiscopeSites(D, U) {
       };
       tr.addEventListener('click', flip);
       tr.addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); flip(); } });
-      if (i === 0) flip();  /* the site to look at first, open */
+      if (subs.length && !body.querySelector('tr[aria-expanded="true"]')) flip();  /* the first site with regions, open */
     });
     if (S.total > S.rows.length)
       table.parentNode.after(U.html('p', { class: 'note' }, null, 'The ' + S.rows.length + ' sites of the most time, of ' +
