@@ -413,6 +413,7 @@ def main():
     m.add_argument("--wait-tip-re", help="the tooltip of a waiting call (interact.js)")
     m.add_argument("--sites-json", help="--json of the same run: the call-site tables agree with it")
     m.add_argument("--sites-csv", help="--sites-csv of the same run")
+    m.add_argument("--sites-text", help="the text report of the same run")
     m.add_argument("--tool-region", action="append", default=[], help="a region of the tool its section shows")
     args = ap.parse_args()
     (check_data if args.cmd == "data" else check_dom)(args)

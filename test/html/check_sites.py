@@ -1,6 +1,8 @@
 """Checks of the call-site tables of an mpiscope HTML report as the browser
 drew them (check_page.py dom ... --sites-json FILE --sites-csv FILE):
 
+  * with --sites-text, the text report's "MPI time by call site" rows read
+    as the page's, cell for cell (the text shows the first 20);
   * the table "MPI time by call site" has a row per site of --json's
     "sites", in its order, each with the same call, call site, calls, ranks
     and total, and the same percentages (% MPI, % app, imbal %, wait %) at
@@ -89,6 +91,28 @@ def csv_agrees(fail, path, sites):
                 fail("site %d: --sites-csv %s %r, --json %r" % (i, k, c[k], want))
 
 
+TEXT_ROW = re.compile(r"^ +([0-9.]+) +([0-9.]+) +([0-9.]+ (?:ns|\u00b5s|ms|s)|0) +([0-9,]+) +([0-9]+) +([0-9.]+) +"
+                      r"([0-9.]+|-)  (\S+) at (.*)$")
+
+
+def text_agrees(fail, path, site_rows, head):
+    """The text report's call-site rows against the page's."""
+    text = open(path, encoding="utf-8").read()
+    part = text.split("\nMPI time by call site", 1)[-1].split("\n\n", 1)[0]
+    rows = [m.groups() for m in map(TEXT_ROW.match, part.splitlines()) if m]
+    if len(rows) != min(len(site_rows), 20):
+        fail("the text report shows %d call sites, the page %d" % (len(rows), len(site_rows)))
+    cols = ["% MPI", "% app", "total", "calls", "ranks", "imbal %", "wait %", "call", "call site"]
+    for i, (t, cells) in enumerate(zip(rows, site_rows)):
+        page = dict(zip(head, cells))
+        for col, want in zip(cols, t):
+            # The text fits a site into its line; the page shows more of it.
+            if col == "call site" and want.endswith("...") and page.get(col, "").startswith(want[:-3]):
+                continue
+            if page.get(col) != want:
+                fail("site %d: the page's %s reads %r, the text's %r" % (i, col, page.get(col), want))
+
+
 def check_sites(dom, args, fail):
     """The call-site tables of dom (check_page.Dom) against --json and
     --sites-csv; the tool's regions in their section only."""
@@ -101,6 +125,8 @@ def check_sites(dom, args, fail):
             fail("the page shows %d call sites, --json has %d" % (len(site_rows), len(data["sites"])))
         for i, (cells, want) in enumerate(zip(site_rows, data["sites"])):
             check_row(fail, "site %d" % i, dict(zip(t["head"], cells)), want, True)
+        if args.sites_text:
+            text_agrees(fail, args.sites_text, site_rows, t["head"])
         # Each region row lies under its site's row and is of its function.
         site, opened = -1, 0
         for cells, titles, cls in zip(t["rows"], t["titles"], t["row_classes"]):
@@ -122,7 +148,7 @@ def check_sites(dom, args, fail):
         for fn in data["startup_shutdown"]["functions"]:
             if call_of(fn["operation"]) not in life:
                 fail("start-up and shutdown does not name %s: %r" % (call_of(fn["operation"]), life))
-        print("sites: %d sites and %d functions as --json and --sites-csv say" %
+        print("sites: %d sites and %d functions as --json, --sites-csv and the text say" %
               (len(site_rows), len(f["rows"])))
     for where, text in dom.tool_texts:
         if where != "sec-tool":

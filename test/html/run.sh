@@ -6,8 +6,9 @@
 #   halo      examples/halo.c at 4 ranks under MPICH, profiled: every chart
 #             drawn and not empty, call sites, no GPU section, the wait-state
 #             data consistent and the critical path toggled on the timeline;
-#             the call-site and function tables as drawn agree with --json
-#             and --sites-csv of the same merge (check_sites.py), and the
+#             the call-site and function tables as drawn agree with --json,
+#             --sites-csv and the text report of the same merge
+#             (check_sites.py), and the
 #             tool's regions show in its section only
 #   late      test/html/late_sender.c at 2 ranks: a planted late sender (rank 1
 #             sleeps 20 ms before each of 5 sends to rank 0), so the wait
@@ -68,7 +69,8 @@ mkdir -p "$out"
 if "$MPICC_MPICH" -std=c11 -O2 -g -o "$out/halo" examples/halo.c -lm &&
     timeout 120 "$MPIEXEC_MPICH" -n 4 -genv LD_PRELOAD "$(sanitizer_preload "$lib")" \
         -genv MPISCOPE_DIR "$out/halo-4" "$out/halo" >"$out/halo.out"; then
-    "$merge" --html "$out/halo.html" --json "$out/halo.json" --sites-csv "$out/halo.sites.csv" "$out/halo-4" \
+    "$merge" --html "$out/halo.html" --json "$out/halo.json" --sites-csv "$out/halo.sites.csv" \
+        --text "$out/halo.txt" "$out/halo-4" \
         2>"$out/halo.merge.err" || fail "merge of halo-4 failed"
     [ -s "$out/halo.merge.err" ] && fail "merge of halo-4 wrote to stderr: $(head -3 "$out/halo.merge.err")"
 else
@@ -128,7 +130,8 @@ browse --dump-dom "file://$out/halo.html" >"$out/halo.dom.html" || fail "chromiu
 "$PYTHON" test/html/check_page.py dom "$out/halo.dom.html" \
     --charts run,sites,functions,ranks,regions,sizes,matrix,imbalance,timeline,waits,path,tool --no-gpu \
     --region-text 'allreduce bytes=8' --site-re '^main \(halo\.c:[0-9]+\)' --expect-path 0.001:60 \
-    --sites-json "$out/halo.json" --sites-csv "$out/halo.sites.csv" --tool-region mpiscope:final_flush \
+    --sites-json "$out/halo.json" --sites-csv "$out/halo.sites.csv" --sites-text "$out/halo.txt" \
+    --tool-region mpiscope:final_flush \
     --min-elements chart-ranks=4 --min-elements chart-matrix=8 --min-elements chart-timeline=100 || failed=1
 # The controls, driven by test/html/interact.js in a copy of the page.
 interact_copy() {
