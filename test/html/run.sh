@@ -8,8 +8,8 @@
 #             data consistent and the critical path toggled on the timeline;
 #             the call-site and function tables as drawn agree with --json,
 #             --sites-csv and the text report of the same merge
-#             (check_sites.py), and the
-#             tool's regions show in its section only
+#             (check_sites.py), and the tool's regions show in its section
+#             only
 #   late      test/html/late_sender.c at 2 ranks: a planted late sender (rank 1
 #             sleeps 20 ms before each of 5 sends to rank 0), so the wait
 #             states read about 0.1 s of late_sender on rank 0 caused by
