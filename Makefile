@@ -128,10 +128,10 @@ $(BUILD)/obj/core/gen/%.o: $(BUILD)/gen/%.c $(STAMP_CORE) common/op_names.h comm
 	$(CC) $(BASE_CFLAGS) -Icommon -c $< -o $@
 
 # The HTML report's script and style sheet, as C strings (one source of truth).
-HTML_ASSETS := analysis/report/html/report_html.js analysis/report/html/report_html.css
+HTML_ASSETS := analysis/report/html/report_html.js analysis/report/html/report_html_sites.js analysis/report/html/report_html.css
 $(BUILD)/gen/report_html_assets.h: $(HTML_ASSETS) scripts/embed_text.py
 	@mkdir -p $(BUILD)/gen
-	$(PYTHON) scripts/embed_text.py $@ HTML_JS=analysis/report/html/report_html.js HTML_CSS=analysis/report/html/report_html.css
+	$(PYTHON) scripts/embed_text.py $@ HTML_JS=analysis/report/html/report_html.js HTML_SITES_JS=analysis/report/html/report_html_sites.js HTML_CSS=analysis/report/html/report_html.css
 
 # ---- generated Fortran entry points, once per MPI flavour ----
 # The symbols the MPI's Fortran libraries export decide which entry points
