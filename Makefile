@@ -223,6 +223,8 @@ $(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(
 	$(CC) $(BASE_CFLAGS) -DMS_HAVE_DW=$(HAVE_DW) -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
 # The handle map is the preload library's (MPI-free), tested on its own.
 $(BUILD)/test/unit/test_handle_map: pmpi/handle_map.c
+# So is the closest-name search of the configuration's warnings.
+$(BUILD)/test/unit/test_closest_name: preload/closest_name.c
 include test/symbolize/fixtures.mk
 
 # The test-only log synthesizer (test/scale/): logs of any size, written by
