@@ -73,11 +73,11 @@ _Static_assert(NVARS <= MS_WARN_CONFIG_LAST - MS_WARN_CONFIG_FIRST + 1, "one war
 
 /* The other MPISCOPE_ variables of the project, known and never warned
  * about: those of the tests (read by preload/clock_skew.c, slow_writer.c
- * and sink_trace.c), of the modulefile (scripts/install/) and of
- * scripts/deps.sh. */
+ * and sink_trace.c, and by the merge: analysis/merge/merge_cli.c), of the
+ * modulefile (scripts/install/) and of scripts/deps.sh. */
 static const char *const other_names[] = {
     "MPISCOPE_TEST_CLOCK_SKEW", "MPISCOPE_TEST_WRITER_DELAY_MS", "MPISCOPE_TEST_FOLLOW_BELOW",
-    "MPISCOPE_HOME", "MPISCOPE_VENV",
+    "MPISCOPE_TEST_TIMELINE_WARN_BYTES", "MPISCOPE_HOME", "MPISCOPE_VENV",
 };
 #define NOTHER (sizeof other_names / sizeof other_names[0])
 
