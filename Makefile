@@ -62,10 +62,11 @@ STAMP_MERGE   := $(call config_stamp,merge,HAVE_DW=$(HAVE_DW) $(DW_CFLAGS) $(DW_
 STAMP_MPICH   := $(call config_stamp,lib-mpich,$(MPICC_MPICH) $(LIB_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
 STAMP_OPENMPI := $(call config_stamp,lib-openmpi,$(MPICC_OPENMPI) $(LIB_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
 
-# The op names of pmpi/calls.tbl (common/op_names.h), generated.
-OP_NAMES_OBJ  := $(BUILD)/obj/core/gen/op_names.o
-CORE_OBJS     := $(CORE_SRCS:%.c=$(BUILD)/obj/core/%.o) $(OP_NAMES_OBJ)
-COMMON_OBJS   := $(COMMON_SRCS:%.c=$(BUILD)/obj/core/%.o) $(OP_NAMES_OBJ)
+# The op names of pmpi/calls.tbl (common/op_names.h) and what each op means
+# (its class column, common/op_class.h), generated.
+OP_TABLE_OBJS := $(BUILD)/obj/core/gen/op_names.o $(BUILD)/obj/core/gen/op_class.o
+CORE_OBJS     := $(CORE_SRCS:%.c=$(BUILD)/obj/core/%.o) $(OP_TABLE_OBJS)
+COMMON_OBJS   := $(COMMON_SRCS:%.c=$(BUILD)/obj/core/%.o) $(OP_TABLE_OBJS)
 ANALYSIS_OBJS := $(ANALYSIS_SRCS:%.c=$(BUILD)/obj/core/%.o)
 SYM_OBJS      := $(SYM_SRCS:%.c=$(BUILD)/obj/core/%.o)
 OTF2_OBJS     := $(OTF2_SRCS:%.c=$(BUILD)/obj/core/%.o)
@@ -85,7 +86,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests fault-tests merge-parallel-tests app-tests fuzz fuzz-replay bench bench-follow bench-fold bench-clock bench-sanity scaling clean FORCE
+.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests window-tests fault-tests merge-parallel-tests app-tests fuzz fuzz-replay bench bench-follow bench-fold bench-clock bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -118,16 +119,19 @@ $(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_op_table.c $(BUILD)/gen/pmpi_ops.
 $(BUILD)/gen/op_names.c: pmpi/calls.tbl scripts/gen_op_names.py
 	@mkdir -p $(BUILD)/gen
 	$(PYTHON) scripts/gen_op_names.py pmpi/calls.tbl $@
-# Generated for common/: its header by name.
-$(OP_NAMES_OBJ): $(BUILD)/gen/op_names.c $(STAMP_CORE)
+$(BUILD)/gen/op_class.c: pmpi/calls.tbl scripts/gen_op_class.py scripts/gen_wrappers.py
+	@mkdir -p $(BUILD)/gen
+	$(PYTHON) scripts/gen_op_class.py pmpi/calls.tbl $@
+# Generated for common/: its headers by name.
+$(BUILD)/obj/core/gen/%.o: $(BUILD)/gen/%.c $(STAMP_CORE) common/op_names.h common/op_class.h
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -Icommon -c $< -o $@
 
 # The HTML report's script and style sheet, as C strings (one source of truth).
-HTML_ASSETS := analysis/report/html/report_html.js analysis/report/html/report_html.css
+HTML_ASSETS := analysis/report/html/report_html.js analysis/report/html/report_html_sites.js analysis/report/html/report_html.css
 $(BUILD)/gen/report_html_assets.h: $(HTML_ASSETS) scripts/embed_text.py
 	@mkdir -p $(BUILD)/gen
-	$(PYTHON) scripts/embed_text.py $@ HTML_JS=analysis/report/html/report_html.js HTML_CSS=analysis/report/html/report_html.css
+	$(PYTHON) scripts/embed_text.py $@ HTML_JS=analysis/report/html/report_html.js HTML_SITES_JS=analysis/report/html/report_html_sites.js HTML_CSS=analysis/report/html/report_html.css
 
 # ---- generated Fortran entry points, once per MPI flavour ----
 # The symbols the MPI's Fortran libraries export decide which entry points
@@ -164,7 +168,8 @@ $(BUILD)/obj/$(1)/gen/%.o: $(BUILD)/gen/%.c $(5) | $(GEN_HDRS)
 # MPI symbols stay undefined and weak: the library loads (and stays silent)
 # in processes without MPI, even with LD_BIND_NOW, and never pulls in an MPI.
 $(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(BUILD)/obj/$(1)/gen/pmpi_wrappers.o $(BUILD)/obj/$(1)/gen/pmpi_op_table.o \
-    $(BUILD)/obj/$(1)/gen/pmpi_fortran_$(1).o $(BUILD)/obj/$(1)/gen/op_names.o $(5)
+    $(BUILD)/obj/$(1)/gen/pmpi_fortran_$(1).o $(BUILD)/obj/$(1)/gen/op_names.o \
+    $(BUILD)/obj/$(1)/gen/op_class.o $(5)
 	@mkdir -p $$(dir $$@)
 	$(CC) -r -nostdlib -o $(BUILD)/obj/$(1)/all.o $$(filter %.o,$$^)
 	nm -u $(BUILD)/obj/$(1)/all.o | awk '{print $$$$2}' | grep -E '^(P?MPI_|ompi_|MPIR_|p?mpi_|pmpir_|MPI_F_)' | sort -u > $(BUILD)/obj/$(1)/weak.txt
@@ -218,6 +223,8 @@ $(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(
 	$(CC) $(BASE_CFLAGS) -DMS_HAVE_DW=$(HAVE_DW) -o $@ $(filter %.c %.o,$^) $(CRITERION_LIBS) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
 # The handle map is the preload library's (MPI-free), tested on its own.
 $(BUILD)/test/unit/test_handle_map: pmpi/handle_map.c
+# So is the closest-name search of the configuration's warnings.
+$(BUILD)/test/unit/test_closest_name: preload/closest_name.c
 include test/symbolize/fixtures.mk
 
 # The test-only log synthesizer (test/scale/): logs of any size, written by
@@ -247,7 +254,7 @@ FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 120
 FUZZ_FLAGS   := -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -Iinclude
-FUZZ_SRCS    := $(ANALYSIS_SRCS) $(SYM_SRCS) $(CORE_SRCS) $(BUILD)/gen/op_names.c
+FUZZ_SRCS    := $(ANALYSIS_SRCS) $(SYM_SRCS) $(CORE_SRCS) $(BUILD)/gen/op_names.c $(BUILD)/gen/op_class.c
 $(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_read.h $(FUZZ_SRCS) | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -Icommon -o $@ $(filter %.c,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm
@@ -288,6 +295,10 @@ house-tests: all
 golden-tests: $(MERGE)
 	BUILD=$(BUILD) HAVE_OTF2=$(HAVE_OTF2) HAVE_DW=$(HAVE_DW) bash test/golden_outputs.sh; \
 	  rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
+
+# Bounded timelines (--from, --to, --ranks) on a synthesized run; seconds.
+window-tests: $(MERGE) $(SYNTH_LOGS)
+	BUILD=$(BUILD) bash test/timeline_window.sh
 
 # Damaged copies of real logs through the merge binary: exit status and message.
 fault-tests: $(MERGE)
@@ -360,7 +371,7 @@ bench: all peers
 
 # The writer's cost of following a trace and of folding it (bench/follow_cost.c).
 $(BUILD)/bench/follow_cost: bench/follow_cost.c $(BUILD)/obj/core/preload/summary.o \
-    $(BUILD)/obj/core/preload/summary_requests.o $(OP_NAMES_OBJ) $(addprefix $(BUILD)/obj/core/common/,stats.o \
+    $(BUILD)/obj/core/preload/summary_requests.o $(OP_TABLE_OBJS) $(addprefix $(BUILD)/obj/core/common/,stats.o \
     sketch.o nesting.o req_records.o req_match.o region_parse.o region_name.o)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
@@ -370,7 +381,7 @@ bench-follow: $(BUILD)/bench/follow_cost
 # Summary mode's fold replayed on a decompressed trace log (bench/fold_replay.c;
 # docs/PERFORMANCE.md, "Summary mode's writer").
 $(BUILD)/bench/fold_replay: bench/fold_replay.c $(BUILD)/obj/core/preload/summary.o \
-    $(BUILD)/obj/core/preload/summary_requests.o $(OP_NAMES_OBJ) $(addprefix $(BUILD)/obj/core/common/,stats.o \
+    $(BUILD)/obj/core/preload/summary_requests.o $(OP_TABLE_OBJS) $(addprefix $(BUILD)/obj/core/common/,stats.o \
     sketch.o nesting.o req_records.o req_match.o region_parse.o region_name.o)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
@@ -409,6 +420,7 @@ check: deps
 	$(MAKE) fuzz-replay
 	$(MAKE) house-tests
 	$(MAKE) golden-tests
+	$(MAKE) window-tests
 	$(MAKE) fault-tests
 	$(MAKE) merge-parallel-tests
 	$(MAKE) smoke-tests

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "log_format.h"
+#include "op_class.h"
 #include "op_names.h"
 #include "region_name.h"
 
@@ -142,7 +143,9 @@ void ms_rq_facts_of(const ms_region_info *info, int is_mpi, ms_rq_facts *out)
         return;
     out->op = ms_op_id(info->op, strlen(info->op));
     out->io = strcmp(info->kind, "io") == 0;
-    out->pair = strcmp(info->op, "isendrecv") == 0 || strcmp(info->op, "isendrecv_replace") == 0;
+    ms_op_meaning m = ms_op_meaning_of(info->op);
+    /* A request that sends one message and receives one (isendrecv). */
+    out->pair = m.cls == MS_OPC_SENDRECV && (m.traits & MS_OPT_POST);
     /* A name's fields outside what a message can say (DESIGN §4: -1, or
      * a rank or tag that fits an int; bytes -1 or more) are not known. */
     out->comm = info->comm >= -1 ? info->comm : -1;

@@ -72,6 +72,9 @@ static void start_single(void)
         snprintf(dir, sizeof dir, "%s", ms_cfg.dir);
     else
         ms_default_dir(dir, sizeof dir);
+    /* Rank 0 of 1, but under a launcher the configuration's warnings are
+     * left to the launcher's rank 0. */
+    ms_diag_config_quiet(ms_config_launcher_rank() > 0);
     ms_config_report(0);
     ms_start_info info = {
         .dir = dir, .rank = 0, .size = 1, .init_start_ns = 0, .init_end_ns = 0,

@@ -404,7 +404,8 @@ static void lk_start(void)
         return;
     const char *group = ms_cfg.likwid;
     if (getenv("LIKWID_EVENTS")) {
-        ms_warn_once(MS_WARN_LIKWID, "MPISCOPE_LIKWID=%s is ignored: LIKWID already measures (likwid-perfctr)", group);
+        ms_warn_config(MS_WARN_LIKWID, "MPISCOPE_LIKWID=%s is ignored: LIKWID already measures (likwid-perfctr)",
+                       group);
         return;
     }
     pthread_mutex_lock(&lock);

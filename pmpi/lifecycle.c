@@ -40,6 +40,7 @@ typedef struct agreed {
     char run[17];             /* 16 hex digits */
     char sync;                /* 1: measure the clocks (rank 0 records) */
     char place;               /* 1: place the writer threads (writer_cpu.h) */
+    uint64_t env_print;       /* rank 0's ms_config_fingerprint() */
 } agreed;
 
 static int init_in_session_run(uint16_t op, uint64_t t0);
@@ -65,6 +66,7 @@ static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64
         snprintf(a.run, sizeof a.run, "%016llx", (unsigned long long)ms_new_run_id());
         a.sync = !ms_cfg.disable && size > 1;
         a.place = !ms_cfg.disable && ms_cfg.writer_cpu == MS_WRITER_CPU_AUTO;
+        a.env_print = ms_config_fingerprint();
     }
     /* Every rank takes part, even with MPISCOPE_DISABLE=1, so that a value
      * that differs between ranks cannot leave a rank waiting here. */
@@ -72,6 +74,12 @@ static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64
     a.dir[sizeof a.dir - 1] = 0;
     a.run[sizeof a.run - 1] = 0;
     const char *dir = a.dir;
+    /* The configuration's warnings, once per run: rank 0 of the first
+     * world speaks for every rank that sees the same MPISCOPE_ variables;
+     * a rank that sees others speaks for itself. A spawned world's rank 0
+     * leaves them to its parents' (the variables come from the same
+     * launcher). */
+    ms_diag_config_quiet(a.env_print == ms_config_fingerprint() && (rank != 0 || ms_spawned_world(world)));
     /* Every rank measures when rank 0 records, also with
      * MPISCOPE_DISABLE=1: the duplication is collective, and rank 0 waits
      * for every rank's pings. The skew (tests only) is set first, since

@@ -21,6 +21,11 @@ static MPI_Comm parent_of(MPI_Comm world)
     return parent;
 }
 
+int ms_spawned_world(MPI_Comm world)
+{
+    return parent_of(world) != MPI_COMM_NULL;
+}
+
 void ms_spawn_world_dir(MPI_Comm world, char *dir, size_t cap)
 {
     /* Without MPISCOPE_DIR the parents' directory is not known here: the

@@ -21,6 +21,10 @@
  * MPISCOPE_DISABLE=1 or where world is not MPI_COMM_WORLD (sessions). */
 __attribute__((visibility("hidden"))) void ms_spawn_world_dir(MPI_Comm world, char *dir, size_t cap);
 
+/* 1 in a spawned world (world is MPI_COMM_WORLD, MPI_Comm_get_parent is
+ * not MPI_COMM_NULL); 0 otherwise, and with MPISCOPE_DISABLE=1. */
+__attribute__((visibility("hidden"))) int ms_spawned_world(MPI_Comm world);
+
 /* Every rank of world once recording has started (t its thread): in a
  * spawned world, the parent intercommunicator gets its id (as one made
  * over MPI_COMM_WORLD by MPI_Intercomm_create), so that calls on it are

@@ -5,21 +5,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../preload/config.h"
 #include "../preload/diag.h"
 #include "../preload/runtime.h"
 
 /* Whether the launcher's environment names this process as a rank other
- * than 0 (Hydra and PMI, Open MPI, PMIx, Slurm); a process it does not name
- * counts as rank 0. */
+ * than 0 (config.h); a process it does not name counts as rank 0. */
 static int other_rank(void)
 {
-    static const char *const vars[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"};
-    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
-        const char *v = getenv(vars[i]);
-        if (v && v[0])
-            return strcmp(v, "0") != 0;
-    }
-    return 0;
+    return ms_config_launcher_rank() > 0;
 }
 
 void ms_pmpi_check_stacking(void)

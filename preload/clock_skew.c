@@ -32,7 +32,7 @@ void ms_skew_setup(int rank)
     }
     /* At most 1000 s and 10 % per rank: enough for any test. */
     if (!ok || *end || !(off >= -1e12 && off <= 1e12) || !(ppm >= -1e5 && ppm <= 1e5)) {
-        ms_warn_once(MS_WARN_CONFIG_LAST, "MPISCOPE_TEST_CLOCK_SKEW=\"%s\" is not \"<offset_ns>,<drift_ppm>\"; ignored", v);
+        ms_warn_config(MS_WARN_CONFIG_LAST, "MPISCOPE_TEST_CLOCK_SKEW=\"%s\" is not \"<offset_ns>,<drift_ppm>\"; ignored", v);
         return;
     }
     skew_offset = off * rank;

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
+#include "closest_name.h"
 #include "collector_list.h"
 #include "diag.h"
 #include "../common/log_format.h"
@@ -32,8 +34,13 @@ typedef struct var {
 } var;
 
 static const choice mode_choices[] = {{"trace", MS_MODE_TRACE}, {"summary", MS_MODE_SUMMARY}, {NULL, 0}};
-static const choice cupti_choices[] = {{"auto", MS_CUPTI_AUTO}, {"1", MS_CUPTI_ON}, {"0", MS_CUPTI_OFF}, {NULL, 0}};
-static const choice bool_choices[] = {{"0", 0}, {"1", 1}, {NULL, 0}};
+/* Booleans: 0/1, no/yes, false/true, off/on (any case); shown as 0 or 1. */
+static const choice cupti_choices[] = {{"auto", MS_CUPTI_AUTO}, {"1", MS_CUPTI_ON}, {"0", MS_CUPTI_OFF},
+                                       {"yes", MS_CUPTI_ON}, {"no", MS_CUPTI_OFF}, {"true", MS_CUPTI_ON},
+                                       {"false", MS_CUPTI_OFF}, {"on", MS_CUPTI_ON}, {"off", MS_CUPTI_OFF},
+                                       {NULL, 0}};
+static const choice bool_choices[] = {{"0", 0}, {"1", 1}, {"no", 0}, {"yes", 1}, {"false", 0},
+                                      {"true", 1}, {"off", 0}, {"on", 1}, {NULL, 0}};
 static const choice writer_cpu_choices[] = {{"auto", MS_WRITER_CPU_AUTO}, {"off", MS_WRITER_CPU_OFF}, {NULL, 0}};
 
 #define FIELD(f) offsetof(ms_config, f), sizeof(((ms_config *)0)->f)
@@ -44,7 +51,7 @@ static const var vars[] = {
     {"MPISCOPE_MODE", V_CHOICE, "trace", FIELD(mode), mode_choices, 0, 0,
      "trace: every call is an event; summary: per-region aggregates"},
     {"MPISCOPE_CUPTI", V_CHOICE, "auto", FIELD(cupti), cupti_choices, 0, 0,
-     "GPU activity from CUPTI: auto, 1, 0"},
+     "GPU activity from CUPTI: auto, or a boolean"},
     {"MPISCOPE_LIKWID", V_STRING, "", FIELD(likwid), NULL, 0, 0,
      "LIKWID group measured per rank and region (unset: off)"},
     {"MPISCOPE_BUFFER_KB", V_UINT, "1024", FIELD(buffer_kb), NULL, 64, 1u << 20,
@@ -64,8 +71,68 @@ static const var vars[] = {
 #define NVARS (sizeof vars / sizeof vars[0])
 _Static_assert(NVARS <= MS_WARN_CONFIG_LAST - MS_WARN_CONFIG_FIRST + 1, "one warning cause per variable");
 
+/* The other MPISCOPE_ variables of the project, known and never warned
+ * about: those of the tests (read by preload/clock_skew.c, slow_writer.c
+ * and sink_trace.c, and by the merge: analysis/merge/merge_cli.c), of the
+ * modulefile (scripts/install/) and of scripts/deps.sh. */
+static const char *const other_names[] = {
+    "MPISCOPE_TEST_CLOCK_SKEW", "MPISCOPE_TEST_WRITER_DELAY_MS", "MPISCOPE_TEST_FOLLOW_BELOW",
+    "MPISCOPE_TEST_TIMELINE_WARN_BYTES", "MPISCOPE_HOME", "MPISCOPE_VENV",
+};
+#define NOTHER (sizeof other_names / sizeof other_names[0])
+
 /* Problems found while loading, reported later. */
 static const char *bad_value[NVARS];
+enum { MAX_UNKNOWN = MS_WARN_UNKNOWN_LAST - MS_WARN_UNKNOWN_FIRST + 1 };
+static char unknown[MAX_UNKNOWN][64];  /* unknown MPISCOPE_ variables, cut to 63 characters */
+static size_t n_unknown, n_unknown_more;
+static uint64_t fingerprint;
+
+static int known_name(const char *name, size_t len)
+{
+    for (size_t i = 0; i < NVARS + NOTHER; i++) {
+        const char *k = i < NVARS ? vars[i].name : other_names[i - NVARS];
+        if (strlen(k) == len && memcmp(k, name, len) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* FNV-1a of one "NAME=value". */
+static uint64_t hash_entry(const char *e)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (; *e; e++)
+        h = (h ^ (unsigned char)*e) * 1099511628211ull;
+    return h;
+}
+
+/* The environment's MPISCOPE_ variables: the unknown ones, and the
+ * fingerprint (a sum, so that their order does not matter). */
+static void scan_environment(void)
+{
+    extern char **environ;
+    n_unknown = n_unknown_more = 0;
+    fingerprint = 0;
+    for (char **e = environ; e && *e; e++) {
+        if (strncmp(*e, "MPISCOPE_", 9) != 0)
+            continue;
+        fingerprint += hash_entry(*e);
+        const char *eq = strchr(*e, '=');
+        size_t len = eq ? (size_t)(eq - *e) : strlen(*e);
+        if (known_name(*e, len))
+            continue;
+        if (n_unknown == MAX_UNKNOWN) {
+            n_unknown_more++;
+            continue;
+        }
+        if (len >= sizeof unknown[0])
+            len = sizeof unknown[0] - 1;
+        memcpy(unknown[n_unknown], *e, len);
+        unknown[n_unknown][len] = 0;
+        n_unknown++;
+    }
+}
 
 static int parse(const var *v, const char *text)
 {
@@ -79,7 +146,7 @@ static int parse(const var *v, const char *text)
     case V_CHOICE:
     case V_BOOL:
         for (const choice *c = v->choices; c->text; c++) {
-            if (strcmp(c->text, text) == 0) {
+            if (strcasecmp(c->text, text) == 0) {
                 *(int *)field = c->value;
                 return 0;
             }
@@ -110,6 +177,34 @@ void ms_config_load(void)
             parse(&vars[i], vars[i].def);
         }
     }
+    scan_environment();
+}
+
+uint64_t ms_config_fingerprint(void)
+{
+    return fingerprint;
+}
+
+int ms_config_launcher_rank(void)
+{
+    static const char *const names[] = {"PMI_RANK", "OMPI_COMM_WORLD_RANK", "PMIX_RANK", "SLURM_PROCID"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        const char *v = getenv(names[i]);
+        char *end;
+        long r = v && *v ? strtol(v, &end, 10) : -1;
+        if (v && *v && !*end && r >= 0 && r <= INT_MAX)
+            return (int)r;
+    }
+    return -1;
+}
+
+/* The closest known name to an unknown one. */
+static const char *closest(const char *name)
+{
+    const char *known[NVARS + NOTHER];
+    for (size_t i = 0; i < NVARS + NOTHER; i++)
+        known[i] = i < NVARS ? vars[i].name : other_names[i - NVARS];
+    return known[ms_closest_name(name, known, NVARS + NOTHER)];
 }
 
 static void describe_allowed(const var *v, char *buf, size_t cap)
@@ -133,15 +228,23 @@ void ms_config_report(int print_effective)
             continue;
         char allowed[160];
         describe_allowed(&vars[i], allowed, sizeof allowed);
-        ms_warn_once((enum ms_cause)(MS_WARN_CONFIG_FIRST + i),
+        ms_warn_config((enum ms_cause)(MS_WARN_CONFIG_FIRST + i),
                      "%s=\"%.64s\" is not valid (%s); using the default \"%s\"",
                      vars[i].name, bad_value[i], allowed, vars[i].def);
     }
+    for (size_t i = 0; i < n_unknown; i++) {
+        char more[64] = "";
+        if (i + 1 == n_unknown && n_unknown_more)
+            snprintf(more, sizeof more, " (and %zu more unknown MPISCOPE_ variables)", n_unknown_more);
+        ms_warn_config((enum ms_cause)(MS_WARN_UNKNOWN_FIRST + i),
+                       "%s is not a variable of mpiscope and is ignored: did you mean %s?%s", unknown[i],
+                       closest(unknown[i]), more);
+    }
     /* Settings this build cannot honour: say so once, carry on. */
     if (ms_cfg.cupti == MS_CUPTI_ON && !ms_collector_linked("cupti"))
-        ms_warn_once(MS_WARN_CUPTI, "MPISCOPE_CUPTI=1: CUPTI support is not built in; no GPU activity is recorded");
+        ms_warn_config(MS_WARN_CUPTI, "MPISCOPE_CUPTI=1: CUPTI support is not built in; no GPU activity is recorded");
     if (ms_cfg.likwid[0] && !ms_collector_linked("likwid"))
-        ms_warn_once(MS_WARN_LIKWID, "MPISCOPE_LIKWID=%s: LIKWID support is not built in; no counters are recorded",
+        ms_warn_config(MS_WARN_LIKWID, "MPISCOPE_LIKWID=%s: LIKWID support is not built in; no counters are recorded",
                      ms_cfg.likwid);
     if (print_effective) {
         char buf[4096];

@@ -2,13 +2,18 @@
  * Run-time configuration from the environment (DESIGN §3). One table in
  * config.c lists every variable with its type, default and bounds.
  * ms_config_load() is silent (a process that never calls MPI_Init must print
- * nothing); ms_config_report() prints each problem once, then the effective
- * configuration when MPISCOPE_VERBOSE=1 (rank 0).
+ * nothing); ms_config_report() prints each problem once (a value that is not
+ * valid, an MPISCOPE_ variable that mpiscope does not know, a setting this
+ * build cannot honour), unless this process is quiet about the
+ * configuration (diag.h), then the effective configuration when
+ * MPISCOPE_VERBOSE=1 (rank 0). Booleans take 0/1, no/yes, false/true and
+ * off/on, in any case.
  */
 #ifndef MPISCOPE_CONFIG_H
 #define MPISCOPE_CONFIG_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 enum { MS_CUPTI_OFF = 0, MS_CUPTI_ON = 1, MS_CUPTI_AUTO = 2 };
 enum { MS_WRITER_CPU_OFF = 0, MS_WRITER_CPU_AUTO = 1 };
@@ -30,6 +35,15 @@ extern ms_config ms_cfg;
 
 void ms_config_load(void);
 void ms_config_report(int print_effective);
+
+/* A fingerprint of this process's MPISCOPE_ variables, names and values,
+ * taken by ms_config_load(): two processes with the same variables have
+ * the same fingerprint, and so the same warnings about them. */
+uint64_t ms_config_fingerprint(void);
+
+/* This process's rank as its launcher set it in the environment before
+ * MPI_Init (PMI_RANK, OMPI_COMM_WORLD_RANK, PMIX_RANK, SLURM_PROCID), or -1. */
+int ms_config_launcher_rank(void);
 
 /* Writes "NAME=value" of every variable, one per line, into buf. */
 size_t ms_config_describe(char *buf, size_t cap);

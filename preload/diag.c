@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 static atomic_bool warned[MS_WARN_COUNT];
+static atomic_int config_quiet;
 
 static void vprint(const char *fmt, va_list ap)
 {
@@ -31,6 +32,21 @@ void ms_warn_once(enum ms_cause cause, const char *fmt, ...)
     va_start(ap, fmt);
     vprint(fmt, ap);
     va_end(ap);
+}
+
+void ms_warn_config(enum ms_cause cause, const char *fmt, ...)
+{
+    if (atomic_load(&config_quiet) || (unsigned)cause >= MS_WARN_COUNT || atomic_exchange(&warned[cause], 1))
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vprint(fmt, ap);
+    va_end(ap);
+}
+
+void ms_diag_config_quiet(int quiet)
+{
+    atomic_store(&config_quiet, quiet != 0);
 }
 
 void ms_info(const char *fmt, ...)

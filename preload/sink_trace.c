@@ -104,7 +104,7 @@ static uint64_t follow_below(void)
     errno = 0;
     unsigned long long b = strtoull(v, &end, 10);
     if (errno || end == v || *end || *v == '-') {
-        ms_warn_once(MS_WARN_CONFIG_LAST, "MPISCOPE_TEST_FOLLOW_BELOW=\"%s\" is not a number of bytes; ignored", v);
+        ms_warn_config(MS_WARN_CONFIG_LAST, "MPISCOPE_TEST_FOLLOW_BELOW=\"%s\" is not a number of bytes; ignored", v);
         return MS_FB_FOLLOW_BELOW;
     }
     return b;

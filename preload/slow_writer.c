@@ -19,7 +19,7 @@ void ms_slow_writer_setup(void)
     errno = 0;
     long ms = strtol(v, &end, 10);
     if (errno || end == v || *end || ms < 0 || ms > 10000) {
-        ms_warn_once(MS_WARN_CONFIG_LAST, "MPISCOPE_TEST_WRITER_DELAY_MS=\"%s\" is not 0 to 10000 ms; ignored", v);
+        ms_warn_config(MS_WARN_CONFIG_LAST, "MPISCOPE_TEST_WRITER_DELAY_MS=\"%s\" is not 0 to 10000 ms; ignored", v);
         return;
     }
     delay_ms = ms;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# `make demo`: profile examples/halo.c at 4 ranks under MPICH, print the report
-# and write the region table and the HTML report.
+# `make demo`: profile examples/halo.c at 4 ranks under MPICH through the
+# launcher (build/bin/mpiscope, as the README recommends), which prints the
+# program's output and the report and writes the tables and the HTML report.
 # Environment (set by make): BUILD, MPICC_MPICH, MPIEXEC_MPICH.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,8 @@ case "$BUILD" in
 esac
 lib=$build_abs/lib/libmpiscope-mpich.so
 merge=$build_abs/bin/mpiscope-merge
-for f in "$lib" "$merge"; do
+launcher=$build_abs/bin/mpiscope
+for f in "$lib" "$merge" "$launcher"; do
     if [ ! -e "$f" ]; then
         echo "demo: $f is missing (run make first)" >&2
         exit 1
@@ -30,11 +32,8 @@ mkdir -p "$(dirname "$app")"
 rm -rf "$dir"
 mkdir -p "$(dirname "$dir")"
 
-echo "demo: $MPIEXEC_MPICH -n $RANKS -genv LD_PRELOAD $lib -genv MPISCOPE_DIR $dir $app"
-"$MPIEXEC_MPICH" -n "$RANKS" -genv LD_PRELOAD "$lib" -genv MPISCOPE_DIR "$dir" "$app"
-echo
-"$merge" "$dir"
-"$merge" --csv "$dir/regions.csv" --html "$dir/report.html" "$dir"
+echo "demo: $launcher --dir $dir --html $dir/report.html -- $MPIEXEC_MPICH -n $RANKS $app"
+"$launcher" --dir "$dir" --html "$dir/report.html" -- "$MPIEXEC_MPICH" -n "$RANKS" "$app"
 echo
 echo "demo: per-rank logs in $dir/ (rank-*.zst), region table in $dir/regions.csv"
 echo "demo: HTML report in $dir/report.html (open it in a browser)"

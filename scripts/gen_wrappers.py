@@ -9,7 +9,8 @@ Writes OUTDIR/pmpi_ops.h (op ids, names, kinds), OUTDIR/pmpi_op_table.c
 variant of each `largecount` row; and, for every row, the pointer to the
 function its wrapper calls, the next tool's or PMPI's, with its lookup). Fails, naming the row, on a malformed
 row, an id used twice or taken from a `retired` row, a name used twice, an
-unknown kind or semantic, a semantic that names a parameter the row does
+unknown kind or semantic, a row without a class (or with an unknown class or
+trait, or a post or init trait its semantics do not say), a semantic that names a parameter the row does
 not have, or large-count types on a row that is not `largecount` (or none
 on one that is).
 """
@@ -25,6 +26,16 @@ KINDS = {
     "io": "MS_KIND_IO",
     "other": "MS_KIND_OTHER",
 }
+
+# The class column: one class word, then traits (pmpi/calls.tbl's header;
+# scripts/gen_op_class.py emits them for the merge, common/op_class.h).
+CLASSES = ["other", "send", "recv", "sendrecv", "probe", "start_one", "start_all", "request", "complete_one", "complete_any",
+           "complete_all", "complete_some", "barrier", "nxn", "bcast", "reduce", "scan", "neighbor", "create",
+           "free", "rma", "rma_sync", "io"]
+TRAITS = ["post", "init", "test", "standard", "synchronous", "buffered", "ready", "read", "write", "alloc"]
+# Traits that the row's semantics must say too: a request created for a
+# completion (post) or for starts (init).
+TRAIT_ITEMS = {"post": {"newreq", "newrecv"}, "init": {"persist", "persistrecv", "persistprecv"}}
 
 # item name -> the kinds of its arguments: "p" a parameter name, "e" a bytes expression
 ITEMS = {
@@ -79,6 +90,8 @@ class Row:
     id: int
     function: str
     kind: str
+    cls: str
+    traits: list
     semantics: list
     params: list = field(default_factory=list)
     opfunc: str = ""  # the function whose op this row records (large-count variants)
@@ -207,12 +220,36 @@ def check_large_count(row, where):
                         f"but is not largecount")
 
 
+def parse_class(text, where):
+    """The class cell: (class, [traits])."""
+    words = text.split()
+    if not words:
+        raise SpecError(f"{where}: the row has no class (one of {', '.join(CLASSES)}, then its traits)")
+    if words[0] not in CLASSES:
+        raise SpecError(f"{where}: unknown class '{words[0]}' (one of {', '.join(CLASSES)})")
+    for w in words[1:]:
+        if w not in TRAITS:
+            raise SpecError(f"{where}: unknown trait '{w}' (one of {', '.join(TRAITS)})")
+        if words.count(w) > 1:
+            raise SpecError(f"{where}: trait '{w}' given twice")
+    return words[0], words[1:]
+
+
+def check_traits(row, where):
+    """post and init are said by the class column and the semantics alike."""
+    for trait, items in TRAIT_ITEMS.items():
+        said = any(has(row, i) for i in items)
+        if said != (trait in row.traits):
+            raise SpecError(f"{where}: {row.function} {'lacks' if said else 'has'} the trait '{trait}' but its "
+                            f"semantics {'say' if said else 'do not say'} {' or '.join(sorted(items))}")
+
+
 def parse_row(cells, path, no):
-    """One call row: `id | function | kind | semantics | parameters`."""
+    """One call row: `id | function | kind | class | semantics | parameters`."""
     where = f"{path}:{no}"
-    if len(cells) != 5:
-        raise SpecError(f"{where}: expected 5 cells 'id | function | kind | semantics | parameters'")
-    sid, function, kind, sems, params = cells
+    if len(cells) != 6:
+        raise SpecError(f"{where}: expected 6 cells 'id | function | kind | class | semantics | parameters'")
+    sid, function, kind, cls, sems, params = cells
     if not sid.isdigit() or int(sid) <= 0:
         raise SpecError(f"{where}: id '{sid}' is not a positive integer")
     if not function.startswith("MPI_") or not IDENT.match(function):
@@ -223,8 +260,10 @@ def parse_row(cells, path, no):
     names = {p.name for p in plist}
     if len(names) != len(plist):
         raise SpecError(f"{where}: duplicate parameter name")
-    row = Row(no, int(sid), function, kind, parse_semantics(sems, names, where), plist)
+    cls, traits = parse_class(cls, where)
+    row = Row(no, int(sid), function, kind, cls, traits, parse_semantics(sems, names, where), plist)
     check_large_count(row, where)
+    check_traits(row, where)
     if has(row, "conly") and not is_custom(row):
         raise SpecError(f"{where}: conly() applies to custom rows only")
     return row
@@ -288,7 +327,8 @@ def large_count_variant(row):
     """The MPI-4 `_c` variant of a row: each parameter takes the type the
     table gives after the '/' (counts MPI_Count, displacements MPI_Aint)."""
     params = [Param(p.large or p.ctype, p.name) for p in row.params]
-    return Row(row.line, row.id, row.function + "_c", row.kind, row.semantics, params, row.function)
+    return Row(row.line, row.id, row.function + "_c", row.kind, row.cls, row.traits, row.semantics, params,
+               row.function)
 
 
 def bytes_expr(row, expr):

@@ -15,6 +15,12 @@
    to a symbol an object of B defines (nm). Rooms that use each other in a
    loop are a circle.
 3. No hand-written C file over MAX_LINES lines.
+4. No list of MPI op names in the merge or common/ (OP_LIST_FOLDERS): a
+   string literal that is the op name of a row of pmpi/calls.tbl ("isend",
+   "waitall") is an op list of one, and the start of a matcher that a new
+   row of the table silently escapes. What a call means is asked of the
+   table its class column generates (common/op_class.h); the generated
+   code is in the build, outside these folders. Comments do not count.
 
 Tests, benchmarks and probes are outside the house: they may include what
 they test, and are not counted. Generated code (the build's gen/) is
@@ -51,6 +57,17 @@ FLOORS = {
 OPEN_TO_ALL = ["include"]
 # Generated headers (in the build's gen/ folder), by the folder they belong to.
 GENERATED = {"pmpi_ops.h": "pmpi", "report_html_assets.h": "analysis/report/html"}
+
+# Rule 4's folders, and the files it leaves for now.
+OP_LIST_FOLDERS = ["analysis", "common"]
+OP_LIST_EXCEPTIONS = [
+    # OTF2's names of collective operations (OTF2_COLLECTIVE_OP_*), one per
+    # MPI function: the format's vocabulary, not what a call means.
+    "analysis/report/otf2/report_otf2_defs.c",
+]
+# C's comments, character constants and string literals, left to right
+# (group 1: a string's text).
+C_TOKENS = re.compile(r"/\*.*?\*/|//[^\n]*|'(?:[^'\\\n]|\\.)*'|\"((?:[^\"\\\n]|\\.)*)\"", re.S)
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -176,6 +193,36 @@ def circles(uses):
     return out
 
 
+def op_names(root):
+    """The op names of pmpi/calls.tbl's rows ("isend"); empty without it."""
+    path = os.path.join(root, "pmpi", "calls.tbl")
+    names = set()
+    if not os.path.exists(path):
+        return names
+    for line in open(path, encoding="utf-8"):
+        cells = line.split("#", 1)[0].split("|")
+        if len(cells) > 2 and cells[1].strip().startswith("MPI_"):
+            names.add(cells[1].strip()[len("MPI_"):].lower())
+    return names
+
+
+def check_op_lists(problems):
+    names = op_names(ROOT)
+    for folder in OP_LIST_FOLDERS:
+        for base, dirs, files in os.walk(os.path.join(ROOT, folder)):
+            dirs.sort()
+            for n in sorted(files):
+                f = os.path.relpath(os.path.join(base, n), ROOT)
+                if not n.endswith((".c", ".h")) or any(f.startswith(x) for x in OP_LIST_EXCEPTIONS):
+                    continue
+                text = open(os.path.join(ROOT, f), encoding="utf-8").read()
+                found = [(text.count("\n", 0, m.start()) + 1, m.group(1)) for m in C_TOKENS.finditer(text)
+                         if m.group(1) in names]
+                if found:
+                    problems.append("%s:%d: names MPI ops (%s): ask common/op_class.h, the table pmpi/calls.tbl's "
+                                    "class column generates" % (f, found[0][0], ", ".join(sorted({o for _, o in found}))))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--objects", action="append", default=[],
@@ -189,6 +236,7 @@ def main():
     files = house_files()
     check_includes(files, problems, uses)
     check_symbols(args.objects, uses)
+    check_op_lists(problems)
     for comp in circles(uses):
         how = []
         for a in comp:

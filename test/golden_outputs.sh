@@ -37,7 +37,7 @@ for dir in test/golden/*/; do
     o=$out/$v
     mkdir -p "$o"
     args=(--text "$o/report.txt" --csv "$o/regions.csv" --ranks-csv "$o/ranks.csv"
-          --callsites-csv "$o/callsites.csv" --json "$o/report.json" --html "$o/report.html"
+          --callsites-csv "$o/callsites.csv" --sites-csv "$o/sites.csv" --json "$o/report.json" --html "$o/report.html"
           --matrix-csv "$o/matrix.csv" --roofline-csv "$o/roofline.csv")
     # A run recorded in summary mode has no timeline: the timeline reports are refused.
     if [ ! -e "$dir/.summary" ] && [ "${v%-summary}" = "$v" ]; then

@@ -26,7 +26,8 @@
 #               (warnings, exit 0)
 #   corrupt     halo-4 with bytes of rank 2's log overwritten (exit 2)
 #   empty, missing  no logs, no directory (exit 1)
-# and a bad option (exit 1) and -j 1. When built, a copy of the program that
+# and a bad option (exit 1), -j 1, and a timeline window of halo-4 (--from,
+# --to, --ranks) and a bad one (exit 1). When built, a copy of the program that
 # sends its packets in pieces of 4093 bytes runs at P = 4 on each directory too
 # (packets of several pieces, pieces that end inside a struct).
 #
@@ -241,6 +242,30 @@ timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n 2 "$pmerge" --no-such-option "
     2>"$out/badopt.p2.err"
 compare badopt p2 $?
 expect_status badopt 1
+
+# A timeline window (--from, --to, --ranks): the same outputs, and a bad one
+# the same usage error.
+# The window: the middle third of halo-4's calls (after MPI_Init's end).
+read -r from to < <(awk -F, 'NR > 1 { print $5 }' "$out/halo-4.serial.events.csv" | sort -g |
+    awk '{ t[NR] = $1 } END { print t[int(NR / 3)], t[int(2 * NR / 3)] }')
+win=(--from "$from" --to "$to" --ranks 0,2-3)
+# shellcheck disable=SC2046
+"$merge" "${win[@]}" $(outputs "$out/window.serial") "$data/halo-4" 2>"$out/window.serial.err"
+echo $? >"$out/window.serial.status"
+# shellcheck disable=SC2046
+timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n 3 "$pmerge" "${win[@]}" $(outputs "$out/window.p3") "$data/halo-4" \
+    2>"$out/window.p3.err"
+compare window p3 $?
+expect_status window 0
+rows=$(grep -c . "$out/window.serial.events.csv")
+[ "$rows" -gt 1 ] && [ "$rows" -lt "$(grep -c . "$out/halo-4.serial.events.csv")" ] ||
+    fail "window: $rows rows of --events-csv, not a part of halo-4's"
+"$merge" --from 2 --to 1 "$data/coll-4" >/dev/null 2>"$out/badwin.serial.err"
+echo $? >"$out/badwin.serial.status"
+timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n 2 "$pmerge" --from 2 --to 1 "$data/coll-4" >/dev/null \
+    2>"$out/badwin.p2.err"
+compare badwin p2 $?
+expect_status badwin 1
 
 if [ "$failures" -ne 0 ]; then
     echo "merge_parallel: $failures failure(s)"

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Smoke test: programs that never call MPI_Init must behave exactly as without
 # the preload library: same exit code, same stdout, empty stderr, and nothing
-# created in the working directory. Run by `make smoke-tests` (BUILD in env).
+# created in the working directory; also with eager binding, and with a
+# configuration that a rank would warn about (an unknown variable, values
+# that are not valid). Run by `make smoke-tests` (BUILD in env).
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 . test/sanitizer_env.sh
@@ -45,6 +47,8 @@ scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
 commands=("true" "ls" "sh -c 'echo hi'" "sh -c 'exit 3'")
+# What each command also runs under, besides the library alone.
+variants=("LD_BIND_NOW=1" "MPISCOPE_MDOE=summary MPISCOPE_MODE=sumary MPISCOPE_DISABLE=maybe")
 
 # run_in DIR ENV... -- CMD: runs CMD (shell words) in DIR with extra env;
 # leaves stdout, stderr and exit code in $scratch/{out,err,rc}.
@@ -69,11 +73,12 @@ for cmd in "${commands[@]}"; do
     cp "$scratch/out" "$scratch/want_out"
 
     for lib in "${libs[@]}"; do
-        for bind in "" "LD_BIND_NOW=1"; do
-            label="$(basename "$lib")${bind:+ $bind}: $cmd"
+        for variant in "" "${variants[@]}"; do
+            label="$(basename "$lib")${variant:+ $variant}: $cmd"
             work=$scratch/work
             rm -rf "$work" && mkdir "$work"
-            run_in "$work" "LD_PRELOAD=$lib" ${bind:+"$bind"} -- "$cmd"
+            # shellcheck disable=SC2086 # a variant is VAR=VALUE words
+            run_in "$work" "LD_PRELOAD=$lib" $variant -- "$cmd"
             ok=1
             got_rc=$(cat "$scratch/rc")
             if [ "$got_rc" != "$want_rc" ]; then

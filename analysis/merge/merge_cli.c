@@ -64,6 +64,10 @@ static void usage(FILE *fp)
           "  --flops-metric NAME, --bandwidth-metric NAME  the LIKWID metrics of the\n"
           "                    roofline (default: the first containing \"flop/s\", and the\n"
           "                    first containing \"bandwidth\" and \"/s\")\n"
+          "  --from S, --to S  timeline outputs (--trace, --otf2, --events-csv, --spt,\n"
+          "                    the HTML timeline) keep the calls inside this window,\n"
+          "                    in seconds from the run's start\n"
+          "  --ranks LIST      ... and on these world ranks only (0-3,7)\n"
           "  -j, --jobs N      threads reading logs (default: one per CPU)\n"
           "  --no-waits        leave out the wait-state analysis and the critical path\n"
           "                    (their memory grows with the MPI calls of the trace)\n"
@@ -98,6 +102,10 @@ static double parse_peak(const char *s)
     return v;
 }
 
+/* The timeline's bounds (--from, --to, --ranks): the run points to them
+ * while its outputs are written. */
+static ms_window window;
+
 /* getopt_long's value for report i of ms_merge_reports: OPT_REPORT + i. */
 enum { OPT_REPORT = 256 };
 
@@ -109,6 +117,9 @@ static const struct option other_opts[] = {
     {"bandwidth-metric", required_argument, NULL, 'b'},
     {"jobs", required_argument, NULL, 'j'},
     {"no-waits", no_argument, NULL, 'W'},
+    {"from", required_argument, NULL, 's'},
+    {"to", required_argument, NULL, 'e'},
+    {"ranks", required_argument, NULL, 'r'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
@@ -122,6 +133,9 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
         longopts[i] = (struct option){ms_merge_reports[i].option, required_argument, NULL, OPT_REPORT + (int)i};
     memcpy(longopts + ms_merge_nreports, other_opts, sizeof other_opts);
     memset(o, 0, sizeof *o);
+    ms_window_free(&window);
+    window = MS_WINDOW_ALL;
+    o->window = &window;
     ms_reduce_set_waits(1);
     opterr = 0;
     int c;
@@ -142,6 +156,25 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
         case 'W':
             ms_reduce_set_waits(0);
             break;
+        case 's':
+        case 'e':
+            if (ms_window_parse_seconds(optarg, c == 's' ? &window.from_ns : &window.to_ns) != 0)
+                return usage_error(c == 's' ? "--from wants seconds from the run's start (0 or more), not \"%s\""
+                                            : "--to wants seconds from the run's start (0 or more), not \"%s\"",
+                                   optarg);
+            window.timed = 1;
+            break;
+        case 'r': {
+            int e = ms_window_parse_ranks(optarg, &window);
+            if (e == -2) {
+                if (!quiet)
+                    fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
+                return EXIT_INPUT;
+            }
+            if (e != 0)
+                return usage_error("--ranks wants world ranks and ranges such as 0-3,7, not \"%s\"", optarg);
+            break;
+        }
         case 'f':
             o->roof.flops_metric = optarg;
             break;
@@ -183,6 +216,11 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
                 fprintf(stderr, "%s: --%s: not built (%s)\n", ms_merge_prog, r->option, r->not_built);
             return EXIT_USAGE;
         }
+    }
+    if (window.to_ns < window.from_ns) {
+        char both[80];
+        snprintf(both, sizeof both, "%.9g < %.9g", window.to_ns / 1e9, window.from_ns / 1e9);
+        return usage_error("--to is before --from (%s)", both);
     }
     if (optind >= argc)
         return usage_error("%s", "no log directory given");
@@ -233,6 +271,48 @@ static int write_dir_report(const char *option, const char *dir, ms_merge_dir_fn
     return rc < 0 ? -1 : 0;
 }
 
+/* Above this a timeline output is announced with the options that bound
+ * it; MPISCOPE_TEST_TIMELINE_WARN_BYTES (tests only) sets another. */
+#define TIMELINE_WARN_BYTES (1ull << 30)
+
+/* About how many bytes timeline report r takes for the calls the window
+ * keeps: each rank's calls times the window's share of its time span. */
+static double timeline_bytes(const ms_merge_report *r, const ms_run *run, double *calls)
+{
+    double names = 0.0;
+    for (size_t i = 0; i < run->nregions; i++)
+        for (size_t k = 0; k < run->regions[i].nranks; k++)
+            names += (double)run->regions[i].ranks[k].stats.calls * (double)strlen(run->regions[i].name);
+    double per_call = r->call_bytes + (r->call_names && run->events ? names / (double)run->events : 0.0);
+    *calls = 0.0;
+    for (size_t i = 0; i < run->nranks; i++) {
+        const ms_rank_info *in = &run->ranks[i];
+        if (in->has_events)
+            *calls += (double)in->events * ms_window_share(run->window, in->rank, in->first_start - run->origin,
+                                                           in->last_end - run->origin);
+    }
+    return *calls * per_call;
+}
+
+/* Say so before a timeline output over the limit is written. */
+static void warn_size(const ms_merge_report *r, const char *path, const ms_run *run)
+{
+    if (!r->call_bytes || quiet)
+        return;
+    double limit = (double)TIMELINE_WARN_BYTES;
+    const char *env = getenv("MPISCOPE_TEST_TIMELINE_WARN_BYTES");
+    if (env && *env)
+        limit = strtod(env, NULL);
+    double calls, bytes = timeline_bytes(r, run, &calls);
+    if (bytes <= limit)
+        return;
+    int giga = bytes >= 1e9;
+    fprintf(stderr,
+            "%s: warning: --%s %s will take about %.1f %s (%.0f calls); --from S, --to S (seconds from the "
+            "run's start) and --ranks LIST bound a timeline\n",
+            ms_merge_prog, r->option, path, bytes / (giga ? 1e9 : 1e6), giga ? "GB" : "MB", calls);
+}
+
 /* Write report r to path, a file or a directory after r's writer. Returns
  * 0, or -1 after a message. */
 static int write_report(const ms_merge_report *r, const char *path, const ms_run *run)
@@ -271,6 +351,7 @@ int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
         }
     }
     int rc = EXIT_OK;
+    run->window = ms_window_bounds(o->window) ? o->window : NULL;
     /* Reports made of single calls need a trace: summary logs have none. */
     bool no_timeline = run->summary_ranks > 0 && timeline;
     if (no_timeline) {
@@ -290,9 +371,14 @@ int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
     for (size_t i = 0; i < ms_merge_nreports; i++) {
         const ms_merge_report *r = &ms_merge_reports[i];
         const char *path = o->report[i] ? o->report[i] : !any && r->is_default ? "-" : NULL;
-        if (path && !(no_timeline && r->timeline) && write_report(r, path, run) != 0)
+        if (!path || (no_timeline && r->timeline))
+            continue;
+        if (r->timeline)
+            warn_size(r, path, run);
+        if (write_report(r, path, run) != 0)
             rc = EXIT_USAGE;
     }
     ms_run_free(run);
+    ms_window_free(&window);
     return rc;
 }

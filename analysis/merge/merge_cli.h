@@ -24,6 +24,8 @@ typedef struct ms_merge_opts {
     const char *report[MS_MERGE_REPORTS_MAX];
     ms_roofline_opts roof;
     unsigned jobs;                 /* -j; 0: not given */
+    const ms_window *window;       /* --from, --to, --ranks (ms_merge_finish
+                                      frees its ranks) */
     const char *dir;
 } ms_merge_opts;
 

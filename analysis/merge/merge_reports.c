@@ -41,18 +41,18 @@ const ms_merge_report ms_merge_reports[] = {
      .help = "one self-contained page with the charts"},
     {.option = "matrix-csv", .file = ms_report_matrix_csv,
      .help = "src,dst,messages,bytes: point-to-point traffic by world rank"},
-    {.option = "events-csv", .file = ms_report_events_csv, .timeline = true,
+    {.option = "events-csv", .file = ms_report_events_csv, .timeline = true, .call_bytes = 48, .call_names = true,
      .help = "one row per call: name,rank,thread,call_index,start_s,end_s,\n"
              "duration_s (trace mode)"},
     {.option = "waits-csv", .file = ms_report_waits_csv, .timeline = true,
      .help = "pattern,rank,region,instances,wait_s,cause_rank: wait\n"
              "states per waiting rank and region (trace mode)"},
-    {.option = "trace", .file = ms_report_trace, .timeline = true,
+    {.option = "trace", .file = ms_report_trace, .timeline = true, .call_bytes = 185, .call_names = true,
      .help = "Chrome trace-event JSON (Perfetto, chrome://tracing)"},
-    {.option = "otf2", .dir = ms_report_otf2, .timeline = true,
+    {.option = "otf2", .dir = ms_report_otf2, .timeline = true, .call_bytes = 36,
      .built = ms_report_otf2_built, .not_built = "libotf2 not found at build time",
      .help = "OTF2 archive DIR/traces.otf2 (Vampir, Scalasca, otf2-print)"},
-    {.option = "spt", .dir = ms_report_spt, .timeline = true,
+    {.option = "spt", .dir = ms_report_spt, .timeline = true, .call_bytes = 16,
      .help = "scope-profiler native traces, one DIR/mpiscope_rank<N>.spt per\n"
              "rank (scope-profiler import-native DIR)"},
     {.option = "roofline-csv", .file = roofline_writer, .roofline = true,

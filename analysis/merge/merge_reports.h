@@ -31,6 +31,11 @@ typedef struct ms_merge_report {
     bool timeline;          /* made of single calls: refused for a run recorded in summary mode */
     bool roofline;          /* needs run->roofline even when the run has no counters */
     bool is_default;        /* written to stdout when no report is asked for (a FILE report) */
+    /* A timeline's size per call, for the estimate before it is written
+     * (measured on traces of MPI calls): bytes beside the name, and
+     * whether each call repeats its region's name. 0: not estimated. */
+    unsigned call_bytes;
+    bool call_names;
     int (*built)(void);     /* NULL, or 0 when this build cannot write the report ... */
     const char *not_built;  /* ... and why, for the message */
 } ms_merge_report;

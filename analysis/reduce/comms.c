@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../common/op_class.h"
 #include "../../common/op_names.h"
 
 #define NAME_SHOWN 64u
@@ -34,33 +35,37 @@ void ms_comms_free(ms_comms *c)
     c->n = 0;
 }
 
-static const struct {
-    const char *op, *kind;
-} KINDS[] = {
-    {"comm_dup", "dup"}, {"comm_dup_with_info", "dup"}, {"comm_idup", "dup"}, {"comm_idup_with_info", "dup"},
-    {"comm_split", "split"}, {"comm_split_type", "split_type"}, {"comm_create", "create"},
-    {"comm_create_group", "create_group"}, {"cart_create", "cart"}, {"cart_sub", "cart_sub"},
-    {"graph_create", "graph"}, {"dist_graph_create", "dist_graph"}, {"dist_graph_create_adjacent", "dist_graph"},
-    {"intercomm_create", "intercomm"}, {"intercomm_merge", "merge"}, {"comm_create_from_group", "from_group"},
-    {"comm_spawn", "spawn"}, {"comm_spawn_multiple", "spawn"}, {"comm_connect", "connect"},
-    {"comm_accept", "accept"},
-};
+/* Drop suffix from the end of w when it is there. */
+static void drop_suffix(char *w, const char *suffix)
+{
+    size_t n = strlen(w), k = strlen(suffix);
+    if (n > k && strcmp(w + n - k, suffix) == 0)
+        w[n - k] = '\0';
+}
+
+/* The word of the row (see comms.h), from its op's name and meaning. */
+static void derive_kind(ms_comm_row *r)
+{
+    const char *word = r->f.id == 0 ? "world" : r->f.id == 1 ? "self" : !r->f.has_origin ? "comm"
+                                                                     : r->f.op == 0 ? "parent" : NULL;
+    const char *op = word ? NULL : ms_op_name(r->f.op);
+    if (word || !op) {
+        snprintf(r->kind, sizeof r->kind, "%s", word ? word : "comm");
+        return;
+    }
+    if (strncmp(op, "comm_", 5) == 0 && op[5])
+        op += 5;
+    if (op[0] == 'i' && (ms_op_meaning_of(ms_op_name(r->f.op)).traits & MS_OPT_POST))
+        op++;
+    snprintf(r->kind, sizeof r->kind, "%s", op);
+    drop_suffix(r->kind, "_with_info");
+    drop_suffix(r->kind, "_adjacent");
+    drop_suffix(r->kind, "_create");
+}
 
 const char *ms_comm_kind(const ms_comm_row *r)
 {
-    if (r->f.id == 0)
-        return "world";
-    if (r->f.id == 1)
-        return "self";
-    if (!r->f.has_origin)
-        return "comm";
-    if (r->f.op == 0)
-        return "parent";
-    const char *op = ms_op_name(r->f.op);
-    for (size_t i = 0; op && i < sizeof KINDS / sizeof KINDS[0]; i++)
-        if (strcmp(op, KINDS[i].op) == 0)
-            return KINDS[i].kind;
-    return op ? op : "comm";
+    return r->kind;
 }
 
 /* Rows of one kind and parent together, each group in creation order. */
@@ -152,6 +157,8 @@ int ms_comms_build(ms_comms *t, const ms_comm_facts *const *facts, size_t nranks
     ms_idmap_init(&index);
     int rc = build(t, facts, nranks, world, &index);
     ms_idmap_free(&index);
+    for (size_t i = 0; rc == 0 && i < t->n; i++)
+        derive_kind(&t->v[i]);
     if (rc == 0)
         qsort(t->v, t->n, sizeof *t->v, id_cmp);
     return rc == 0 ? number_rows(t) : -1;

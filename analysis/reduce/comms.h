@@ -26,6 +26,7 @@ typedef struct ms_comm_row {
     uint32_t number;               /* among its kind and parent, from 1 */
     uint32_t of_kind;              /* how many of its kind its parent made */
     uint32_t unused;
+    char kind[48];                 /* ms_comm_kind */
 } ms_comm_row;
 
 /* Rows by id; world (0) and self (1) are always there. */
@@ -40,7 +41,10 @@ int ms_comms_build(ms_comms *t, const ms_comm_facts *const *facts, size_t nranks
 void ms_comms_free(ms_comms *c);
 const ms_comm_row *ms_comms_find(const ms_comms *c, int64_t id);
 
-/* The short word for the call that made a row ("split", "dup", "cart"). */
+/* The short word for the call that made a row ("split", "dup", "cart"):
+ * its creating op's name without "comm_", the "i" of a non-blocking
+ * form, "_with_info", "_adjacent" and "_create" (comm_idup_with_info ->
+ * dup, cart_create -> cart, intercomm_create -> intercomm). */
 const char *ms_comm_kind(const ms_comm_row *r);
 
 /* The communicator's label into buf (cut to cap), returned: see above; a

@@ -28,7 +28,7 @@
  * made calls that may have sent messages of that key without saying so
  * (MS_P2P_SEND_ANY: startall without message records, requests of unknown
  * origin), or the receiver made calls that may have received some
- * (MS_P2P_RECV_ANY: sendrecv's receive half, multi-request completions and
+ * (MS_P2P_RECV_ANY: multi-request completions and
  * mixed requests without message records), or either side used a
  * communicator whose record is missing. Then min(sends, receives) messages
  * of the key get flow ids base..base+n-1, in order, on both sides.

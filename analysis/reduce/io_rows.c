@@ -4,21 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int starts(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
+#include "../../common/op_class.h"
 
 enum ms_io_class ms_io_class_of(const char *op)
 {
-    size_t n = strlen(op);
-    if (n >= 6 && strcmp(op + n - 6, "_begin") == 0)
-        return MS_IO_OTHER;
-    if (starts(op, "file_read") || starts(op, "file_iread"))
-        return MS_IO_READ;
-    if (starts(op, "file_write") || starts(op, "file_iwrite"))
-        return MS_IO_WRITE;
-    return MS_IO_OTHER;
+    /* The calls that move bytes (a split collective's _end, not its _begin). */
+    ms_op_meaning m = ms_op_meaning_of(op);
+    return (m.traits & MS_OPT_READ) ? MS_IO_READ : (m.traits & MS_OPT_WRITE) ? MS_IO_WRITE : MS_IO_OTHER;
 }
 
 static int row_cmp(const void *a, const void *b)

@@ -4,31 +4,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int is_one_of(const char *s, const char *const *list)
+#include "../../common/op_class.h"
+
+/* A persistent send request (psend_init included: each start sends one
+ * message). */
+static int persistent_send(ms_op_meaning r)
 {
-    for (; *list; list++)
-        if (strcmp(s, *list) == 0)
-            return 1;
-    return 0;
+    return r.cls == MS_OPC_SEND && (r.traits & MS_OPT_INIT);
 }
 
-/* Calls that post exactly one send, with no request= field. */
-static const char *const send_ops[] = {"send", "bsend", "ssend", "rsend", "isend", "ibsend", "issend",
-                                       "irsend", "sendrecv", "sendrecv_replace", "isendrecv",
-                                       "isendrecv_replace", NULL};
-/* Calls that receive exactly one message, actual source and tag known. */
-static const char *const recv_ops[] = {"recv", "mrecv", NULL};
-/* Persistent sends, partitioned ones included: each start sends one message. */
-static const char *const persistent_sends[] = {"send_init", "bsend_init", "ssend_init", "rsend_init", "psend_init",
-                                              NULL};
-/* Completions of one request, and of several. */
-static const char *const single_completions[] = {"wait", "test", "waitany", "testany", NULL};
-static const char *const multi_completions[] = {"waitall", "waitsome", "testall", "testsome", NULL};
-/* Requests whose completion is the receipt of one message (status known). */
-static const char *const recv_requests[] = {"irecv", "recv_init", "imrecv", "precv_init", NULL};
-/* Requests whose completion may receive a message the name does not tell. */
-static const char *const maybe_recv_requests[] = {"irecv", "recv_init", "imrecv", "precv_init", "isendrecv",
-                                                  "isendrecv_replace", "mixed", "unknown", NULL};
+/* A request whose completion is the receipt of one message (irecv,
+ * imrecv, recv_init, precv_init). */
+static int recv_request(ms_op_meaning r)
+{
+    return r.cls == MS_OPC_RECV && !ms_op_blocking(r);
+}
 
 ms_p2p_dir ms_p2p_classify(const ms_region_info *ri, int64_t *peer, int64_t *tag, int64_t *comm)
 {
@@ -37,31 +27,29 @@ ms_p2p_dir ms_p2p_classify(const ms_region_info *ri, int64_t *peer, int64_t *tag
     *comm = ri->comm;
     if (!ri->is_mpi)
         return MS_P2P_NONE;
-    const char *op = ri->op, *req = ri->request;
+    ms_op_meaning op = ms_op_meaning_of(ri->op), req = ms_op_meaning_of(ri->request);
+    /* Request words of a completion that name no op (DESIGN section 4). */
+    int mixed = strcmp(ri->request, "mixed") == 0, unknown = strcmp(ri->request, "unknown") == 0;
     int known = ri->peer >= 0 && ri->comm >= 0;
 
-    if (!req[0] && is_one_of(op, send_ops))
+    /* One send posted at the call: blocking or non-blocking, sendrecv's
+     * send half included; not a persistent init (its starts send). */
+    if (!ri->request[0] && ms_op_sends(op) && !(op.traits & MS_OPT_INIT))
         return known ? MS_P2P_SEND : MS_P2P_NONE;
-    if (strcmp(op, "start") == 0 && is_one_of(req, persistent_sends))
+    if (op.cls == MS_OPC_START_ONE && persistent_send(req))
         return known ? MS_P2P_SEND : MS_P2P_NONE;
-    if ((strcmp(op, "startall") == 0 && (is_one_of(req, persistent_sends) || strcmp(req, "mixed") == 0)) ||
-        ((strcmp(op, "start") == 0 || strcmp(op, "startall") == 0) && strcmp(req, "unknown") == 0))
+    if ((op.cls == MS_OPC_START_ALL && (persistent_send(req) || mixed)) ||
+        ((op.cls == MS_OPC_START_ONE || op.cls == MS_OPC_START_ALL) && unknown))
         return MS_P2P_SEND_ANY;
 
-    if (!req[0] && is_one_of(op, recv_ops))
+    if (!ri->request[0] && op.cls == MS_OPC_RECV && ms_op_blocking(op))
         return known && ri->tag >= 0 ? MS_P2P_RECV : MS_P2P_NONE;
-    if (is_one_of(op, single_completions) && is_one_of(req, recv_requests) && known && ri->tag >= 0)
+    if (ms_op_completes_one(op) && recv_request(req) && known && ri->tag >= 0)
         return MS_P2P_RECV;
 
-    if (!req[0] && (strcmp(op, "sendrecv") == 0 || strcmp(op, "sendrecv_replace") == 0)) {
-        *peer = -1;        /* the name holds the send half */
-        *tag = -1;
-        return MS_P2P_RECV_ANY;
-    }
-    if ((is_one_of(op, single_completions) || is_one_of(op, multi_completions)) &&
-        is_one_of(req, maybe_recv_requests)) {
-        if (strncmp(req, "isendrecv", 9) == 0) {
-            *peer = -1;
+    if (ms_op_completes(op) && (recv_request(req) || req.cls == MS_OPC_SENDRECV || mixed || unknown)) {
+        if (req.cls == MS_OPC_SENDRECV) {
+            *peer = -1;    /* the name holds the send half */
             *tag = -1;
         }
         return MS_P2P_RECV_ANY;
@@ -71,7 +59,7 @@ ms_p2p_dir ms_p2p_classify(const ms_region_info *ri, int64_t *peer, int64_t *tag
 
 int ms_p2p_is_completion(const ms_region_info *ri)
 {
-    return ri->is_mpi && (is_one_of(ri->op, single_completions) || is_one_of(ri->op, multi_completions));
+    return ri->is_mpi && ms_op_completes(ms_op_meaning_of(ri->op));
 }
 
 static int cmp_i64(int64_t a, int64_t b)

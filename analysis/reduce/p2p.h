@@ -26,13 +26,16 @@
  *                    requests is not in the name), start or startall of a
  *                    request the tool did not see created.
  *   MS_P2P_RECV_ANY  calls that may receive messages the name does not
- *                    attribute: the receive half of sendrecv and
- *                    sendrecv_replace (their peer and tag are the send
- *                    half's), completions of isendrecv requests, and
+ *                    attribute: completions of isendrecv requests, and
  *                    completions of several requests (waitall, waitsome,
  *                    testall, testsome) or of mixed or unknown requests
  *                    that may include receives. Their peer, tag and comm
  *                    are a pattern: -1 matches any.
+ *
+ * A blocking sendrecv is MS_P2P_SEND: its name holds the send half, and
+ * its received half (in a trace, its message record) is not counted on
+ * the receiving side; a key that sendrecv receives may get flows that
+ * pair its sends with later receives.
  *
  * Collectives, one-sided calls and everything else are none of these. In a
  * trace with message records, the _ANY calls of start, startall and the

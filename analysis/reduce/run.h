@@ -38,6 +38,7 @@
 #include "p2p.h"
 #include "../../common/region_parse.h"
 #include "../../common/stats.h"
+#include "window.h"
 
 typedef struct ms_rank_info {
     int32_t rank;
@@ -140,6 +141,8 @@ typedef struct ms_run {
     size_t wait_ranks;             /* ranks whose facts it has */
     size_t wait_ranks_old;         /* of them, logs older than message
                                       records (format version 5) */
+    const ms_window *window;       /* the timeline outputs' bounds (window.h),
+                                      set by the merge; NULL: everything */
     size_t nwarnings;
     char **warnings;               /* in file order, then run-wide ones */
     size_t nerrors;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/op_names.h"
+#include "../../common/op_class.h"
 #include "../read/idmap.h"
 #include "../../common/region_parse.h"
 
@@ -15,9 +15,9 @@ enum cls {
     C_USER,            /* a user region */
     C_MPI,             /* an MPI call with no facts of its own */
     C_SEND,            /* a blocking send */
-    C_SEND_POST,       /* isend, ibsend, irsend, issend */
-    C_RECV,            /* recv, mrecv: the actual source is in the name */
-    C_SENDRECV,        /* sendrecv(_replace): the send half in the name */
+    C_SEND_POST,       /* a non-blocking send's post (isend, ..., isendrecv) */
+    C_RECV,            /* a blocking receive: the actual source is in the name */
+    C_SENDRECV,        /* a blocking sendrecv: the send half in the name */
     C_COMPLETE,        /* the wait and test families */
     C_START,           /* start, startall */
     C_COLL,            /* a blocking collective */
@@ -54,18 +54,8 @@ struct ms_wait_acc {
     size_t nmsgs, msgs_cap;
     pend *pend;
     size_t pend_cap, pend_used, pend_live;
-    uint8_t *op_class;         /* by op id (OPS_KNOWN of them): enum op_class */
     ms_idmap pairs;            /* (slot, call-site entry) -> name index */
 };
-
-/* What a message record's op is to the analysis (from its name, once). */
-enum op_class {
-    OP_OTHER = 0,
-    OP_SEND_INIT,      /* send_init, bsend_init, rsend_init, psend_init */
-    OP_SSEND_INIT,
-    OP_COLL = 8,       /* + enum ms_wx_coll_class: a collective in any form */
-};
-#define OPS_KNOWN 1024u
 
 #define COLL_BIT 0x80000000u
 
@@ -97,7 +87,6 @@ void ms_wait_acc_free(ms_wait_acc *a)
     free(a->slots);
     free(a->msgs);
     free(a->pend);
-    free(a->op_class);
     free(a);
 }
 
@@ -128,66 +117,26 @@ static int grow_to(void **v, size_t *cap, size_t need, size_t size)
     return 0;
 }
 
-static int is(const char *op, const char *const *set)
+/* The wait-state class of a collective in any form (blocking, posted,
+ * persistent); -1 for none. Scans synchronize as the n x n collectives do;
+ * neighbour collectives, creations and frees are none. */
+static int coll_class(ms_op_meaning m)
 {
-    for (; *set; set++)
-        if (strcmp(op, *set) == 0)
-            return 1;
-    return 0;
-}
-
-static const char *const coll_barrier[] = {"barrier", NULL};
-static const char *const coll_nxn[] = {"allreduce", "allgather", "allgatherv", "alltoall", "alltoallv", "alltoallw",
-                                       "reduce_scatter", "reduce_scatter_block", "scan", "exscan", NULL};
-static const char *const coll_bcast[] = {"bcast", "scatter", "scatterv", NULL};
-static const char *const coll_reduce[] = {"reduce", "gather", "gatherv", NULL};
-
-/* The class of a collective's base name; -1 for none. */
-static int coll_class(const char *op)
-{
-    if (is(op, coll_barrier))
-        return MS_WX_BARRIER;
-    if (is(op, coll_nxn))
-        return MS_WX_NXN;
-    if (is(op, coll_bcast))
-        return MS_WX_BCAST;
-    if (is(op, coll_reduce))
-        return MS_WX_REDUCE;
-    return -1;
-}
-
-/* A collective op name in any form: op, i<op>, <op>_init. Sets *posted for
- * the non-blocking and persistent forms. */
-static int coll_class_any(const char *op, int *posted)
-{
-    int c = coll_class(op);
-    *posted = 0;
-    if (c >= 0)
-        return c;
-    size_t n = strlen(op);
-    if (op[0] == 'i' && (c = coll_class(op + 1)) >= 0) {
-        *posted = 1;
-        return c;
+    switch (m.cls) {
+    case MS_OPC_BARRIER: return MS_WX_BARRIER;
+    case MS_OPC_NXN:
+    case MS_OPC_SCAN: return MS_WX_NXN;
+    case MS_OPC_BCAST: return MS_WX_BCAST;
+    case MS_OPC_REDUCE: return MS_WX_REDUCE;
+    default: return -1;
     }
-    if (n > 5 && strcmp(op + n - 5, "_init") == 0) {
-        char base[MS_FIELD_MAX];
-        memcpy(base, op, n - 5);
-        base[n - 5] = '\0';
-        if ((c = coll_class(base)) >= 0) {
-            *posted = 2;
-            return c;
-        }
-    }
-    return -1;
 }
 
-static const char *const send_ops[] = {"send", "bsend", "rsend", "ssend", NULL};
-static const char *const send_posts[] = {"isend", "ibsend", "irsend", "issend", NULL};
-static const char *const send_inits[] = {"send_init", "bsend_init", "rsend_init", "ssend_init", "psend_init",
-                                         NULL};
-static const char *const recv_reqs[] = {"irecv", "recv_init", "imrecv", "precv_init", NULL};
-static const char *const waits_charged[] = {"wait", "waitall", "waitany", "waitsome", NULL};
-static const char *const tests[] = {"test", "testall", "testany", "testsome", NULL};
+/* A persistent send request (psend_init included). */
+static int persistent_send(ms_op_meaning m)
+{
+    return m.cls == MS_OPC_SEND && (m.traits & MS_OPT_INIT);
+}
 
 static void classify(slot *s, const char *name)
 {
@@ -210,33 +159,32 @@ static void classify(slot *s, const char *name)
     s->peer = ri.peer;
     s->root = ri.root;
     s->tag = ri.tag;
-    const char *op = ri.op;
-    int posted;
-    int cc = coll_class_any(op, &posted);
-    if (is(op, send_ops)) {
+    ms_op_meaning op = ms_op_meaning_of(ri.op), req = ms_op_meaning_of(ri.request);
+    int cc = coll_class(op), blocking = ms_op_blocking(op);
+    if (op.cls == MS_OPC_SEND && blocking) {
         s->cls = C_SEND;
-        s->sync = strcmp(op, "ssend") == 0 ? 1 : strcmp(op, "send") == 0 ? 2 : 0;
-    } else if (is(op, send_posts)) {
+        s->sync = (op.traits & MS_OPT_SYNCHRONOUS) ? 1 : (op.traits & MS_OPT_STANDARD) ? 2 : 0;
+    } else if (ms_op_sends(op) && (op.traits & MS_OPT_POST)) {
+        /* isendrecv's send half too: posted at the call, as isend's. */
         s->cls = C_SEND_POST;
-        s->sync = strcmp(op, "issend") == 0;
-    } else if (strcmp(op, "recv") == 0 || strcmp(op, "mrecv") == 0) {
+        s->sync = (op.traits & MS_OPT_SYNCHRONOUS) != 0;
+    } else if (op.cls == MS_OPC_RECV && blocking) {
         s->cls = C_RECV;
-    } else if (strcmp(op, "sendrecv") == 0 || strcmp(op, "sendrecv_replace") == 0) {
+    } else if (op.cls == MS_OPC_SENDRECV && blocking) {
         s->cls = C_SENDRECV;
-    } else if (is(op, waits_charged) || is(op, tests)) {
+    } else if (ms_op_completes(op)) {
         s->cls = C_COMPLETE;
-        s->charge = is(op, waits_charged);
+        s->charge = !(op.traits & MS_OPT_TEST);
         /* Without message records, a single receive's completion. */
-        s->single_recv = (strcmp(op, "wait") == 0 || strcmp(op, "waitany") == 0 || strcmp(op, "test") == 0 ||
-                          strcmp(op, "testany") == 0) && is(ri.request, recv_reqs) && ri.peer >= 0;
-    } else if (strcmp(op, "start") == 0 || strcmp(op, "startall") == 0) {
+        s->single_recv = ms_op_completes_one(op) && req.cls == MS_OPC_RECV && !ms_op_blocking(req) && ri.peer >= 0;
+    } else if (op.cls == MS_OPC_START_ONE || op.cls == MS_OPC_START_ALL) {
         s->cls = C_START;
-        s->single_send = strcmp(op, "start") == 0 && is(ri.request, send_inits) && ri.peer >= 0;
-        s->sync = strcmp(ri.request, "ssend_init") == 0;
-    } else if (cc >= 0 && posted == 0) {
+        s->single_send = op.cls == MS_OPC_START_ONE && persistent_send(req) && ri.peer >= 0;
+        s->sync = persistent_send(req) && (req.traits & MS_OPT_SYNCHRONOUS);
+    } else if (cc >= 0 && blocking) {
         s->cls = C_COLL;
         s->coll = (uint8_t)cc;
-    } else if (cc >= 0 && posted == 1) {
+    } else if (cc >= 0 && (op.traits & MS_OPT_POST)) {
         s->cls = C_COLL_POST;
         s->coll = (uint8_t)cc;
     }
@@ -248,26 +196,11 @@ static void classify(slot *s, const char *name)
         s->cls = C_MPI;
 }
 
-static void classify_ops(uint8_t *v)
-{
-    for (uint32_t id = 0; id < OPS_KNOWN; id++) {
-        const char *op = ms_op_name(id);
-        int posted, cc = op ? coll_class_any(op, &posted) : -1;
-        v[id] = !op ? OP_OTHER : cc >= 0 ? (uint8_t)(OP_COLL + cc) : strcmp(op, "ssend_init") == 0 ? OP_SSEND_INIT
-                : is(op, send_inits) ? OP_SEND_INIT : OP_OTHER;
-    }
-}
-
 ms_wait_acc *ms_wait_acc_new(ms_wait_facts *out, const ms_comm_map *comms)
 {
     ms_wait_acc *a = calloc(1, sizeof *a);
     if (!a)
         return NULL;
-    if (!(a->op_class = malloc(OPS_KNOWN))) {
-        free(a);
-        return NULL;
-    }
-    classify_ops(a->op_class);
     a->out = out;
     a->comms = comms;
     ms_idmap_init(&a->pairs);
@@ -482,14 +415,14 @@ static int record(ms_wait_acc *a, const ms_read_message *m, const ms_read_event 
 {
     int64_t entry = (m->flags & MS_MSG_POSTED) ? (int64_t)m->post_ns : (int64_t)e->start_ns;
     int32_t other = world(a, m->comm, m->peer);
-    int oc = m->op < OPS_KNOWN ? a->op_class[m->op] : OP_OTHER;
-    int cc = oc >= OP_COLL ? oc - OP_COLL : -1;
     if (m->flags & MS_MSG_CANCELLED)
         return 0;
     if (m->flags & MS_MSG_STARTED) {
-        if ((oc == OP_SEND_INIT || oc == OP_SSEND_INIT) && other >= 0) {
+        ms_op_meaning op = ms_op_meaning_of_id(m->op);
+        int cc = coll_class(op);
+        if (persistent_send(op) && other >= 0) {
             ms_wx_msg x = {.comm = m->comm, .tag = m->tag, .entry = entry, .other = other, .ev = MS_WX_NONE,
-                           .is_send = 1, .sync = oc == OP_SSEND_INIT};
+                           .is_send = 1, .sync = (op.traits & MS_OPT_SYNCHRONOUS) != 0};
             uint32_t idx;
             return add_msg(a, x, &idx) != 0 || pend_put(a, (uint64_t)entry, idx) != 0 ? -1 : 0;
         }

@@ -11,7 +11,9 @@
  * grows with the number of events. The events of a log's threads are
  * interleaved in the file, so a rank with several threads is read once
  * per thread that recorded events (the first read also lists the threads).
- * Summary-mode logs have no events and add no rows.
+ * Summary-mode logs have no events and add no rows. A window (window.h)
+ * keeps the rows of the calls inside it on the ranks it lists; call_index
+ * still counts every call of the thread.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -27,6 +29,7 @@ typedef struct events_ctx {
     ms_reader *rd;
     const ms_rank_info *in;
     int64_t origin;
+    const ms_window *w;
     uint32_t thread;               /* the thread whose rows this pass writes */
     uint64_t call_index;
     ms_u32set threads;             /* first pass: distinct threads */
@@ -54,6 +57,10 @@ static int on_event(void *ctx, const ms_read_event *ev)
     const char *name = ms_reader_region_name(c->rd, ev->region, NULL);
     int64_t start = ms_rank_time(c->in, ev->start_ns) - c->origin;
     int64_t dur = (int64_t)(ev->end_ns - ev->start_ns);
+    if (!ms_window_time(c->w, start, start + dur)) {
+        c->call_index++;
+        return 0;
+    }
     ms_csv_field(c->fp, name ? name : "");
     fprintf(c->fp, ",%" PRId32 ",%" PRIu32 ",%" PRIu64 ",", c->in->rank, ev->thread, c->call_index++);
     put_seconds(c->fp, start);
@@ -93,11 +100,11 @@ int ms_report_events_csv(FILE *fp, const ms_run *run)
         errno = ENOMEM;
         return -1;
     }
-    events_ctx c = {.fp = fp, .rd = rd, .origin = run->origin};
+    events_ctx c = {.fp = fp, .rd = rd, .origin = run->origin, .w = run->window};
     int rc = 0;
     for (size_t r = 0; rc == 0 && r < run->nranks; r++) {
         c.in = &run->ranks[r];
-        if (!c.in->has_events)
+        if (!c.in->has_events || !ms_window_rank(c.w, c.in->rank))
             continue;
         /* Thread 0 first, listing the threads; then the others in order. */
         c.threads.n = 0;

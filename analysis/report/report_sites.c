@@ -182,8 +182,8 @@ static void sites_table(FILE *fp, const ms_run *run, const ms_mpi_sites *s)
         fprintf(fp, "%s\n", label);
     }
     denominators(fp, run);
-    fputs("  (imbal %: the busiest rank's time at the site over the mean rank's, less 1; wait %: of the site's time,\n"
-          "  waiting for other ranks (wait states below); --sites-csv lists every site)\n",
+    fputs("  (imbal %: the busiest rank's time at the site over the mean rank's, less 1; wait %: of the\n"
+          "  site's time, waiting for other ranks (wait states below); --sites-csv lists every site)\n",
           fp);
 }
 
@@ -218,15 +218,14 @@ static void lifecycle_line(FILE *fp, const ms_mpi_sites *s)
         return;
     char tot[32];
     ms_fmt_time(tot, sizeof tot, (double)s->lifecycle_ns);
-    fprintf(fp, "\nStart-up and shutdown: %s, all ranks (outside the application and MPI time above):", tot);
+    fprintf(fp, "\nStart-up and shutdown: %s, all ranks (not in the application or MPI time above)\n", tot);
     for (size_t i = 0; i < s->nlifecycle; i++) {
         char fn[128], t[32], c[32];
         ms_mpi_function(fn, sizeof fn, s->lifecycle[i].op);
         ms_fmt_time(t, sizeof t, (double)s->lifecycle[i].total_ns);
         ms_fmt_count(c, sizeof c, s->lifecycle[i].calls);
-        fprintf(fp, "%s %s %s (%s call%s)", i ? "," : "", fn, t, c, s->lifecycle[i].calls == 1 ? "" : "s");
+        fprintf(fp, "  %s %s (%s call%s)\n", fn, t, c, s->lifecycle[i].calls == 1 ? "" : "s");
     }
-    fputc('\n', fp);
 }
 
 static int place_time_cmp(const void *a, const void *b)

@@ -16,6 +16,9 @@
  * calls in start order. The source of a region is its dominant call site
  * (run->places) when that site has a line.
  *
+ * A window (window.h) keeps the calls inside it, and writes the files of
+ * the ranks it lists only.
+ *
  * Each rank's log is read once more, and its calls are held in memory one
  * rank at a time.
  */
@@ -42,6 +45,7 @@ typedef struct spt_region {
 
 typedef struct spt_ctx {
     const ms_rank_info *in;  /* the rank being read */
+    const ms_run *run;
     size_t nregions;         /* per-file region indices seen */
     spt_region *regions;
     int nomem;
@@ -88,6 +92,9 @@ static int on_event(void *ctx, const ms_read_event *ev)
         c->nomem = 1;
         return -1;
     }
+    int64_t start = ms_rank_time(c->in, ev->start_ns), end = ms_rank_time(c->in, ev->end_ns);
+    if (!ms_window_time(c->run->window, start - c->run->origin, end - c->run->origin))
+        return 0;
     spt_region *r = &c->regions[ev->region];
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 64;
@@ -100,8 +107,8 @@ static int on_event(void *ctx, const ms_read_event *ev)
         r->cap = cap;
     }
     /* The reader keeps times within int64. */
-    r->calls[r->n].start = ms_rank_time(c->in, ev->start_ns);
-    r->calls[r->n].end = ms_rank_time(c->in, ev->end_ns);
+    r->calls[r->n].start = start;
+    r->calls[r->n].end = end;
     r->n++;
     return 0;
 }
@@ -209,7 +216,9 @@ int ms_report_spt(const char *dir, const ms_run *run, char *err, size_t errlen)
     int rc = 0;
     for (size_t i = 0; i < run->nranks && rc == 0; i++) {
         const ms_rank_info *in = &run->ranks[i];
-        spt_ctx c = {.in = in};
+        if (!ms_window_rank(run->window, in->rank))
+            continue;   /* a window's ranks only: no file for the others */
+        spt_ctx c = {.in = in, .run = run};
         ms_read_result res;
         ms_read_status st = ms_reader_read(r, in->file, &cb, &c, &res);
         if (c.nomem) {

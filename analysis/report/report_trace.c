@@ -26,6 +26,10 @@
  *     slice) at the start of the call that received it, with the same
  *     "id", "cat":"message" and "name":"message". flows.h says which
  *     messages are matched; every flow start has its finish.
+ *   - a window (window.h: --from, --to, --ranks) keeps the calls inside
+ *     it, the wait slices of those ranks inside it, and a flow when both
+ *     its ends are kept: with --from or --to the logs are read once more
+ *     before, to mark which ends are (two bits per flow id).
  *
  * Streamed: each rank's log is read again after the reduction and events
  * are written as the reader delivers them. Memory holds, per log, one
@@ -71,6 +75,10 @@ typedef struct trace_ctx {
     int first;                 /* no event written yet */
     int facts_on;              /* the log's calls wrote message records */
     ms_p2p_pending pending;    /* ... read since each thread's last call */
+    const ms_window *w;        /* NULL: everything */
+    int marking;               /* the pass that marks the flow ends kept */
+    uint8_t *ends;             /* per flow id: 1 its send is kept, 2 its receive */
+    uint64_t shown;            /* flows written */
     int nomem;
 } trace_ctx;
 
@@ -238,20 +246,44 @@ static void put_flow(trace_ctx *c, const char *ph, uint64_t id, uint32_t thread,
     fputc('}', c->fp);
 }
 
+/* Whether flow id of key k is drawn: both its ends kept. */
+static int flow_shown(const trace_ctx *c, const ms_flow_key *k, uint64_t id)
+{
+    if (!c->w)
+        return 1;
+    if (c->w->timed)
+        return c->ends[id] == 3;
+    return ms_window_rank(c->w, k->src) && ms_window_rank(c->w, k->dst);
+}
+
+/* One end of a message of key k (a send or a receive) in a call: counted,
+ * then marked (the marking pass) or written when its flow is drawn. */
+static void flow_end(trace_ctx *c, ms_flow_key *k, ms_p2p_dir dir, uint32_t thread, int64_t ts, int kept)
+{
+    uint64_t id;
+    if (!k || !(dir == MS_P2P_SEND ? ms_flows_send(k, &id) : dir == MS_P2P_RECV ? ms_flows_recv(k, &id) : 0))
+        return;
+    if (c->marking) {
+        if (kept)
+            c->ends[id] |= dir == MS_P2P_SEND ? 1 : 2;
+        return;
+    }
+    if (!kept || !flow_shown(c, k, id))
+        return;
+    put_flow(c, dir == MS_P2P_SEND ? "s" : "f", id, thread, ts);
+    c->shown += dir == MS_P2P_SEND;
+}
+
 /* The arrows of the messages a call's records name (p2p_facts.h). */
 static void put_message_flows(trace_ctx *c, const trace_region *tr, const ms_read_message *m, size_t n,
-                              uint32_t thread, int64_t ts)
+                              uint32_t thread, int64_t ts, int kept)
 {
     if (!c->facts_on || tr->facts == MS_P2P_FACTS_NONE || !ms_p2p_facts_known(m, n))
         return;
     for (size_t i = 0; i < n; i++) {
         ms_p2p_dir dir = ms_p2p_fact_dir(tr->facts, &m[i]);
         ms_flow_key *k = dir == MS_P2P_NONE ? NULL : flow_key(c, dir, m[i].comm, m[i].peer, m[i].tag);
-        uint64_t id;
-        if (k && dir == MS_P2P_SEND && ms_flows_send(k, &id))
-            put_flow(c, "s", id, thread, ts);
-        else if (k && dir == MS_P2P_RECV && ms_flows_recv(k, &id))
-            put_flow(c, "f", id, thread, ts);
+        flow_end(c, k, dir, thread, ts, kept);
     }
 }
 
@@ -276,35 +308,36 @@ static int on_event(void *ctx, const ms_read_event *ev)
 {
     trace_ctx *c = ctx;
     trace_region *tr = &c->regions[ev->region];
-    /* The tool's stalls of thread T go on a track of their own, after the
-     * thread's, named for it. */
-    uint32_t tid = tr->tool ? TOOL_TRACK + ev->thread : ev->thread;
-    char label[64];
-    if (tr->tool)
-        snprintf(label, sizeof label, "tool stalls (thread %" PRIu32 ")", ev->thread);
-    if ((tr->tool ? name_thread_as(c, tid, label, (1ull << 31) + ev->thread) : name_thread(c, ev->thread)) < 0) {
-        c->nomem = 1;
-        return -1;
-    }
     int64_t ts = ms_rank_time(c->in, ev->start_ns) - c->run->origin;
-    sep(c);
-    fprintf(c->fp, "{\"ph\":\"X\",%s,\"pid\":%" PRId32 ",\"tid\":%" PRIu32 ",\"ts\":", tr->json, c->in->rank,
-            tid);
-    put_us(c->fp, ts);
-    fputs(",\"dur\":", c->fp);
-    put_us(c->fp, (int64_t)(ev->end_ns - ev->start_ns));
-    fputc('}', c->fp);
-    uint64_t id;
-    if (tr->key && tr->dir == MS_P2P_SEND && ms_flows_send(tr->key, &id))
-        put_flow(c, "s", id, ev->thread, ts);
-    else if (tr->key && tr->dir == MS_P2P_RECV && ms_flows_recv(tr->key, &id))
-        put_flow(c, "f", id, ev->thread, ts);
+    int64_t dur = (int64_t)(ev->end_ns - ev->start_ns);
+    int kept = ms_window_time(c->w, ts, ts + dur);
+    if (kept && !c->marking) {
+        /* The tool's stalls of thread T go on a track of their own, after
+         * the thread's, named for it. */
+        uint32_t tid = tr->tool ? TOOL_TRACK + ev->thread : ev->thread;
+        char label[64];
+        if (tr->tool)
+            snprintf(label, sizeof label, "tool stalls (thread %" PRIu32 ")", ev->thread);
+        if ((tr->tool ? name_thread_as(c, tid, label, (1ull << 31) + ev->thread) : name_thread(c, ev->thread)) <
+            0) {
+            c->nomem = 1;
+            return -1;
+        }
+        sep(c);
+        fprintf(c->fp, "{\"ph\":\"X\",%s,\"pid\":%" PRId32 ",\"tid\":%" PRIu32 ",\"ts\":", tr->json, c->in->rank,
+                tid);
+        put_us(c->fp, ts);
+        fputs(",\"dur\":", c->fp);
+        put_us(c->fp, dur);
+        fputc('}', c->fp);
+    }
+    flow_end(c, tr->key, tr->dir, ev->thread, ts, kept);
     /* The tool's own events may come between a call's records and its
      * event. */
     if (tr->mpi) {
         size_t n;
         const ms_read_message *m = ms_p2p_pending_take(&c->pending, ev->thread, &n);
-        put_message_flows(c, tr, m, n, ev->thread, ts);
+        put_message_flows(c, tr, m, n, ev->thread, ts, kept);
     }
     return 0;
 }
@@ -344,7 +377,9 @@ static int put_process(trace_ctx *c)
 
 static int trace_rank(trace_ctx *c, ms_reader *rd)
 {
-    if (put_process(c) != 0) {
+    if (!ms_window_rank(c->w, c->in->rank))
+        return 0;
+    if (!c->marking && put_process(c) != 0) {
         errno = ENOMEM;
         return -1;
     }
@@ -374,6 +409,8 @@ static void wait_slices(trace_ctx *c)
     const ms_waits *w = c->run->waits;
     for (size_t i = 0; w && i < w->ninst; i++) {
         const ms_wx_instance *x = &w->inst[i];
+        if (!ms_window_rank(c->w, x->rank) || !ms_window_time(c->w, x->from - c->run->origin, x->to - c->run->origin))
+            continue;
         sep(c);
         fprintf(c->fp, "{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"wait_state\",\"pid\":%" PRId32 ",\"tid\":%" PRIu32
                 ",\"ts\":", ms_wx_pattern_name(x->pattern), x->rank, x->thread);
@@ -397,9 +434,24 @@ int ms_report_trace(FILE *fp, const ms_run *run)
         errno = ENOMEM;
         return -1;
     }
-    trace_ctx c = {.fp = fp, .rd = rd, .run = run, .flows = &flows, .first = 1};
-    fputs("{\"traceEvents\":[", fp);
+    trace_ctx c = {.fp = fp, .rd = rd, .run = run, .flows = &flows, .first = 1, .w = run->window};
     int rc = 0;
+    if (c.w && c.w->timed) {
+        /* Which ends of each flow the window keeps. */
+        c.marking = 1;
+        if (!(c.ends = calloc(flows.nflows + 1, 1)))
+            rc = -1;
+        for (size_t r = 0; rc == 0 && r < run->nranks; r++) {
+            c.in = &run->ranks[r];
+            rc = trace_rank(&c, rd);
+        }
+        for (size_t k = 0; k < flows.nkeys; k++)
+            flows.keys[k].sent = flows.keys[k].received = 0;
+        c.marking = 0;
+        if (rc != 0 && !c.ends)
+            errno = ENOMEM;
+    }
+    fputs("{\"traceEvents\":[", fp);
     for (size_t r = 0; rc == 0 && r < run->nranks; r++) {
         c.in = &run->ranks[r];
         rc = trace_rank(&c, rd);
@@ -407,12 +459,13 @@ int ms_report_trace(FILE *fp, const ms_run *run)
     if (rc == 0)
         wait_slices(&c);
     fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"ranks\":", fp);
-    fprintf(fp, "%zu,\"messages_with_flows\":%" PRIu64 ",\"dir\":", run->nranks, flows.nflows);
+    fprintf(fp, "%zu,\"messages_with_flows\":%" PRIu64 ",\"dir\":", run->nranks, c.w ? c.shown : flows.nflows);
     if (rc == 0)
         rc = ms_json_put_str(fp, run->dir, strlen(run->dir));
     fputs("}}\n", fp);
     free(c.regions);
     free(c.threads.v);
+    free(c.ends);
     ms_reader_destroy(rd);
     ms_flows_free(&flows);
     return rc != 0 || ferror(fp) ? -1 : 0;

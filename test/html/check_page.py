@@ -42,6 +42,8 @@ import json
 import re
 import sys
 
+import check_sites
+
 failures = []
 
 
@@ -77,6 +79,7 @@ class Dom(html.parser.HTMLParser):
         self.facts = {}          # dt text -> dd text, of every dl
         self.dt = None
         self.classes = {}        # class -> elements of it
+        self.tool_texts = []     # (id of the section, text) of each text or title naming "mpiscope:..."
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -91,9 +94,16 @@ class Dom(html.parser.HTMLParser):
         for c in a.get("class", "").split():
             self.classes[c] = self.classes.get(c, 0) + 1
         if tag == "table" and "id" in a:
-            self.table = self.tables.setdefault(a["id"], {"head": [], "rows": [], "hidden": hidden})
+            self.table = self.tables.setdefault(a["id"], {"head": [], "rows": [], "hidden": hidden, "row_classes": [],
+                                                          "titles": []})
         if tag == "tr" and self.table is not None and any(t == "tbody" for t, _, _ in self.stack):
             self.table["rows"].append([])
+            self.table["titles"].append([])
+            self.table["row_classes"].append(a.get("class", ""))
+        if tag == "td" and self.table is not None and self.table["titles"]:
+            self.table["titles"][-1].append(a.get("title", ""))
+        if "mpiscope:" in a.get("title", ""):
+            self.tool_texts.append((self.section(), a["title"]))
         if tag == "th" and self.table is not None:
             self.th = ""
         if tag in ("p", "dd") and "id" in a:
@@ -118,6 +128,10 @@ class Dom(html.parser.HTMLParser):
             self.in_title = True
         if tag not in VOID:
             self.stack.append((tag, a, hidden))
+
+    def section(self):
+        """The id of the innermost section open."""
+        return next((a.get("id", "") for t, a, _ in reversed(self.stack) if t == "section"), "")
 
     def handle_endtag(self, tag):
         if tag in VOID:
@@ -145,6 +159,8 @@ class Dom(html.parser.HTMLParser):
             self.in_title = False
 
     def handle_data(self, data):
+        if "mpiscope:" in data and not any(t in ("script", "style", "title") for t, _, _ in self.stack[-1:]):
+            self.tool_texts.append((self.section(), data))
         if self.cell is not None:
             self.cell[1] += data
         if self.th is not None:
@@ -176,9 +192,11 @@ def check_data(args):
     except ValueError as e:
         fail("data block is not JSON: %s" % e)
         return
-    for key in ("run", "ranks", "regions", "ops", "sizes", "imbalance", "matrix", "gpu", "waits", "timeline"):
+    for key in ("run", "ranks", "regions", "tool", "sites", "ops", "sizes", "imbalance", "matrix", "gpu", "waits",
+                "timeline"):
         if key not in data:
             fail("data has no %r" % key)
+    check_sites.check_data(data, fail)
     tl = data.get("timeline", {})
     cap = tl.get("cap", 0)
     nnames = len(tl.get("names", []))
@@ -355,6 +373,7 @@ def check_dom(args):
                 fail("interaction %r did not work (worked: %s; failed: %s)" %
                      (step, " ".join(sorted(done)) or "none", dom.root.get("data-interact-failed", "")))
     check_wait_dom(dom, args)
+    check_sites.check_sites(dom, args, fail)
     names = [t for c, t in dom.cells if "name" in c.split()]
     if not names:
         fail("the region table is empty")
@@ -392,6 +411,10 @@ def main():
     m.add_argument("--min-class", action="append", default=[])
     m.add_argument("--waits-summary", action="store_true")
     m.add_argument("--wait-tip-re", help="the tooltip of a waiting call (interact.js)")
+    m.add_argument("--sites-json", help="--json of the same run: the call-site tables agree with it")
+    m.add_argument("--sites-csv", help="--sites-csv of the same run")
+    m.add_argument("--sites-text", help="the text report of the same run")
+    m.add_argument("--tool-region", action="append", default=[], help="a region of the tool its section shows")
     args = ap.parse_args()
     (check_data if args.cmd == "data" else check_dom)(args)
     return 1 if failures else 0

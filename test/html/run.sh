@@ -5,7 +5,11 @@
 #
 #   halo      examples/halo.c at 4 ranks under MPICH, profiled: every chart
 #             drawn and not empty, call sites, no GPU section, the wait-state
-#             data consistent and the critical path toggled on the timeline
+#             data consistent and the critical path toggled on the timeline;
+#             the call-site and function tables as drawn agree with --json,
+#             --sites-csv and the text report of the same merge
+#             (check_sites.py), and the tool's regions show in its section
+#             only
 #   late      test/html/late_sender.c at 2 ranks: a planted late sender (rank 1
 #             sleeps 20 ms before each of 5 sends to rank 0), so the wait
 #             states read about 0.1 s of late_sender on rank 0 caused by
@@ -65,7 +69,9 @@ mkdir -p "$out"
 if "$MPICC_MPICH" -std=c11 -O2 -g -o "$out/halo" examples/halo.c -lm &&
     timeout 120 "$MPIEXEC_MPICH" -n 4 -genv LD_PRELOAD "$(sanitizer_preload "$lib")" \
         -genv MPISCOPE_DIR "$out/halo-4" "$out/halo" >"$out/halo.out"; then
-    "$merge" --html "$out/halo.html" "$out/halo-4" 2>"$out/halo.merge.err" || fail "merge of halo-4 failed"
+    "$merge" --html "$out/halo.html" --json "$out/halo.json" --sites-csv "$out/halo.sites.csv" \
+        --text "$out/halo.txt" "$out/halo-4" \
+        2>"$out/halo.merge.err" || fail "merge of halo-4 failed"
     [ -s "$out/halo.merge.err" ] && fail "merge of halo-4 wrote to stderr: $(head -3 "$out/halo.merge.err")"
 else
     fail "halo did not build or run at 4 ranks"
@@ -122,8 +128,10 @@ browse() {
 
 browse --dump-dom "file://$out/halo.html" >"$out/halo.dom.html" || fail "chromium could not load halo.html"
 "$PYTHON" test/html/check_page.py dom "$out/halo.dom.html" \
-    --charts run,ranks,regions,ops,sizes,matrix,imbalance,timeline,waits,path --no-gpu \
-    --region-text 'allreduce bytes=8' --site-re '^halo\.c:[0-9]+' --expect-path 0.001:60 \
+    --charts run,sites,functions,ranks,regions,sizes,matrix,imbalance,timeline,waits,path,tool --no-gpu \
+    --region-text 'allreduce bytes=8' --site-re '^main \(halo\.c:[0-9]+\)' --expect-path 0.001:60 \
+    --sites-json "$out/halo.json" --sites-csv "$out/halo.sites.csv" --sites-text "$out/halo.txt" \
+    --tool-region mpiscope:final_flush \
     --min-elements chart-ranks=4 --min-elements chart-matrix=8 --min-elements chart-timeline=100 || failed=1
 # The controls, driven by test/html/interact.js in a copy of the page.
 interact_copy() {
@@ -138,15 +146,15 @@ EOF
 interact_copy halo
 browse --dump-dom "file://$out/halo-interact.html" >"$out/halo-interact.dom.html" || fail "chromium could not load halo-interact.html"
 "$PYTHON" test/html/check_page.py dom "$out/halo-interact.dom.html" \
-    --charts run,ranks,regions,ops,sizes,matrix,imbalance,timeline,waits,path \
+    --charts run,sites,functions,ranks,regions,sizes,matrix,imbalance,timeline,waits,path \
     --interacted zoom-in,zoom-out,wheel,drag,reset,sort-desc,sort-asc,tooltip,wait-tooltip,path-on,path-off || failed=1
 browse --screenshot="$out/halo.png" "file://$out/halo.html" >/dev/null || fail "chromium took no screenshot"
 [ -s "$out/halo.png" ] || fail "no screenshot at $out/halo.png"
 
 browse --dump-dom "file://$out/late.html" >"$out/late.dom.html" || fail "chromium could not load late.html"
 "$PYTHON" test/html/check_page.py dom "$out/late.dom.html" \
-    --charts run,ranks,regions,ops,timeline,waits,path --no-gpu \
-    --expect-wait "$late_wait" --wait-call MPI_Recv --wait-site-re '^late_sender\.c:[0-9]+$' \
+    --charts run,sites,functions,ranks,regions,timeline,waits,path --no-gpu \
+    --expect-wait "$late_wait" --wait-call MPI_Recv --wait-site-re '^main \(late_sender\.c:[0-9]+\)$' \
     --expect-path 0.08:1 --min-class wait-mark=5 || failed=1
 interact_copy late
 browse --dump-dom "file://$out/late-interact.html" >"$out/late-interact.dom.html" || fail "chromium could not load late-interact.html"
@@ -167,7 +175,7 @@ EOF
 )
 browse --dump-dom "file://$out/hostile.html" >"$out/hostile.dom.html" || fail "chromium could not load hostile.html"
 "$PYTHON" test/html/check_page.py dom "$out/hostile.dom.html" \
-    --charts run,ranks,regions,ops,sizes,imbalance,timeline,gpu --gpu \
+    --charts run,sites,functions,ranks,regions,sizes,timeline,gpu --gpu \
     --region-text "$hostile_name" --region-text 'cuda:kernel saxpy<float>(int, float*)' \
     --min-elements chart-gpu-kernels=3 --min-elements chart-gpu-copies=3 || failed=1
 

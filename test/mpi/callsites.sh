@@ -77,11 +77,12 @@ for n in 2 3; do
     $PYTHON "$check" "$dir/c-$n.csv" $n "$src/main.c" "$src/helper.c" || fail "c-$n: call sites (see $dir/c-$n.csv)"
 done
 
-# The text report's top call sites and the JSON source of a region.
+# The text report's first table (MPI time by call site) and the JSON source of a region.
 "$MERGE" "$dir/c-2" >"$dir/c-2.txt" 2>/dev/null || fail "text report"
 barrier_line=$(grep -n "site: barrier" "$src/main.c" | cut -d: -f1)
-grep -q "Top call sites" "$dir/c-2.txt" || fail "no top call sites in the text report"
-grep -q "main.c:$barrier_line\$" "$dir/c-2.txt" || fail "the text report does not show main.c:$barrier_line"
+grep -q "^MPI time by call site" "$dir/c-2.txt" || fail "no MPI time by call site in the text report"
+grep -q "MPI_Barrier at main (main.c:$barrier_line)\$" "$dir/c-2.txt" ||
+    fail "the text report does not show MPI_Barrier at main (main.c:$barrier_line)"
 "$MERGE" --json "$dir/c-2.json" "$dir/c-2" 2>/dev/null || fail "json report"
 $PYTHON - "$dir/c-2.json" "$barrier_line" <<'PY' || fail "JSON source fields"
 import json, sys

@@ -235,7 +235,7 @@ PY
     fail "the stalls do not account for the extra time"
 grep -q "^  tool stalls  " "$dir/slow30.txt" || fail "the text report gives no tool stalls"
 grep -q "^  warning      the tool's writer could not keep up" "$dir/slow30.txt" || fail "no warning above 1 % stalls"
-grep -q "^Tool stalls per rank" "$dir/slow30.txt" || fail "no stalls per rank"
+grep -q "^The tool: stalls per rank" "$dir/slow30.txt" || fail "no stalls per rank"
 grep -q '"tool stalls (thread 0)"' "$dir/slow30.trace.json" || fail "the trace has no track of tool stalls"
 diff <(calls slow0) <(calls slow30) >/dev/null || fail "the slow writer lost calls"
 echo "ok: a slow writer: the stalls account for the extra time, no call lost"

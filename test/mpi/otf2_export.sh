@@ -2,9 +2,12 @@
 # mpiscope-merge --otf2: profiles real MPI programs (blocking and
 # non-blocking point-to-point, rooted collectives, derived communicators)
 # at 2 and 4 ranks, writes each run as an OTF2 archive, reads it back with
-# otf2-print and checks it against the run's --csv (otf2_check.py): every
-# call is an Enter/Leave pair, sends and receives pair up, requests
-# complete, collectives carry their operation, root and communicator.
+# otf2-print and checks it against the run's --ranks-csv (otf2_check.py):
+# one region per MPI function as Score-P names them, every call an
+# Enter/Leave pair, per rank the message events with the peers, tags,
+# communicators and sizes of the calls, sends and receives pair up,
+# requests complete, collectives carry their operation, root and
+# communicator.
 # Skipped when the merge was built without libotf2 or otf2-print is missing.
 #
 #   otf2_export.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh; exit 77: skipped)
@@ -47,13 +50,13 @@ run() {
 # check NAME MIN_MESSAGES MIN_COLLECTIVES: merge run NAME to CSV and OTF2, print, compare.
 check() {
     local name=$1 d=$dir/$1
-    "$MERGE" --csv "$d.csv" --otf2 "$d.otf2" "$d" 2>"$d.merge.err" || fail "$name: mpiscope-merge exits $?: $(cat "$d.merge.err")"
+    "$MERGE" --ranks-csv "$d.csv" --otf2 "$d.otf2" "$d" 2>"$d.merge.err" || fail "$name: mpiscope-merge exits $?: $(cat "$d.merge.err")"
     [ -s "$d.otf2/traces.otf2" ] || fail "$name: no $d.otf2/traces.otf2"
     otf2-print "$d.otf2/traces.otf2" >"$d.print" 2>"$d.print.err" || fail "$name: otf2-print exits $?: $(head -5 "$d.print.err")"
     ! grep -qi "warning\|error" "$d.print.err" || fail "$name: otf2-print complains: $(head -5 "$d.print.err")"
     otf2-print -G "$d.otf2/traces.otf2" >"$d.defs" 2>&1 || fail "$name: otf2-print -G exits $?"
     ! grep -qi "warning\|error" "$d.defs" || fail "$name: otf2-print -G complains: $(grep -i "warning\|error" "$d.defs" | head -3)"
-    $PYTHON "$here/otf2_check.py" "$d.csv" "$d.print" --min-messages "$2" --min-collectives "$3" >"$d.check" ||
+    $PYTHON "$here/otf2_check.py" "$d.csv" "$d.print" "$d.defs" --min-messages "$2" --min-collectives "$3" >"$d.check" ||
         fail "$name: the archive does not match the run (see $d.print):"$'\n'"$(cat "$d.check")"
     echo "$name: $(cat "$d.check")"
 }

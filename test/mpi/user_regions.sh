@@ -85,7 +85,7 @@ for n in 1 2 4; do
     grep -q '^User regions: inclusive and exclusive time' "$c/report.txt" ||
         fail "regions -n $n: no user-region section in the text report"
     for r in outer inner phase scoped dyn worker worker_inner; do
-        grep -q "^  $r " "$c/report.txt" || fail "regions -n $n: region $r missing from the text report"
+        grep -qE "^ +[0-9,]+ +[0-9.]+ .*  $r\$" "$c/report.txt" || fail "regions -n $n: region $r missing from the text report"
     done
     echo "ok: regions -n $n"
 done

@@ -4,7 +4,9 @@
  * parts; the parts include this header and json_str.h, never the page's.
  *   report_html_charts.c    the data of the charts from the reduced run
  *   report_html_roofline.c  the data of the roofline chart
+ *   report_html_sites.c     MPI time per call site and per function
  *   report_html_waits.c     the wait states and the critical path
+ *   report_html_wait_sites.c  their rows and path per call site
  *   report_html_timeline.c  the timeline: a second pass over the logs
  */
 #ifndef MPISCOPE_HTML_PARTS_H
@@ -38,10 +40,18 @@ static inline void ms_html_json_str(FILE *fp, const char *s)
     ms_json_write_str(fp, s, strlen(s), MS_JSON_IN_SCRIPT);
 }
 
-/* The members "run", "ranks", "regions", "ops", "sizes", "imbalance",
- * "matrix", "gpu" and "warnings" of the data object, each followed by a
- * comma. 0, or -1 when out of memory. */
+/* The members "run", "ranks", "regions" (the program's regions), "tool"
+ * (the tool's own regions, tool_stalls.h), "ops", "sizes", "matrix", "gpu"
+ * and "warnings" of the data object, each followed by a comma. 0, or -1
+ * when out of memory. */
 int ms_html_charts(FILE *fp, const ms_run *run);
+
+/* The members "sites" (run->sites: "rows" per call site with their
+ * message regions, "functions", "lifecycle": start-up and shutdown) and
+ * "imbalance" (the per-rank time of the top sites) of the data object
+ * (report_html_sites.c), each followed by a comma. 0, or -1 when out of
+ * memory. */
+int ms_html_sites(FILE *fp, const ms_run *run);
 
 /* The member "roofline" of the data object (report_html_roofline.c): null
  * without points, followed by a comma. 0, or -1 when writing failed. */
@@ -55,6 +65,15 @@ int ms_html_roofline(FILE *fp, const ms_run *run);
  * ("marks": waiting calls and path stretches of the ranks it shows). 0, or
  * -1 when out of memory. */
 int ms_html_waits(FILE *fp, const ms_run *run);
+
+/* Of the member "waits" (report_html_wait_sites.c): "rows_total" and
+ * "sites", the waiting summed per (pattern, rank, MPI function, call
+ * site), most first, followed by a comma; and the critical path's
+ * "regions_total" and "regions", its time per (call, call site). 0, or
+ * -1 when out of memory. */
+struct ms_waits;
+int ms_html_wait_sites(FILE *fp, const ms_run *run, const struct ms_waits *w);
+int ms_html_path_sites(FILE *fp, const ms_run *run, const struct ms_waits *w);
 
 /* The member "timeline" of the data object: per rank, the longest events
  * (at most MS_HTML_TIMELINE_EVENTS, and MS_HTML_TIMELINE_TOTAL over all

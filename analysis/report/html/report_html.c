@@ -43,12 +43,23 @@ void ms_html_text(FILE *fp, const char *str)
     }
 }
 
-/* The sections, in page order; report_html.js fills them. The roofline
+/* The sections, in page order; report_html.js and report_html_sites.js
+ * fill them. The roofline
  * section stays hidden unless the run has roofline points, the GPU section
  * unless it has cuda: regions. The wait-state and critical-path sections
  * say so when the run has no analysis (summary mode). */
 static const char *const SECTIONS =
     "<section id=\"sec-run\"><h2>Run</h2><dl id=\"run-facts\" class=\"facts\"></dl></section>\n"
+    "<section id=\"sec-sites\"><h2>MPI time by call site</h2><p class=\"lead\" id=\"sites-lead\"></p>"
+    "<p class=\"note\" id=\"sites-note\"></p>"
+    "<div class=\"scroll tall\"><table id=\"sites\" class=\"plain sites\"><thead></thead><tbody></tbody></table></div>"
+    "</section>\n"
+    "<section id=\"sec-functions\"><h2>MPI time by function</h2>"
+    "<div class=\"scroll\"><table id=\"functions\" class=\"plain sites\"><thead></thead><tbody></tbody></table>"
+    "</div><p class=\"lifecycle\" id=\"lifecycle\"></p></section>\n"
+    "<section id=\"sec-imbalance\"><h2>Imbalance per call site</h2>"
+    "<p class=\"note\">Per-rank time at the call sites of the most MPI time; the dashed line is the mean over the "
+    "ranks that made calls there.</p><div id=\"imbalance\"></div></section>\n"
     "<section id=\"sec-ranks\"><h2>MPI time per rank</h2>"
     "<p class=\"note\">Share of each rank's application time (MPI_Init to MPI_Finalize) spent in "
     "MPI calls; the dashed line is the mean.</p><svg class=\"chart\" id=\"chart-ranks\"></svg></section>\n"
@@ -65,7 +76,7 @@ static const char *const SECTIONS =
     "<div id=\"waits-body\" hidden><h3>Waiting per pattern and rank (seconds)</h3>"
     "<p class=\"note\" id=\"waits-patterns-note\"></p>"
     "<div class=\"scroll\"><table id=\"waits-patterns\" class=\"plain\"><thead></thead><tbody></tbody></table></div>"
-    "<h3>Top call sites</h3><p class=\"note\" id=\"waits-sites-note\"></p>"
+    "<h3>Waiting per call site and rank</h3><p class=\"note\" id=\"waits-sites-note\"></p>"
     "<div class=\"scroll\"><table id=\"waits-sites\" class=\"plain\"><thead></thead><tbody></tbody></table></div>"
     "<h3>The late ranks</h3><p class=\"note\">The waiting each rank caused in others (it was the late sender, "
     "the late root, the last one in), summed over all the calls that waited for it.</p>"
@@ -74,29 +85,29 @@ static const char *const SECTIONS =
     "<section id=\"sec-path\"><h2>Critical path</h2><p class=\"note\" id=\"path-note\"></p>"
     "<div id=\"path-body\" hidden><dl id=\"path-facts\" class=\"facts\"></dl>"
     "<h3>Time on the path per rank</h3><svg class=\"chart\" id=\"chart-path\"></svg>"
-    "<h3>Top regions on the path</h3>"
+    "<h3>On the path per call site</h3>"
     "<div class=\"scroll\"><table id=\"path-regions\" class=\"plain\"><thead></thead><tbody></tbody></table></div>"
     "</div></section>\n"
     "<section id=\"sec-regions\"><h2>Top regions</h2>"
-    "<p class=\"note\">Click a column to sort. Call site: the source line that spent the most time in "
-    "the region (hover for the function and full path).</p>"
+    "<p class=\"note\">The program's regions, MPI message regions among them (the finest grain of the call "
+    "sites above; MPI_Init and MPI_Finalize are under start-up and shutdown). Click a column to sort. Call site: the one of the most time in the region (hover for where it "
+    "is).</p>"
     "<div class=\"scroll\"><table id=\"regions\"><thead></thead><tbody></tbody></table></div></section>\n"
-    "<section id=\"sec-ops\"><h2>Time per MPI operation</h2>"
-    "<svg class=\"chart\" id=\"chart-ops\"></svg></section>\n"
     "<section id=\"sec-sizes\"><h2>Message sizes</h2>"
     "<p class=\"note\">Calls per size class, point-to-point and collective calls of known size.</p>"
     "<svg class=\"chart\" id=\"chart-sizes\"></svg></section>\n"
     "<section id=\"sec-matrix\"><h2>Communication matrix</h2><p class=\"note\" id=\"matrix-note\"></p>"
     "<svg class=\"chart\" id=\"chart-matrix\"></svg></section>\n"
-    "<section id=\"sec-imbalance\"><h2>Imbalance per region</h2>"
-    "<p class=\"note\">Per-rank total time of the top regions; the dashed line is the mean over the "
-    "ranks that called the region.</p><div id=\"imbalance\"></div></section>\n"
     "<section id=\"sec-roofline\" hidden><h2>Roofline</h2><p class=\"note\" id=\"roofline-note\"></p>"
     "<svg class=\"chart\" id=\"chart-roofline\"></svg></section>\n"
     "<section id=\"sec-gpu\" class=\"gpu\" hidden><h2>GPU</h2>"
     "<p class=\"note\">CUDA kernels and copies recorded by CUPTI (regions named cuda:).</p>"
     "<h3>Kernels</h3><svg class=\"chart\" id=\"chart-gpu-kernels\"></svg>"
     "<h3>Copies</h3><svg class=\"chart\" id=\"chart-gpu-copies\"></svg></section>\n"
+    "<section id=\"sec-tool\" hidden><h2>The tool</h2><p class=\"note\">The time mpiscope itself took from the "
+    "program (its final flush, waits for room in its buffers): not the program's time, and in no table above."
+    "</p><div class=\"scroll\"><table id=\"tool\" class=\"plain\"><thead></thead><tbody></tbody></table></div>"
+    "</section>\n"
     "<section id=\"sec-warnings\" hidden><h2>Warnings</h2><ul id=\"warning-list\"></ul></section>\n";
 
 int ms_report_html(FILE *fp, const ms_run *run)
@@ -119,10 +130,11 @@ int ms_report_html(FILE *fp, const ms_run *run)
     fputs("</main>\n<div id=\"tip\" class=\"tip\" hidden></div>\n"
           "<script type=\"application/json\" id=\"mpiscope-data\">{",
           fp);
-    if (ms_html_roofline(fp, run) != 0 || ms_html_charts(fp, run) != 0 || ms_html_waits(fp, run) != 0 ||
+    if (ms_html_roofline(fp, run) != 0 || ms_html_charts(fp, run) != 0 || ms_html_sites(fp, run) != 0 || ms_html_waits(fp, run) != 0 ||
         ms_html_timeline(fp, run) != 0)
         return -1;
     fputs("}</script>\n<script>\n", fp);
+    fputs(HTML_SITES_JS, fp);
     fputs(HTML_JS, fp);
     fputs("</script>\n</body>\n</html>\n", fp);
     return ferror(fp) ? -1 : 0;

@@ -5,8 +5,9 @@
  * json_str.h, never back into report_html.c.
  *
  * The page carries its data as one JSON object in a
- * <script type="application/json"> element; the script (report_html.js)
- * draws every chart from it with DOM calls that set text, never markup.
+ * <script type="application/json"> element; the script (report_html.js,
+ * after report_html_sites.js, the call-site and function tables) draws
+ * every chart from it with DOM calls that set text, never markup.
  * Strings from logs are written with ms_html_json_str, which escapes
  * '<', '>' and '&' too, so that no log content can end the data element.
  */

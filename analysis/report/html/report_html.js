@@ -54,7 +54,6 @@
   function fmtCount(n) { return Number(n).toLocaleString('en-US'); }
   function count(n, one) { return fmtCount(n) + ' ' + one + (n === 1 ? '' : 's'); }
   function fmtPct(p) { return (Number.isFinite(p) ? p : 0).toFixed(1) + ' %'; }
-  function basename(p) { const i = p.lastIndexOf('/'); return i < 0 ? p : p.slice(i + 1); }
 
   /* ---- elements ---- */
   function svg(tag, attrs, parent, text) {
@@ -150,7 +149,7 @@
     // The tool's own waits for room in its buffers (a writer that cannot keep up).
     if (r.tool_stall_ns > 0) {
       const worst = D.ranks.reduce((a, k) => ((k.tool_stall_ns || 0) > (a.tool_stall_ns || 0) ? k : a), D.ranks[0]);
-      facts.push(['tool stalls', fmtTime(r.tool_stall_ns) + ' (' + fmtPct(r.tool_stall_pct) + ' of the ranks\' wall time' +
+      facts.push(['tool stalls', fmtTime(r.tool_stall_ns) + ' (' + (r.tool_stall_pct || 0).toFixed(2) + ' % of the ranks\' wall time' +
         (worst ? '; most on rank ' + worst.rank + ', ' + fmtTime(worst.tool_stall_ns) : '') + ')' +
         (r.tool_stall_pct > 1 ? ': the tool, not the program' : '')]);
     }
@@ -210,20 +209,6 @@
       svg('text', { x: m.l + w + 6, y: y + 15, class: 'muted' }, g, r.text);
     });
     return true;
-  }
-
-  function opsChart() {
-    const el = document.getElementById('chart-ops');
-    const sum = D.ops.reduce((a, o) => a + o.total_ns, 0) || 1;
-    const ok = hbars(el, D.ops.map((o) => ({
-      label: o.op, value: o.total_ns, colour: colourOf(o.op),
-      text: fmtTime(o.total_ns) + '  \u00b7  ' + fmtPct((100 * o.total_ns) / sum) + '  \u00b7  ' + fmtCount(o.calls) +
-        ' calls' + (o.bytes !== null ? '  \u00b7  ' + fmtBytes(o.bytes) : ''),
-      tip: 'MPI_' + o.op + ' (' + o.kind + ')\n' + fmtCount(o.calls) + ' calls, ' + fmtTime(o.total_ns) +
-        (o.bytes !== null ? ', ' + fmtBytes(o.bytes) : ''),
-    })));
-    if (!ok) return noData(el, 'no MPI calls recorded');
-    drawn.push('ops');
   }
 
   /* ---- message sizes: grouped bars per size class ---- */
@@ -311,16 +296,16 @@
     drawn.push('matrix');
   }
 
-  /* ---- imbalance: per-rank totals of the top regions ---- */
+  /* ---- imbalance: per-rank time at the top call sites ---- */
   function imbalanceCharts() {
     const box = document.getElementById('imbalance');
     if (!D.imbalance.length) {
       const e = svg('svg', { class: 'chart', id: 'chart-imb-none' }, box);
-      return noData(e, 'no region was called by more than one rank');
+      return noData(e, 'no call site was used by more than one rank');
     }
     D.imbalance.forEach((g, k) => {
       const div = html('div', { class: 'imb' }, box);
-      html('div', { class: 'title', title: g.name }, div, g.name + '  \u2014  imbalance ' + fmtPct(g.imbalance_pct));
+      html('div', { class: 'title', title: g.full }, div, g.name + '  \u2014  imbalance ' + g.imbalance_text + ' %');
       const el = svg('svg', { class: 'chart', id: 'chart-imb-' + k }, div);
       const W = widthOf(div), H = 84, m = { l: 64, r: 96, t: 6, b: 18 }, pw = W - m.l - m.r, ph = H - m.t - m.b;
       setSize(el, W, H);
@@ -352,7 +337,6 @@
   const patternWords = (name) => (PATTERNS.find((p) => p[0] === name) || [name, name])[1];
   const NO_TRACE = 'this run was recorded in summary mode (MPISCOPE_MODE=summary), which keeps per-region ' +
     'aggregates, not the calls and messages the analysis matches. Record it in trace mode (the default) to see them.';
-  const siteText = (s) => !s ? '' : s.line > 0 ? basename(s.file) + ':' + s.line : s.location;
 
   /* A table that does not sort: head cells {label, cls, title}, rows {cls, cells: [{text, cls, title}]}. */
   function plainTable(table, head, rows) {
@@ -414,17 +398,15 @@
     rows.push({ cls: 'total', cells: cells });
     plainTable(document.getElementById('waits-patterns'), head, rows);
 
-    /* the rows of most waiting */
+    /* the rows of most waiting, per call site */
     document.getElementById('waits-sites-note').textContent = !W.sites.length ? 'No rank waited for another.'
-      : 'The ' + W.sites.length + ' (pattern, rank, region) rows of most waiting' + (W.rows_total > W.sites.length
-        ? ', of ' + fmtCount(W.rows_total) + ' (--waits-csv lists all)' : '') + '. Call site: the source line of the ' +
-        'most time in the region on that rank (hover for the function and full path).';
+      : 'The ' + W.sites.length + ' (pattern, rank, call, call site) rows of most waiting' + (W.rows_total > W.sites.length
+        ? ', of ' + fmtCount(W.rows_total) : '') + ' (--waits-csv lists every region). Hover a call site for where it is.';
     plainTable(document.getElementById('waits-sites'), [{ label: 'rank' }, { label: 'call', cls: 'name' },
-      { label: 'region', cls: 'name' }, { label: 'call site', cls: 'site' }, { label: 'pattern', cls: 'pattern' },
+      { label: 'call site', cls: 'site' }, { label: 'pattern', cls: 'pattern' },
       { label: 'calls' }, { label: 'seconds' }, { label: 'waited for' }],
-    W.sites.map((r) => ({ cells: [{ text: String(r.rank) }, { text: r.call, cls: 'name', title: r.name },
-      { text: r.short, cls: 'name', title: r.name },
-      { text: siteText(r.site), cls: 'site', title: r.site ? r.site.location : 'call site not known' },
+    W.sites.map((r) => ({ cells: [{ text: String(r.rank) }, { text: r.call, cls: 'name' },
+      { text: r.site || '(no call site)', cls: 'site', title: r.site_full + (r.location ? '\n' + r.location : '') },
       { text: patternWords(r.pattern), cls: 'pattern', title: r.pattern }, { text: fmtCount(r.calls) },
       secCell(r.wait_ns), { text: 'rank ' + r.cause }] })));
 
@@ -497,10 +479,14 @@
     if (P.ranks_total > P.ranks.length)
       el.after(html('p', { class: 'note' }, null, 'The ' + P.ranks.length + ' ranks of the most time on the path, of ' +
         P.ranks_total + '.'));
-    plainTable(document.getElementById('path-regions'), [{ label: 'region', cls: 'name' }, { label: 'on the path' },
-      { label: 'share of the path' }],
-    P.regions.map((g) => ({ cells: [{ text: g.short, cls: 'name', title: g.name }, { text: fmtTime(g.on_path_ns) },
-      { text: fmtPct((100 * g.on_path_ns) / (P.length_ns || 1)) }] })));
+    plainTable(document.getElementById('path-regions'), [{ label: 'call', cls: 'name' }, { label: 'call site', cls: 'site' },
+      { label: 'on the path' }, { label: 'share of the path' }],
+    P.regions.map((g) => ({ cells: [{ text: g.call, cls: 'name' },
+      { text: g.site, cls: 'site', title: g.site_full + (g.location ? '\n' + g.location : '') },
+      { text: fmtTime(g.on_path_ns) }, { text: fmtPct((100 * g.on_path_ns) / (P.length_ns || 1)) }] })));
+    if (P.regions_total > P.regions.length)
+      document.getElementById('path-regions').parentNode.after(html('p', { class: 'note' }, null, 'The ' +
+        P.regions.length + ' calls and call sites of the most time on the path, of ' + fmtCount(P.regions_total) + '.'));
     drawn.push('path');
   }
 
@@ -686,7 +672,8 @@
     render();
     const legend = document.getElementById('timeline-legend');
     for (const key of colours.keys()) /* every key drawn has its colour by now */
-      if (used.has(key)) html('span', {}, legend, key).style.setProperty('--c', colourOf(key));
+      if (used.has(key)) html('span', {}, legend, key === 'mpiscope' ? 'the tool (its sections below)' : key)
+        .style.setProperty('--c', colourOf(key));
     if (!showWaits.disabled) html('span', { class: 'wait' }, legend, 'waiting (wait state)');
     if (!showPath.disabled) html('span', { class: 'path' }, legend, 'critical path');
     drawn.push('timeline');
@@ -695,8 +682,7 @@
   /* ---- top regions table ---- */
   function regionTable() {
     const table = document.getElementById('regions'), rows = D.regions.slice();
-    const site = (r) => !r.site ? '' : (r.site.line > 0 ? basename(r.site.file) + ':' + r.site.line : r.site.location) +
-      (r.site.sites > 1 ? '  (+' + (r.site.sites - 1) + ')' : '');
+    const site = (r) => !r.site ? '' : r.site.label + (r.site.sites > 1 ? '  (+' + (r.site.sites - 1) + ')' : '');
     const cols = [
       { label: 'region', cls: 'name', val: (r) => r.short, text: (r) => r.short, title: (r) => r.name },
       { label: 'calls', val: (r) => r.calls, text: (r) => fmtCount(r.calls) },
@@ -821,8 +807,9 @@
     for (const w of D.warnings.slice(0, 200)) html('li', {}, ul, w);
   }
 
-  for (const draw of [runFacts, rankChart, regionTable, opsChart, sizesChart, matrixChart, imbalanceCharts, timeline,
-    waitStates, criticalPath, roofline, gpu, warnings]) {
+  const [sitesTable, functionsTable, toolSection] = mpiscopeSites(D, { html, fmtTime, fmtPct, fmtCount, drawn });
+  for (const draw of [runFacts, sitesTable, functionsTable, imbalanceCharts, rankChart, regionTable, sizesChart,
+    matrixChart, timeline, waitStates, criticalPath, roofline, gpu, toolSection, warnings]) {
     try {
       draw();
     } catch (e) {

@@ -5,13 +5,14 @@
 #include <string.h>
 
 #include "../json_str.h"
+#include "../names.h"
 #include "../../reduce/matrix.h"
 #include "../../reduce/ops.h"
 #include "html_parts.h"
 #include "../../reduce/tool_stalls.h"
 
 #define TOP_REGIONS 100      /* rows of the region table */
-#define IMBALANCE_REGIONS 8  /* regions of the imbalance chart */
+#define TOOL_REGIONS 20      /* rows of the tool's regions */
 
 static void put_run(FILE *fp, const ms_run *run)
 {
@@ -25,8 +26,10 @@ static void put_run(FILE *fp, const ms_run *run)
     }
     fputs("],\"program\":", fp);
     ms_html_json_str(fp, run->nranks ? run->ranks[0].argv0 : "");
+    char library[256];
+    ms_mpi_library_short(library, sizeof library, run->nranks ? run->ranks[0].mpi_library : "");
     fputs(",\"mpi_library\":", fp);
-    ms_html_json_str(fp, run->nranks ? run->ranks[0].mpi_library : "");
+    ms_html_json_str(fp, library);
     fprintf(fp, ",\"wall_ns\":%" PRIu64 ",\"app_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",", run->wall_ns,
             run->app_ns, run->mpi_ns);
     ms_json_put_num(fp, "mpi_pct", run->mpi_pct);
@@ -58,16 +61,31 @@ static void put_ranks(FILE *fp, const ms_run *run)
     fputs("],\n", fp);
 }
 
+/* Whether region g is in the region table: the tool's own (tool_stalls.h)
+ * are in "tool", and MPI_Init and MPI_Finalize (MPI regions with no time in
+ * the application window, sites.h) in the sites' start-up and shutdown. */
+static int program_region(const ms_region *g)
+{
+    if (g->is_mpi && g->window_ns == 0 && g->total_ns > 0)
+        return 0;
+    return !ms_stall_name(g->name, strlen(g->name));
+}
+
+/* The regions of the program, most time first. */
 static void put_regions(FILE *fp, const ms_run *run)
 {
-    size_t n = run->nregions < TOP_REGIONS ? run->nregions : TOP_REGIONS;
-    fprintf(fp, "\"regions_total\":%zu,\"regions\":[", run->nregions);
-    for (size_t i = 0; i < n; i++) {
+    size_t total = 0;
+    for (size_t i = 0; i < run->nregions; i++)
+        total += program_region(&run->regions[i]);
+    fprintf(fp, "\"regions_total\":%zu,\"regions\":[", total);
+    for (size_t i = 0, n = 0; i < run->nregions && n < TOP_REGIONS; i++) {
         const ms_region *g = &run->regions[i];
         const ms_summary *s = &g->summary;
+        if (!program_region(g))
+            continue;
         char name[2048];
         ms_short_name(run, name, sizeof name, g);
-        fputs(i ? ",\n{\"name\":" : "{\"name\":", fp);
+        fputs(n++ ? ",\n{\"name\":" : "{\"name\":", fp);
         char full[2048];
         ms_long_name(run, full, sizeof full, g->name);
         ms_html_json_str(fp, full);
@@ -91,8 +109,31 @@ static void put_regions(FILE *fp, const ms_run *run)
             ms_html_json_str(fp, c->function);
             fputs(",\"location\":", fp);
             ms_html_json_str(fp, c->location);
+            char label[2304];
+            ms_site_label(label, sizeof label, c, 0);
+            fputs(",\"label\":", fp);
+            ms_html_json_str(fp, label);
             fprintf(fp, ",\"sites\":%zu}", np);
         }
+        fputc('}', fp);
+    }
+    fputs("],\n", fp);
+}
+
+/* The tool's own regions (tool_stalls.h: flushes, waits for room), most
+ * time first: the page shows them in the tool's section only. */
+static void put_tool(FILE *fp, const ms_run *run)
+{
+    fputs("\"tool\":[", fp);
+    for (size_t i = 0, n = 0; i < run->nregions && n < TOOL_REGIONS; i++) {
+        const ms_region *g = &run->regions[i];
+        if (!ms_stall_name(g->name, strlen(g->name)))
+            continue;
+        fputs(n++ ? ",\n{\"name\":" : "{\"name\":", fp);
+        ms_html_json_str(fp, g->name);
+        fprintf(fp, ",\"calls\":%" PRIu64 ",\"ranks\":%" PRIu32 ",\"total_ns\":%" PRIu64 ",", g->summary.calls,
+                g->summary.ranks, g->total_ns);
+        ms_json_put_num(fp, "max_ns", g->summary.max_s * 1e9);
         fputc('}', fp);
     }
     fputs("],\n", fp);
@@ -136,35 +177,6 @@ static void put_sizes(FILE *fp, const ms_run *run)
         fprintf(fp, "%s{\"class\":%u,\"p2p\":%" PRIu64 ",\"coll\":%" PRIu64 "}", first ? "" : ",", k, p2p[k],
                 coll[k]);
         first = 0;
-    }
-    fputs("],\n", fp);
-}
-
-/* Per-rank totals of the top regions that more than one rank called, in
- * the order of run->ranks. */
-static void put_imbalance(FILE *fp, const ms_run *run)
-{
-    fputs("\"imbalance\":[", fp);
-    size_t shown = 0;
-    for (size_t i = 0; i < run->nregions && shown < IMBALANCE_REGIONS; i++) {
-        const ms_region *g = &run->regions[i];
-        if (g->summary.ranks < 2)
-            continue;
-        char name[2048];
-        ms_short_name(run, name, sizeof name, g);
-        fputs(shown++ ? ",\n{\"name\":" : "{\"name\":", fp);
-        ms_html_json_str(fp, name);
-        fputc(',', fp);
-        ms_json_put_num(fp, "imbalance_pct", g->summary.imbalance_pct);
-        fputs(",\"totals_ns\":[", fp);
-        size_t j = 0;
-        for (size_t r = 0; r < run->nranks; r++) {
-            while (j < g->nranks && g->ranks[j].rank_index < r)
-                j++;
-            uint64_t t = j < g->nranks && g->ranks[j].rank_index == r ? g->ranks[j].stats.total_ns : 0;
-            fprintf(fp, "%s%" PRIu64, r ? "," : "", t);
-        }
-        fputs("]}", fp);
     }
     fputs("],\n", fp);
 }
@@ -226,10 +238,10 @@ int ms_html_charts(FILE *fp, const ms_run *run)
     put_run(fp, run);
     put_ranks(fp, run);
     put_regions(fp, run);
+    put_tool(fp, run);
     if (put_ops(fp, run) != 0)
         return -1;
     put_sizes(fp, run);
-    put_imbalance(fp, run);
     put_matrix(fp, run);
     put_gpu(fp, run);
     put_warnings(fp, run);

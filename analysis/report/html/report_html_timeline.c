@@ -1,7 +1,8 @@
 /* HTML report: the timeline (report_html.h). The logs are read a second
  * time, one rank after the other; of each rank only the `cap` longest
  * events are kept (a min-heap on duration), so memory and the page follow
- * that bound, never the number of events. */
+ * that bound, never the number of events. A window (window.h) keeps the
+ * ranks it lists and the calls inside it. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,9 +97,11 @@ static int on_event(void *ctx, const ms_read_event *ev)
     tl_ctx *c = ctx;
     if (ev->region >= c->nmap || c->map[ev->region] == NO_REGION)
         return 0;
-    c->seen++;
     tl_event e = {ms_rank_time(c->in, ev->start_ns) - c->run->origin, ev->end_ns - ev->start_ns,
                   c->map[ev->region]};
+    if (!ms_window_time(c->run->window, e.start, e.start + (int64_t)e.dur))
+        return 0;
+    c->seen++;
     if (c->n < c->cap) {
         size_t i = c->n++;
         c->heap[i] = e;
@@ -146,7 +149,11 @@ int ms_html_timeline(FILE *fp, const ms_run *run)
                 run->nranks);
         return 0;
     }
-    size_t nranks = run->nranks < MS_HTML_TIMELINE_RANKS ? run->nranks : MS_HTML_TIMELINE_RANKS;
+    size_t nranks = 0;
+    for (size_t r = 0; r < run->nranks; r++)
+        nranks += ms_window_rank(run->window, run->ranks[r].rank);
+    if (nranks > MS_HTML_TIMELINE_RANKS)
+        nranks = MS_HTML_TIMELINE_RANKS;
     tl_ctx c = {.run = run, .cap = MS_HTML_TIMELINE_EVENTS};
     if (nranks * c.cap > MS_HTML_TIMELINE_TOTAL)
         c.cap = MS_HTML_TIMELINE_TOTAL / nranks;
@@ -168,8 +175,10 @@ int ms_html_timeline(FILE *fp, const ms_run *run)
 
     fprintf(fp, "\"timeline\":{\"cap\":%zu,\"ranks_total\":%zu,\"lanes\":[", c.cap, run->nranks);
     const ms_read_callbacks cb = {.region = on_region, .event = on_event};
-    for (size_t r = 0; r < nranks; r++) {
+    for (size_t r = 0, lanes = 0; r < run->nranks && lanes < nranks; r++) {
         const ms_rank_info *in = &run->ranks[r];
+        if (!ms_window_rank(run->window, in->rank))
+            continue;
         c.in = in;
         c.n = 0;
         c.seen = 0;
@@ -186,7 +195,7 @@ int ms_html_timeline(FILE *fp, const ms_run *run)
                 name_of[c.heap[i].region] = nnames;
                 names[nnames++] = c.heap[i].region;
             }
-        if (r)
+        if (lanes++)
             fputs(",\n", fp);
         put_lane(fp, run, in, &c, name_of, readable);
     }

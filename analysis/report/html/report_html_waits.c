@@ -13,28 +13,14 @@
 #include "../../waits/waits.h"
 #include "html_parts.h"
 
-#define SITE_ROWS 20      /* rows of the call-site table */
 #define LATE_RANKS 32     /* rows of the late ranks */
 #define PATH_RANKS 32     /* bars of the path chart (the ranks of most time on it) */
-#define PATH_REGIONS 12   /* rows of the path's regions */
-
-static void put_str(FILE *fp, const char *key, const char *s)
-{
-    fprintf(fp, "\"%s\":", key);
-    ms_html_json_str(fp, s);
-}
 
 /* The index into run->ranks of a world rank; SIZE_MAX without its log. */
 static size_t rank_index(const ms_run *run, int32_t rank)
 {
     const ms_rank_info *in = ms_run_rank(run, rank);
     return in ? (size_t)(in - run->ranks) : SIZE_MAX;
-}
-
-/* The region's call site of most time on that rank (as the text report's), or NULL. */
-static const ms_callsite *site_of(const ms_run *run, const char *region, int32_t rank)
-{
-    return ms_callsite_top(run->callsites, run->ncallsites, region, rank);
 }
 
 /* "MPI_Recv" for a region of op "recv"; the region's short name otherwise. */
@@ -48,21 +34,6 @@ static void call_name(char *buf, size_t cap, const ms_run *run, uint32_t region)
     } else {
         snprintf(buf, cap, "%s", ms_run_wait_region(run, region));
     }
-}
-
-/* "name":..., "short":... of a region index of the analysis. */
-static void put_region(FILE *fp, const ms_run *run, uint32_t region)
-{
-    char name[2048];
-    if (region < run->nregions)
-        ms_short_name(run, name, sizeof name, &run->regions[region]);
-    else
-        snprintf(name, sizeof name, "%s", ms_run_wait_region(run, region));
-    char full[2048];
-    ms_long_name(run, full, sizeof full, ms_run_wait_region(run, region));
-    put_str(fp, "name", full);
-    fputc(',', fp);
-    put_str(fp, "short", name);
 }
 
 /* Waiting per pattern (rows) and rank (columns): every rank, or beyond
@@ -125,37 +96,6 @@ static int put_patterns(FILE *fp, const ms_run *run, const ms_waits *w)
     free(tot);
     free(col);
     return 0;
-}
-
-/* The rows of most waiting, with the region's dominant call site on that
- * rank. */
-static void put_sites(FILE *fp, const ms_run *run, const ms_waits *w)
-{
-    size_t n = w->nrows < SITE_ROWS ? w->nrows : SITE_ROWS;
-    fprintf(fp, "\"rows_total\":%zu,\"sites\":[", w->nrows);
-    for (size_t i = 0; i < n; i++) {
-        const ms_wx_row *r = &w->rows[i];
-        char call[2048];
-        call_name(call, sizeof call, run, r->region);
-        fprintf(fp, "%s{\"rank\":%" PRId32 ",\"pattern\":\"%s\",\"calls\":%" PRIu64 ",\"wait_ns\":%" PRIu64
-                    ",\"cause\":%" PRId32 ",",
-                i ? ",\n" : "", r->rank, ms_wx_pattern_name(r->pattern), r->instances, r->wait_ns, r->cause_rank);
-        put_str(fp, "call", call);
-        fputc(',', fp);
-        put_region(fp, run, r->region);
-        const ms_callsite *c = site_of(run, ms_run_wait_region(run, r->region), r->rank);
-        if (c) {
-            fputs(",\"site\":{", fp);
-            put_str(fp, "file", c->file);
-            fprintf(fp, ",\"line\":%d,", c->line);
-            put_str(fp, "function", c->function);
-            fputc(',', fp);
-            put_str(fp, "location", c->location);
-            fputc('}', fp);
-        }
-        fputc('}', fp);
-    }
-    fputs("],\n", fp);
 }
 
 typedef struct cause_sum {
@@ -241,14 +181,11 @@ static int put_path(FILE *fp, const ms_run *run, const ms_waits *w)
     for (size_t i = 0; i < n && i < PATH_RANKS; i++)
         fprintf(fp, "%s{\"rank\":%" PRId32 ",\"compute_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 "}", i ? "," : "",
                 pr[i].rank, pr[i].compute_ns, pr[i].mpi_ns);
-    fprintf(fp, "],\"regions_total\":%zu,\"regions\":[", w->npath_regions);
-    for (size_t i = 0; i < w->npath_regions && i < PATH_REGIONS; i++) {
-        fputs(i ? ",\n{" : "{", fp);
-        put_region(fp, run, w->path_regions[i].region);
-        fprintf(fp, ",\"on_path_ns\":%" PRIu64 "}", w->path_regions[i].on_path_ns);
-    }
-    fputs("]},\n", fp);
+    fputs("],", fp);
     free(pr);
+    if (ms_html_path_sites(fp, run, w) != 0)
+        return -1;
+    fputs("},\n", fp);
     return 0;
 }
 
@@ -380,8 +317,7 @@ int ms_html_waits(FILE *fp, const ms_run *run)
             w->colls, w->unmatched_sends, w->unmatched_recvs, w->unmatched_colls, w->clock_violations);
     if (put_patterns(fp, run, w) != 0)
         return -1;
-    put_sites(fp, run, w);
-    if (put_late(fp, w) != 0 || put_path(fp, run, w) != 0 || put_marks(fp, run, w) != 0)
+    if (ms_html_wait_sites(fp, run, w) != 0 || put_late(fp, w) != 0 || put_path(fp, run, w) != 0 || put_marks(fp, run, w) != 0)
         return -1;
     fputs("},\n", fp);
     return ferror(fp) ? -1 : 0;

@@ -6,9 +6,10 @@
  *   system tree   "machine" -> one "node" per host
  *   location groups  one process per world rank ("MPI Rank N")
  *   locations     one CPU thread per (rank, thread), MS_OTF2_LOCATION
- *   regions       one per region name, role and paradigm from the name
- *                 (MPI for mpi:, CUDA for cuda:, USER otherwise), the
- *                 dominant call site as source file and line
+ *   regions       one per MPI function, named as Score-P names it
+ *                 (MPI_Send; role from the op, paradigm MPI), one per
+ *                 other region name (CUDA for cuda:, USER otherwise; the
+ *                 dominant call site as source file and line)
  *   groups, comms MPI_COMM_WORLD, MPI_COMM_SELF and one per communicator
  *                 record of the logs (members as world ranks)
  *   clock         nanoseconds on the run's common clock, offset = run origin
@@ -48,52 +49,12 @@ int ms_report_otf2_built(void)
     return 1;
 }
 
-static OTF2_RegionRole region_role(const ms_otf2_region *x)
-{
-    const ms_region_info *in = &x->region->info;
-    if (!in->is_mpi)
-        return OTF2_REGION_ROLE_FUNCTION;
-    if (strcmp(in->kind, "point-to-point") == 0)
-        return OTF2_REGION_ROLE_POINT2POINT;
-    if (strcmp(in->kind, "rma") == 0)
-        return OTF2_REGION_ROLE_RMA;
-    if (strcmp(in->kind, "io") == 0)
-        return OTF2_REGION_ROLE_FILE_IO;
-    if (strcmp(in->kind, "collective") != 0)
-        return OTF2_REGION_ROLE_FUNCTION;
-    if (x->cls != MS_OTF2_COLLECTIVE)
-        return OTF2_REGION_ROLE_COLL_OTHER;
-    switch (x->coll) {
-    case OTF2_COLLECTIVE_OP_BARRIER:
-        return OTF2_REGION_ROLE_BARRIER;
-    case OTF2_COLLECTIVE_OP_BCAST:
-    case OTF2_COLLECTIVE_OP_SCATTER:
-    case OTF2_COLLECTIVE_OP_SCATTERV:
-        return OTF2_REGION_ROLE_COLL_ONE2ALL;
-    case OTF2_COLLECTIVE_OP_GATHER:
-    case OTF2_COLLECTIVE_OP_GATHERV:
-    case OTF2_COLLECTIVE_OP_REDUCE:
-        return OTF2_REGION_ROLE_COLL_ALL2ONE;
-    case OTF2_COLLECTIVE_OP_ALLGATHER:
-    case OTF2_COLLECTIVE_OP_ALLGATHERV:
-    case OTF2_COLLECTIVE_OP_ALLTOALL:
-    case OTF2_COLLECTIVE_OP_ALLTOALLV:
-    case OTF2_COLLECTIVE_OP_ALLTOALLW:
-    case OTF2_COLLECTIVE_OP_ALLREDUCE:
-    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER:
-    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER_BLOCK:
-    case OTF2_COLLECTIVE_OP_SCAN:
-    case OTF2_COLLECTIVE_OP_EXSCAN:
-        return OTF2_REGION_ROLE_COLL_ALL2ALL;
-    default:
-        return OTF2_REGION_ROLE_COLL_OTHER;
-    }
-}
-
 static OTF2_Paradigm region_paradigm(const ms_region *reg)
 {
     if (reg->is_mpi)
         return OTF2_PARADIGM_MPI;
+    if (strncmp(reg->name, "mpiscope:", 9) == 0)
+        return OTF2_PARADIGM_MEASUREMENT_SYSTEM;
     if (strncmp(reg->name, "cuda:", 5) == 0)
         return OTF2_PARADIGM_CUDA;
     return OTF2_PARADIGM_USER;
@@ -177,25 +138,27 @@ static void write_system(defs *d, ms_otf2 *x)
     }
 }
 
+/* One region per MPI function (Score-P's names: MPI_Send, no source
+ * location) and one per other name, with its dominant call site. */
 static void write_regions(defs *d, ms_otf2 *x)
 {
     const ms_run *run = x->run;
     OTF2_StringRef empty = str(d, "");
-    for (size_t i = 0; i < x->nregions; i++) {
-        const ms_region *reg = x->regions[i].region;
-        OTF2_StringRef name = str(d, reg->name);
+    for (size_t i = 0; i < x->nfns; i++) {
+        const ms_otf2_region *first = x->fns[i].first;
+        const ms_region *reg = first->region;
+        OTF2_StringRef name = str(d, x->fns[i].name);
         OTF2_StringRef file = empty;
         uint32_t line = 0;
-        size_t first;
-        if (ms_site_places_of(run->places, run->nplaces, reg->name, &first) > 0) {
-            const ms_callsite *row = run->places[first].row;
+        size_t at;
+        if (!reg->is_mpi && ms_site_places_of(run->places, run->nplaces, reg->name, &at) > 0) {
+            const ms_callsite *row = run->places[at].row;
             if (row && row->line > 0 && row->file && row->file[0]) {
                 file = str(d, row->file);
                 line = (uint32_t)row->line;
             }
         }
-        DEF(d, OTF2_GlobalDefWriter_WriteRegion(d->w, (OTF2_RegionRef)i, name, name,
-                                                str(d, reg->is_mpi ? reg->info.op : ""), region_role(&x->regions[i]),
+        DEF(d, OTF2_GlobalDefWriter_WriteRegion(d->w, (OTF2_RegionRef)i, name, name, empty, first->role,
                                                 region_paradigm(reg), OTF2_REGION_FLAG_NONE, file, line, line));
     }
 }
@@ -268,12 +231,17 @@ static int write_definitions(ms_otf2 *x, char *err, size_t errlen)
     return 0;
 }
 
-/* Ranks without a log keep their place in the world: thread 0 with no events. */
+/* Ranks without a log, or that the window leaves out, keep their place in
+ * the world: thread 0 with an empty event file. */
 static int add_missing_ranks(ms_otf2 *x)
 {
-    for (int32_t r = 0; r < x->run->world_size; r++)
-        if (!has_location(x, r, 0) && ms_otf2_location_add(x, r, 0, 0) != 0)
+    for (int32_t r = 0; r < x->run->world_size; r++) {
+        if (has_location(x, r, 0))
+            continue;
+        OTF2_EvtWriter *w = OTF2_Archive_GetEvtWriter(x->archive, MS_OTF2_LOCATION(r, 0));
+        if (!w || OTF2_Archive_CloseEvtWriter(x->archive, w) != OTF2_SUCCESS || ms_otf2_location_add(x, r, 0, 0) != 0)
             return -1;
+    }
     return 0;
 }
 
@@ -325,14 +293,19 @@ int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
         snprintf(err, errlen, "cannot set up the OTF2 archive in %s", dir);
         goto out;
     }
+    /* Ranks the window leaves out keep their place: no events. */
     for (size_t i = 0; i < run->nranks; i++)
-        if (ms_otf2_rank(&x, r, &run->ranks[i], err, errlen) != 0)
+        if (ms_window_rank(run->window, run->ranks[i].rank) && ms_otf2_rank(&x, r, &run->ranks[i], err, errlen) != 0)
             goto out;
+    if (add_missing_ranks(&x) != 0) {
+        snprintf(err, errlen, "cannot write the events of the ranks without any in %s", dir);
+        goto out;
+    }
     if (OTF2_Archive_CloseEvtFiles(x.archive) != OTF2_SUCCESS) {
         snprintf(err, errlen, "cannot close the event files in %s", dir);
         goto out;
     }
-    if (add_missing_ranks(&x) != 0 || write_local_defs(&x) != 0) {
+    if (write_local_defs(&x) != 0) {
         snprintf(err, errlen, "cannot write the local definitions in %s", dir);
         goto out;
     }

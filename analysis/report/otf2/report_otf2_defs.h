@@ -7,9 +7,10 @@
  *                         converted, writes the global definitions (strings,
  *                         system tree, locations, regions, groups,
  *                         communicators) from the registries, closes it
+ *   report_otf2_defs.c    the registries, and classify(): the one
+ *                         place that decides what an MPI call becomes
  *   report_otf2_events.c  one rank's log -> its locations' events
  *                         (report_otf2_events.h)
- *   report_otf2_defs.c    the registries (this header)
  * report_otf2.c calls the other two; report_otf2_events.c calls
  * report_otf2_defs.c; report_otf2_defs.c calls neither.
  * Compiled only with libotf2 (MS_HAVE_OTF2); docs/DESIGN.md section 6
@@ -28,27 +29,36 @@
  * are below MS_READER_MAX_THREADS = 2^16). */
 #define MS_OTF2_LOCATION(rank, thread) (((uint64_t)(rank) << 16) | (uint64_t)(thread))
 
-/* What a region's calls turn into, beyond Enter and Leave. */
+/* What a region's calls turn into, beyond Enter and Leave. Completions
+ * need no class: the message records a completion call carries name the
+ * requests it completed. */
 typedef enum ms_otf2_class {
     MS_OTF2_PLAIN = 0,
     MS_OTF2_SEND,          /* send, bsend, ssend, rsend: MpiSend */
     MS_OTF2_RECV,          /* recv, mrecv: MpiRecv */
     MS_OTF2_ISEND,         /* isend, ibsend, issend, irsend: MpiIsend */
     MS_OTF2_IRECV,         /* irecv, imrecv: MpiIrecvRequest */
-    MS_OTF2_DONE_ONE,      /* wait, test, waitany, testany that completed a p2p request */
-    MS_OTF2_DONE_ALL,      /* waitall, testall */
-    MS_OTF2_DONE_SOME,     /* waitsome, testsome */
     MS_OTF2_COLLECTIVE,    /* blocking collectives: MpiCollectiveBegin/End */
 } ms_otf2_class;
 
+/* A region of the run, as the archive has it. */
 typedef struct ms_otf2_region {
     const ms_region *region;
     ms_otf2_class cls;
-    int done_sends, done_recvs;    /* completion: which request kinds it may complete */
     OTF2_CollectiveOp coll;
+    OTF2_RegionRole role;
+    OTF2_RegionRef ref;            /* its OTF2 region: one per MPI function
+                                      (MPI_Send), one per other name */
     int comm_resolved;
     OTF2_CommRef comm;             /* OTF2_UNDEFINED_COMM until resolved */
 } ms_otf2_region;
+
+/* An OTF2 region definition: what the regions of the run that share it
+ * have in common. */
+typedef struct ms_otf2_fn {
+    char *name;                    /* "MPI_Send", or the region name */
+    const ms_otf2_region *first;   /* the first region of the run it stands for */
+} ms_otf2_fn;
 
 typedef struct ms_otf2_comm {
     int64_t id;                    /* mpiscope communicator id */
@@ -69,6 +79,8 @@ typedef struct ms_otf2 {
     OTF2_Archive *archive;
     size_t nregions;
     ms_otf2_region *regions;       /* as run->regions */
+    size_t nfns;
+    ms_otf2_fn *fns;               /* by ref: sorted by paradigm (MPI first), name */
     const ms_region **by_name;     /* run->regions sorted by name */
     size_t ncomms, capcomms;
     ms_otf2_comm *comms;           /* [0] world, [1] self, then in order of first record */
@@ -79,7 +91,8 @@ typedef struct ms_otf2 {
 } ms_otf2;
 
 /* Set up the registries of run: its regions classified (and sorted by
- * name), the communicators MPI_COMM_WORLD (id 0, every world rank) and
+ * name), their OTF2 regions (one per MPI function, one per other name),
+ * the communicators MPI_COMM_WORLD (id 0, every world rank) and
  * MPI_COMM_SELF (id 1); no locations yet. 0, or -1 when out of memory
  * (ms_otf2_teardown frees what was set up). */
 int ms_otf2_setup(ms_otf2 *x, const ms_run *run);

@@ -1,34 +1,32 @@
 /*
  * One rank's log -> OTF2 events of its locations (one per thread).
  *
- * The rank's calls are read into memory (one rank at a time), put on the
- * common clock and sorted by start (longer first at equal starts). Then:
+ * The rank's calls are read into memory (one rank at a time), with the
+ * message records (docs/FORMAT.md "Messages") that name the requests each
+ * call completed, put on the common clock and sorted by start (longer
+ * first at equal starts). Then:
  *
  * 1. Requests, in that order over all the rank's threads (requests belong to
- *    the process). Each isend/irecv opens a request; a completion call
- *    (region with request=isend/irecv/mixed, docs/FORMAT.md) closes the ones
- *    its fields allow, oldest first:
- *      wait, test, waitany, testany   exactly one: the oldest open request
- *                                     of the creating op whose comm, peer
- *                                     and tag agree with the call's
- *      waitall, testall               every open request of the op(s) that
- *                                     agrees with the call's fields
- *      waitsome, testsome             sends: the oldest agreeing ones whose
- *                                     bytes add up to the call's bytes;
- *                                     receives: the agreeing one when there
- *                                     is exactly one; else nothing
- *    A completed receive takes the call's source, tag (the status) and
- *    bytes; when one call completed several receives, the bytes they got
- *    together are shared out evenly (the log has only their sum) and a
- *    source the call does not name is the posted one. A receive whose
- *    source stays unknown (a wildcard among several), or that no call
- *    closes, gets no events at all; a send that no call closes keeps its
- *    MpiIsend without MpiIsendComplete.
+ *    the process). Each isend/irecv opens a request, filed in a hash under
+ *    the start of the call that created it (its log clock) and its
+ *    direction; a completion call's message records say when each request
+ *    it completed was posted, which finds it in one look-up (the oldest
+ *    open one of that time and direction): the whole matching is linear in
+ *    the calls. A completed send gives MpiIsend in its creating call and
+ *    MpiIsendComplete in the completion; a completed receive
+ *    MpiIrecvRequest and MpiIrecv with the source, tag and bytes its
+ *    record gives (the status). A cancelled request, one that no call
+ *    completes (a send keeps its MpiIsend) and a receive whose source is
+ *    unknown get no completion events; logs without message records
+ *    (format versions 1 to 4) give no request events at all.
  * 2. Events, per thread, as a properly nested Enter/Leave sequence (a call
  *    that overlaps the one enclosing it without ending inside it is cut at
  *    the enclosing call's end): MpiSend, MpiIsend, MpiIrecvRequest and
  *    MpiCollectiveBegin right after the Enter; MpiRecv, MpiIrecv,
  *    MpiIsendComplete and MpiCollectiveEnd right before the Leave.
+ *
+ * A window (window.h) keeps the calls inside it; a request's events are
+ * kept when both its creating and its completing call are.
  */
 /* Built only with libotf2 (report_otf2.c says what happens without it). */
 #ifdef MS_HAVE_OTF2
@@ -37,15 +35,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../reduce/p2p_facts.h"
 #include "report_otf2_events.h"
 
 enum act_type { ACT_SEND, ACT_RECV, ACT_ISEND, ACT_ISEND_DONE, ACT_IRECV_REQ, ACT_IRECV_DONE, ACT_COLL };
 
 typedef struct call {
     uint64_t start, end;
+    uint64_t post;      /* start on the log's clock: what message records name */
     uint32_t thread;
     uint32_t region;    /* index into x->regions */
+    int kept;           /* inside the window */
     size_t seq;         /* order in the log, to keep the sort stable */
+    size_t msg, nmsg;   /* its message records: msgs[msg .. msg + nmsg) */
 } call;
 
 typedef struct action {
@@ -59,13 +61,13 @@ typedef struct action {
 } action;
 
 typedef struct request {
-    size_t call;        /* the creating call */
-    int recv;
-    int emit;           /* has a peer and a known communicator */
+    size_t call;        /* the creating call (sorted index) */
+    uint64_t key;       /* post time * 2 + receive */
+    size_t next;        /* next request in its hash bucket */
     int open;
-    uint64_t id;
-    int64_t peer, tag, comm, bytes;
 } request;
+
+#define NONE SIZE_MAX
 
 typedef struct rank_ctx {
     ms_otf2 *x;
@@ -75,10 +77,16 @@ typedef struct rank_ctx {
     int64_t *map;       /* per-file region -> index into x->regions, -1 unknown */
     size_t ncalls, capcalls;
     call *calls;
+    size_t nmsgs, capmsgs;
+    ms_read_message *msgs;
+    ms_p2p_pending pending;  /* message records of each thread's next call */
+    int facts_on;            /* the log has message records */
     size_t nacts, capacts;
     action *acts;
     size_t nreqs, capreqs;
     request *reqs;
+    size_t *buckets;    /* hash of the open requests by key */
+    size_t nbuckets;
     int nomem;
 } rank_ctx;
 
@@ -93,6 +101,13 @@ static int grow(void **p, size_t *cap, size_t size, size_t first)
         return -1;
     *p = q;
     *cap = n;
+    return 0;
+}
+
+static int on_header(void *ctx, const ms_log_meta *m)
+{
+    rank_ctx *c = ctx;
+    c->facts_on = ms_p2p_facts_on(m->header.version, m->header.mode);
     return 0;
 }
 
@@ -131,6 +146,16 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
     return 0;
 }
 
+static int on_message(void *ctx, const ms_read_message *m)
+{
+    rank_ctx *c = ctx;
+    if (c->facts_on && ms_p2p_pending_add(&c->pending, m) != 0) {
+        c->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
 static int on_event(void *ctx, const ms_read_event *ev)
 {
     rank_ctx *c = ctx;
@@ -138,13 +163,34 @@ static int on_event(void *ctx, const ms_read_event *ev)
         c->nomem = 1;
         return -1;
     }
+    int64_t start = ms_rank_time(c->in, ev->start_ns), end = ms_rank_time(c->in, ev->end_ns);
+    const ms_run *run = c->x->run;
+    call *k = &c->calls[c->ncalls];
     /* The region index is mapped once the whole file is read. */
-    c->calls[c->ncalls] = (call){.start = (uint64_t)ms_rank_time(c->in, ev->start_ns),
-                                 .end = (uint64_t)ms_rank_time(c->in, ev->end_ns),
-                                 .thread = ev->thread,
-                                 .region = ev->region,
-                                 .seq = c->ncalls};
+    *k = (call){.start = (uint64_t)start,
+                .end = (uint64_t)end,
+                .post = ev->start_ns,
+                .thread = ev->thread,
+                .region = ev->region,
+                .kept = ms_window_time(run->window, start - run->origin, end - run->origin),
+                .seq = c->ncalls,
+                .msg = c->nmsgs};
     c->ncalls++;
+    /* The records of an MPI call (the tool's own calls may come between a
+     * call's records and its event). */
+    int64_t g = ev->region < c->nmap ? c->map[ev->region] : -1;
+    if (g < 0 || !c->x->regions[g].region->is_mpi)
+        return 0;
+    size_t n;
+    const ms_read_message *m = ms_p2p_pending_take(&c->pending, ev->thread, &n);
+    for (size_t i = 0; i < n; i++) {
+        if (GROW(c->msgs, c->nmsgs, c->capmsgs, 256) != 0) {
+            c->nomem = 1;
+            return -1;
+        }
+        c->msgs[c->nmsgs++] = m[i];
+    }
+    k->nmsg = n;
     return 0;
 }
 
@@ -204,157 +250,129 @@ static int add_action(rank_ctx *c, size_t callix, enum act_type type, uint64_t r
     return 0;
 }
 
-/* Does open request q agree with the fields of completion info? */
-static int agrees(const request *q, const ms_region_info *in, const ms_otf2_region *r)
+/* The hash of open requests: buckets of chains, newest first. */
+static size_t bucket_of(const rank_ctx *c, uint64_t key)
 {
-    if (!q->open || (q->recv ? !r->done_recvs : !r->done_sends))
-        return 0;
-    if (in->comm >= 0 && in->comm != q->comm)
-        return 0;
-    if (in->peer >= 0 && q->peer >= 0 && in->peer != q->peer)
-        return 0;
-    if (in->tag >= 0 && q->tag >= 0 && in->tag != q->tag)
-        return 0;
-    return 1;
+    key ^= key >> 29;
+    key *= 0xbf58476d1ce4e5b9ull;
+    key ^= key >> 32;
+    return (size_t)(key & (c->nbuckets - 1));
 }
 
-/* Close the marked requests (open == 2) of completion call k. */
-static int close_marked(rank_ctx *c, size_t k, const ms_region_info *in)
+static int open_request(rank_ctx *c, size_t k, int recv)
 {
-    int64_t send_bytes = 0, nrecv = 0;
-    for (size_t i = 0; i < c->nreqs; i++)
-        if (c->reqs[i].open == 2) {
-            if (c->reqs[i].recv)
-                nrecv++;
-            else
-                send_bytes += c->reqs[i].bytes > 0 ? c->reqs[i].bytes : 0;
-        }
-    int64_t recv_bytes = in->bytes >= 0 ? in->bytes - send_bytes : 0;
-    if (recv_bytes < 0)
-        recv_bytes = 0;
-    int64_t share = nrecv ? recv_bytes / nrecv : 0, left = nrecv ? recv_bytes - share * (nrecv - 1) : 0;
-    for (size_t i = 0; i < c->nreqs; i++) {
-        request *q = &c->reqs[i];
-        if (q->open != 2)
+    if (GROW(c->reqs, c->nreqs, c->capreqs, 256) != 0)
+        return -1;
+    uint64_t key = c->calls[k].post * 2 + (uint64_t)recv;
+    size_t b = bucket_of(c, key);
+    c->reqs[c->nreqs] = (request){.call = k, .key = key, .next = c->buckets[b], .open = 1};
+    c->buckets[b] = c->nreqs++;
+    return 0;
+}
+
+/* The oldest open request of key, closed; NONE when there is none. */
+static size_t take_request(rank_ctx *c, uint64_t key)
+{
+    size_t found = NONE;
+    for (size_t i = c->buckets[bucket_of(c, key)]; i != NONE; i = c->reqs[i].next)
+        if (c->reqs[i].open && c->reqs[i].key == key)
+            found = i;
+    if (found != NONE)
+        c->reqs[found].open = 0;
+    return found;
+}
+
+/* The MpiIsend of a request created by call q (its region's fields). */
+static int add_isend(rank_ctx *c, size_t q, uint64_t id)
+{
+    const ms_otf2_region *r = &c->x->regions[c->calls[q].region];
+    const ms_region_info *in = &r->region->info;
+    return add_action(c, q, ACT_ISEND, id, in->peer, in->tag, r->comm, in->bytes);
+}
+
+/* The requests that call k's message records say it completed. */
+static int complete(rank_ctx *c, size_t k)
+{
+    const call *kc = &c->calls[k];
+    for (size_t i = kc->msg; i < kc->msg + kc->nmsg; i++) {
+        const ms_read_message *m = &c->msgs[i];
+        if (!(m->flags & MS_MSG_POSTED) || (m->flags & MS_MSG_STARTED))
             continue;
-        q->open = 0;
-        if (!q->emit)
+        int recv = (m->flags & MS_MSG_RECV) != 0;
+        size_t q = take_request(c, m->post_ns * 2 + (uint64_t)recv);
+        if (q == NONE)
+            continue;   /* not an isend or irecv: persistent, collective */
+        size_t from = c->reqs[q].call;
+        const ms_otf2_region *r = &c->x->regions[c->calls[from].region];
+        if ((m->flags & MS_MSG_CANCELLED) || r->comm == OTF2_UNDEFINED_COMM)
             continue;
-        OTF2_CommRef comm = ms_otf2_comm_ref(c->x, q->comm);
-        if (!q->recv) {
-            if (add_action(c, k, ACT_ISEND_DONE, q->id, 0, 0, comm, 0) != 0)
-                return -1;
-            continue;
-        }
-        int64_t src = in->peer >= 0 ? in->peer : q->peer, tag = in->tag >= 0 ? in->tag : q->tag;
-        int64_t bytes = --nrecv == 0 ? left : share;
-        if (src < 0) {
+        if (recv && m->peer < 0) {
             c->x->unmatched++;
             continue;
         }
-        if (add_action(c, q->call, ACT_IRECV_REQ, q->id, 0, 0, comm, 0) != 0 ||
-            add_action(c, k, ACT_IRECV_DONE, q->id, src, tag, comm, bytes) != 0)
+        if (!c->calls[from].kept || !kc->kept)
+            continue;
+        int rc = recv ? add_action(c, from, ACT_IRECV_REQ, q, 0, 0, r->comm, 0) |
+                            add_action(c, k, ACT_IRECV_DONE, q, m->peer, m->tag, r->comm, m->bytes)
+                      : add_isend(c, from, q) | add_action(c, k, ACT_ISEND_DONE, q, 0, 0, r->comm, 0);
+        if (rc != 0)
             return -1;
     }
     return 0;
 }
 
-/* Mark which open requests completion call k completed. */
-static void mark_completed(rank_ctx *c, const ms_otf2_region *r)
-{
-    const ms_region_info *in = &r->region->info;
-    size_t nagree = 0, first = c->nreqs;
-    for (size_t i = 0; i < c->nreqs; i++)
-        if (agrees(&c->reqs[i], in, r)) {
-            nagree++;
-            if (first == c->nreqs)
-                first = i;
-        }
-    if (nagree == 0)
-        return;
-    switch (r->cls) {
-    case MS_OTF2_DONE_ONE:
-        c->reqs[first].open = 2;
-        break;
-    case MS_OTF2_DONE_ALL:
-        for (size_t i = 0; i < c->nreqs; i++)
-            if (agrees(&c->reqs[i], in, r))
-                c->reqs[i].open = 2;
-        break;
-    case MS_OTF2_DONE_SOME:
-        if (r->done_recvs && !r->done_sends) {
-            if (nagree == 1)
-                c->reqs[first].open = 2;
-        } else if (r->done_sends && !r->done_recvs && in->bytes >= 0) {
-            int64_t sum = 0;
-            size_t i;
-            for (i = first; i < c->nreqs && sum < in->bytes; i++)
-                if (agrees(&c->reqs[i], in, r))
-                    sum += c->reqs[i].bytes > 0 ? c->reqs[i].bytes : 0;
-            if (sum == in->bytes)
-                for (size_t j = first; j < i; j++)
-                    if (agrees(&c->reqs[j], in, r))
-                        c->reqs[j].open = 2;
-        }
-        break;
-    default:
-        break;
-    }
-}
-
 /* Pass 1: the message and collective records of every call. */
 static int match(rank_ctx *c)
 {
-    uint64_t next_req = 0;
+    size_t ncreate = 0;
+    for (size_t k = 0; k < c->ncalls; k++) {
+        ms_otf2_class cls = c->x->regions[c->calls[k].region].cls;
+        ncreate += cls == MS_OTF2_ISEND || cls == MS_OTF2_IRECV;
+    }
+    for (c->nbuckets = 64; c->nbuckets < 2 * ncreate; c->nbuckets *= 2)
+        ;
+    if (!(c->buckets = malloc(c->nbuckets * sizeof *c->buckets)))
+        return -1;
+    for (size_t i = 0; i < c->nbuckets; i++)
+        c->buckets[i] = NONE;
     for (size_t k = 0; k < c->ncalls; k++) {
         ms_otf2_region *r = region_of(c, &c->calls[k]);
         const ms_region_info *in = &r->region->info;
-        int known = r->comm != OTF2_UNDEFINED_COMM;
+        int known = r->comm != OTF2_UNDEFINED_COMM, kept = c->calls[k].kept;
         int rc = 0;
         switch (r->cls) {
         case MS_OTF2_SEND:
         case MS_OTF2_RECV:
-            if (known && in->peer >= 0)
+            if (kept && known && in->peer >= 0)
                 rc = add_action(c, k, r->cls == MS_OTF2_SEND ? ACT_SEND : ACT_RECV, 0, in->peer, in->tag, r->comm,
                                 in->bytes);
             break;
         case MS_OTF2_ISEND:
-        case MS_OTF2_IRECV: {
-            if (GROW(c->reqs, c->nreqs, c->capreqs, 256) != 0)
-                return -1;
-            request *q = &c->reqs[c->nreqs++];
-            *q = (request){.call = k,
-                           .recv = r->cls == MS_OTF2_IRECV,
-                           .emit = known && (r->cls == MS_OTF2_IRECV || in->peer >= 0),
-                           .open = 1,
-                           .id = next_req++,
-                           .peer = in->peer,
-                           .tag = in->tag,
-                           .comm = in->comm,
-                           .bytes = in->bytes};
-            if (q->emit && !q->recv)
-                rc = add_action(c, k, ACT_ISEND, q->id, in->peer, in->tag, r->comm, in->bytes);
-            break;
-        }
-        case MS_OTF2_DONE_ONE:
-        case MS_OTF2_DONE_ALL:
-        case MS_OTF2_DONE_SOME:
-            mark_completed(c, r);
-            rc = close_marked(c, k, in);
+        case MS_OTF2_IRECV:
+            if (c->facts_on && (r->cls == MS_OTF2_IRECV || in->peer >= 0))
+                rc = open_request(c, k, r->cls == MS_OTF2_IRECV);
             break;
         case MS_OTF2_COLLECTIVE:
-            if (known)
+            if (kept && known)
                 rc = add_action(c, k, ACT_COLL, 0, in->root, 0, r->comm, in->bytes);
             break;
         default:
             break;
         }
+        if (rc == 0 && c->calls[k].nmsg)
+            rc = complete(c, k);
         if (rc != 0)
             return -1;
     }
-    for (size_t i = 0; i < c->nreqs; i++)
-        if (c->reqs[i].open && c->reqs[i].emit)
-            c->x->unmatched++;
+    /* A send that no call completed keeps its MpiIsend. */
+    for (size_t i = 0; i < c->nreqs; i++) {
+        const request *q = &c->reqs[i];
+        if (!q->open || c->x->regions[c->calls[q->call].region].comm == OTF2_UNDEFINED_COMM)
+            continue;
+        c->x->unmatched++;
+        if (!(q->key & 1) && c->calls[q->call].kept && add_isend(c, q->call, i) != 0)
+            return -1;
+    }
     qsort(c->acts, c->nacts, sizeof *c->acts, by_call);
     return 0;
 }
@@ -422,7 +440,7 @@ static OTF2_ErrorCode emit_thread(rank_ctx *c, OTF2_EvtWriter *w, const size_t *
             size_t t = stack[--depth];
             e = emit_actions(c, w, t, &acursor[t], 0, c->calls[t].end);
             if (e == OTF2_SUCCESS)
-                e = OTF2_EvtWriter_Leave(w, NULL, c->calls[t].end, c->calls[t].region);
+                e = OTF2_EvtWriter_Leave(w, NULL, c->calls[t].end, c->x->regions[c->calls[t].region].ref);
             if (c->calls[t].end > c->x->last_ts)
                 c->x->last_ts = c->calls[t].end;
         }
@@ -430,7 +448,7 @@ static OTF2_ErrorCode emit_thread(rank_ctx *c, OTF2_EvtWriter *w, const size_t *
             break;
         if (depth > 0 && k->end > c->calls[stack[depth - 1]].end)
             k->end = c->calls[stack[depth - 1]].end;
-        e = OTF2_EvtWriter_Enter(w, NULL, k->start, k->region);
+        e = OTF2_EvtWriter_Enter(w, NULL, k->start, c->x->regions[k->region].ref);
         if (e == OTF2_SUCCESS)
             e = emit_actions(c, w, ix[i], &acursor[ix[i]], 1, k->start);
         stack[depth++] = ix[i];
@@ -461,8 +479,10 @@ static int emit(rank_ctx *c, const ms_rank_info *in, char *err, size_t errlen)
         size_t n = 0;
         uint32_t next = UINT32_MAX;
         for (size_t k = 0; k < c->ncalls; k++) {
-            if (c->calls[k].thread == thread)
-                ix[n++] = k;
+            if (c->calls[k].thread == thread) {
+                if (c->calls[k].kept)
+                    ix[n++] = k;
+            }
             else if (c->calls[k].thread > thread && c->calls[k].thread < next)
                 next = c->calls[k].thread;
         }
@@ -503,7 +523,8 @@ out:
 int ms_otf2_rank(ms_otf2 *x, ms_reader *r, const ms_rank_info *in, char *err, size_t errlen)
 {
     rank_ctx c = {.x = x, .reader = r, .in = in};
-    static const ms_read_callbacks cb = {.region = on_region, .event = on_event, .comm = on_comm};
+    static const ms_read_callbacks cb = {
+        .header = on_header, .region = on_region, .event = on_event, .comm = on_comm, .message = on_message};
     ms_read_result res;
     ms_read_status st = ms_reader_read(r, in->file, &cb, &c, &res);
     int rc = -1;
@@ -537,6 +558,9 @@ out:
     free(c.calls);
     free(c.acts);
     free(c.reqs);
+    free(c.msgs);
+    free(c.buckets);
+    ms_p2p_pending_free(&c.pending);
     return rc;
 }
 

@@ -1,9 +1,10 @@
 /*
- * For the launcher test (../launcher.sh): a few collectives, then the exit
- * status given as the first argument, after MPI_Finalize. The output is
- * flushed before MPI_Finalize: once one rank exits with a nonzero status,
- * Open MPI's mpirun ends the others, and what a rank still buffered for its
- * exit would be lost (with or without a profiler).
+ * For the launcher test (../launcher.sh) and the configuration test
+ * (../config_env.sh): a few collectives, then the exit status given as the
+ * first argument, after MPI_Finalize. The output is flushed before
+ * MPI_Finalize: once one rank exits with a nonzero status, Open MPI's mpirun
+ * ends the others, and what a rank still buffered for its exit would be
+ * lost (with or without a profiler).
  */
 #include <mpi.h>
 #include <stdio.h>
