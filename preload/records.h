@@ -28,15 +28,21 @@ static inline uint8_t *ms_rec_time(uint8_t *p, uint64_t t_ns)
     return ms_put_varint(p, t_ns);
 }
 
-static inline uint8_t *ms_rec_region(uint8_t *p, uint32_t id, const char *name, size_t len)
+/* A control record of an id and a name cut to max bytes. */
+static inline uint8_t *ms_rec_named(uint8_t *p, uint64_t ctl, uint64_t id, const char *name, size_t len, size_t max)
 {
-    if (len > MS_MAX_NAME)
-        len = MS_MAX_NAME;
-    p = ms_put_varint(p, ((uint64_t)MS_CTL_REGION << 2) | MS_REC_CONTROL);
+    if (len > max)
+        len = max;
+    p = ms_put_varint(p, (ctl << 2) | MS_REC_CONTROL);
     p = ms_put_varint(p, id);
     p = ms_put_varint(p, len);
     memcpy(p, name, len);
     return p + len;
+}
+
+static inline uint8_t *ms_rec_region(uint8_t *p, uint32_t id, const char *name, size_t len)
+{
+    return ms_rec_named(p, MS_CTL_REGION, id, name, len, MS_MAX_NAME);
 }
 
 /* Bytes ms_rec_aside takes at most. */
@@ -125,13 +131,7 @@ static inline uint8_t *ms_rec_comm_origin(uint8_t *p, uint64_t id, uint32_t op, 
 /* The name given to a communicator (version 8), cut to MS_MAX_COMM_NAME. */
 static inline uint8_t *ms_rec_comm_name(uint8_t *p, uint64_t id, const char *name, size_t len)
 {
-    if (len > MS_MAX_COMM_NAME)
-        len = MS_MAX_COMM_NAME;
-    p = ms_put_varint(p, ((uint64_t)MS_CTL_COMM_NAME << 2) | MS_REC_CONTROL);
-    p = ms_put_varint(p, id);
-    p = ms_put_varint(p, len);
-    memcpy(p, name, len);
-    return p + len;
+    return ms_rec_named(p, MS_CTL_COMM_NAME, id, name, len, MS_MAX_COMM_NAME);
 }
 
 /* Bytes a file record takes at most. */

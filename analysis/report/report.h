@@ -61,6 +61,15 @@ int ms_report_waits_json(FILE *fp, const ms_run *run);
  * --sites-csv table, the text report's leading sections, and the JSON
  * members "sites", "functions" and "startup_shutdown" (with their names). */
 int ms_report_sites_csv(FILE *fp, const ms_run *run);
+/* A row's numbers as the text report prints them, for the HTML page to
+ * show the same: % MPI, % app, total, calls, ranks, imbal %, wait % ("-"
+ * without the analysis), bytes ("-" when none is known). */
+typedef struct ms_site_cells {
+    char mpi[32], app[32], total[32], calls[32], ranks[16], imbalance[32], wait[32], bytes[32];
+} ms_site_cells;
+struct ms_site_row;
+struct ms_mpi_sites;
+void ms_site_cells_of(const struct ms_mpi_sites *s, const struct ms_site_row *r, ms_site_cells *c);
 int ms_report_sites_text(FILE *fp, const ms_run *run);
 int ms_report_sites_json(FILE *fp, const ms_run *run);
 /* GPU activity (report_gpu.c): the text section (nothing without GPU

@@ -126,28 +126,37 @@ static void call_and_site(char *buf, size_t cap, const ms_site_row *r, size_t wi
     snprintf(buf, cap, "%s at %s", fn, site);
 }
 
+void ms_site_cells_of(const ms_mpi_sites *s, const ms_site_row *r, ms_site_cells *c)
+{
+    ms_fmt_pct(c->mpi, sizeof c->mpi, r->mpi_pct);
+    ms_fmt_pct(c->app, sizeof c->app, r->app_pct);
+    ms_fmt_time(c->total, sizeof c->total, (double)r->total_ns);
+    ms_fmt_count(c->calls, sizeof c->calls, r->calls);
+    snprintf(c->ranks, sizeof c->ranks, "%" PRIu32, r->ranks);
+    ms_fmt_pct(c->imbalance, sizeof c->imbalance, r->imbalance_pct);
+    if (s->has_wait)
+        ms_fmt_pct(c->wait, sizeof c->wait, r->wait_pct);
+    else
+        snprintf(c->wait, sizeof c->wait, "-");
+    if (r->bytes >= 0)
+        ms_fmt_bytes(c->bytes, sizeof c->bytes, (double)r->bytes);
+    else
+        snprintf(c->bytes, sizeof c->bytes, "-");
+}
+
 /* The numbers of a row: % MPI, % app, total, calls, ranks, imbal %, wait %. */
 static void numbers(FILE *fp, const ms_mpi_sites *s, const ms_site_row *r)
 {
-    char a[32], b[32], tot[32], calls[32], ranks[32], imb[32], wait[32];
-    ms_fmt_pct(a, sizeof a, r->mpi_pct);
-    ms_fmt_pct(b, sizeof b, r->app_pct);
-    ms_fmt_time(tot, sizeof tot, (double)r->total_ns);
-    ms_fmt_count(calls, sizeof calls, r->calls);
-    snprintf(ranks, sizeof ranks, "%" PRIu32, r->ranks);
-    ms_fmt_pct(imb, sizeof imb, r->imbalance_pct);
-    if (s->has_wait)
-        ms_fmt_pct(wait, sizeof wait, r->wait_pct);
-    else
-        snprintf(wait, sizeof wait, "-");
+    ms_site_cells c;
+    ms_site_cells_of(s, r, &c);
     fputs("  ", fp);
-    ms_cell(fp, a, 6, 1);
-    ms_cell(fp, b, 7, 1);
-    ms_cell(fp, tot, 10, 1);
-    ms_cell(fp, calls, 13, 1);
-    ms_cell(fp, ranks, 7, 1);
-    ms_cell(fp, imb, 8, 1);
-    ms_cell(fp, wait, 8, 1);
+    ms_cell(fp, c.mpi, 6, 1);
+    ms_cell(fp, c.app, 7, 1);
+    ms_cell(fp, c.total, 10, 1);
+    ms_cell(fp, c.calls, 13, 1);
+    ms_cell(fp, c.ranks, 7, 1);
+    ms_cell(fp, c.imbalance, 8, 1);
+    ms_cell(fp, c.wait, 8, 1);
     fputs("  ", fp);
 }
 
@@ -196,14 +205,12 @@ static void functions_table(FILE *fp, const ms_mpi_sites *s)
     size_t n = s->nfunctions < TEXT_FUNCTIONS ? s->nfunctions : TEXT_FUNCTIONS;
     for (size_t i = 0; i < n; i++) {
         const ms_site_row *r = &s->functions[i];
-        char fn[128], bytes[32];
+        char fn[128];
+        ms_site_cells c;
         ms_mpi_function(fn, sizeof fn, r->op);
-        if (r->bytes >= 0)
-            ms_fmt_bytes(bytes, sizeof bytes, (double)r->bytes);
-        else
-            snprintf(bytes, sizeof bytes, "-");
+        ms_site_cells_of(s, r, &c);
         numbers(fp, s, r);
-        ms_cell(fp, bytes, 10, 1);
+        ms_cell(fp, c.bytes, 10, 1);
         char f[160];
         ms_printable(f, sizeof f, fn);
         fprintf(fp, "  %s\n", f);

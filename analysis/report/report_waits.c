@@ -18,6 +18,7 @@
 #include "json_str.h"
 #include "report.h"
 #include "names.h"
+#include "wait_sites.h"
 #include "units.h"
 #include "../reduce/ops.h"
 #include "../reduce/run_waits.h"
@@ -30,18 +31,6 @@
 static const ms_callsite *site_of(const ms_run *run, const char *region, int32_t rank)
 {
     return ms_callsite_top(run->callsites, run->ncallsites, region, rank);
-}
-
-/* "MPI_Recv" for a region of op "recv"; the name itself otherwise. */
-static void call_name(char *buf, size_t cap, const ms_run *run, uint32_t region)
-{
-    const char *name = ms_run_wait_region(run, region);
-    if (region < run->nregions && run->regions[region].info.is_mpi && run->regions[region].info.op[0]) {
-        const char *op = run->regions[region].info.op;
-        snprintf(buf, cap, "MPI_%c%s", op[0] >= 'a' && op[0] <= 'z' ? op[0] - 'a' + 'A' : op[0], op + 1);
-        return;
-    }
-    snprintf(buf, cap, "%s", name);
 }
 
 /* " at waits.c:31", " at func+0x1a in libx.so", or "" when not known. */
@@ -84,102 +73,6 @@ static const char *const pattern_words[MS_WX_NPATTERNS] = {
     "late sender", "late receiver", "wait at barrier", "wait at N x N", "late broadcast", "early reduce",
 };
 
-/* The text's rows: the wait rows of one (pattern, rank, MPI call, call
- * site) summed, so that regions that differ only in bytes or peers (one
- * line of code sending varying sizes) read as one. Its cause: the rank
- * that most of its rows' time waited for. */
-typedef struct group {
-    uint8_t pattern;
-    int32_t rank, cause;
-    uint64_t instances, ns, cause_ns;
-    char call[96], where[512];
-} group;
-
-static int group_cmp(const void *a, const void *b)
-{
-    const group *x = a, *y = b;
-    if (x->pattern != y->pattern)
-        return x->pattern < y->pattern ? -1 : 1;
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
-    int c = strcmp(x->call, y->call);
-    if (c)
-        return c;
-    c = strcmp(x->where, y->where);
-    if (c)
-        return c;
-    /* Within a group, by cause, so that each cause's time adds up. */
-    return x->cause < y->cause ? -1 : x->cause > y->cause;
-}
-
-static int group_time_cmp(const void *a, const void *b)
-{
-    const group *x = a, *y = b;
-    if (x->ns != y->ns)
-        return x->ns > y->ns ? -1 : 1;
-    return group_cmp(a, b);
-}
-
-/* The call site of a key of the site rows: a row of its place. */
-static const ms_callsite *key_site(const ms_run *run, uint32_t key)
-{
-    uint32_t g = ms_run_wait_key_region(run, key);
-    if (g == MS_WX_NONE)
-        return NULL;
-    const ms_site_place *p =
-        ms_site_place_find(run->places, run->nplaces, run->regions[g].name, ms_run_wait_key_location(run, key));
-    return p ? p->row : NULL;
-}
-
-static group *make_groups(const ms_run *run, const ms_waits *w, size_t *n)
-{
-    /* Per call site when the analysis kept them apart (site_rows). */
-    int keyed = w->site_rows != NULL;
-    const ms_wx_row *rows = keyed ? w->site_rows : w->rows;
-    size_t nrows = keyed ? w->nsite_rows : w->nrows;
-    group *g = malloc((nrows ? nrows : 1) * sizeof *g);
-    if (!g)
-        return NULL;
-    for (size_t i = 0; i < nrows; i++) {
-        const ms_wx_row *r = &rows[i];
-        g[i] = (group){.pattern = r->pattern, .rank = r->rank, .cause = r->cause_rank, .instances = r->instances,
-                       .ns = r->wait_ns, .cause_ns = r->wait_best};
-        uint32_t region = keyed ? ms_run_wait_key_region(run, r->region) : r->region;
-        call_name(g[i].call, sizeof g[i].call, run, region == MS_WX_NONE ? MS_WX_COMPUTE : region);
-        site_text(g[i].where, sizeof g[i].where,
-                  keyed ? key_site(run, r->region) : site_of(run, ms_run_wait_region(run, r->region), r->rank));
-    }
-    qsort(g, nrows, sizeof *g, group_cmp);
-    size_t k = 0;
-    for (size_t i = 0; i < nrows;) {
-        group sum = g[i];
-        sum.instances = sum.ns = sum.cause_ns = 0;
-        uint64_t best = 0;
-        size_t j = i;
-        while (j < nrows && g[j].pattern == sum.pattern && g[j].rank == sum.rank &&
-               strcmp(g[j].call, sum.call) == 0 && strcmp(g[j].where, sum.where) == 0) {
-            uint64_t by = 0;
-            int32_t cause = g[j].cause;
-            for (; j < nrows && g[j].cause == cause && g[j].pattern == sum.pattern && g[j].rank == sum.rank &&
-                   strcmp(g[j].call, sum.call) == 0 && strcmp(g[j].where, sum.where) == 0;
-                 j++) {
-                sum.instances += g[j].instances;
-                sum.ns += g[j].ns;
-                by += g[j].cause_ns;
-            }
-            if (by > best) {
-                best = by;
-                sum.cause = cause;
-            }
-        }
-        g[k++] = sum;
-        i = j;
-    }
-    qsort(g, k, sizeof *g, group_time_cmp);
-    *n = k;
-    return g;
-}
-
 static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
 {
     char tot[32], pct[32];
@@ -191,15 +84,20 @@ static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
     fprintf(fp, "\nWait states: %s waiting in %zu calls, %s of MPI time\n", tot, w->ninst, pct);
     if (w->nrows == 0)
         fputs("  (no rank waited for another)\n", fp);
+    /* One row per (pattern, rank, MPI function, call site). */
     size_t ng = 0;
-    group *g = make_groups(run, w, &ng);
+    ms_wait_site *g = NULL;
+    if (ms_wait_sites_rows(run, &g, &ng) != 0)
+        g = NULL, ng = 0;
     size_t n = ng < TEXT_ROWS ? ng : TEXT_ROWS;
     for (size_t i = 0; g && i < n; i++) {
-        char t[32];
+        char t[32], call[256], where[512];
         ms_fmt_ns(t, sizeof t, g[i].ns);
+        ms_printable(call, sizeof call, g[i].call);
+        site_text(where, sizeof where, ms_wait_site_at(run, &g[i]));
         fprintf(fp, "  rank %" PRId32 " · %s%s · %s · %" PRIu64 " call%s · %s · waited for rank %" PRId32 "\n",
-                g[i].rank, g[i].call, g[i].where, pattern_words[g[i].pattern], g[i].instances,
-                g[i].instances == 1 ? "" : "s", t, g[i].cause);
+                g[i].rank, call, where, pattern_words[g[i].pattern], g[i].instances, g[i].instances == 1 ? "" : "s",
+                t, g[i].cause);
     }
     if (g && ng > n)
         fprintf(fp, "  ... %zu more (--waits-csv lists every region)\n", ng - n);
@@ -232,47 +130,21 @@ static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
     }
 }
 
-/* "MPI_Waitall at main (halo.c:87)", "(compute)", or a user region's name,
- * for a region (or key) of the path. */
-static void path_label(char *buf, size_t cap, const ms_run *run, uint32_t region, int keyed)
+/* "MPI_Waitall at main (halo.c:87)", the compute between calls, or a user
+ * region's name: a piece of the path. */
+static void path_label(char *buf, size_t cap, const ms_run *run, const ms_wait_site *g)
 {
-    uint32_t g = keyed ? ms_run_wait_key_region(run, region) : region;
-    if (g == MS_WX_NONE || g >= run->nregions) {
+    char call[256], site[400];
+    ms_printable(call, sizeof call, g->call);
+    const ms_callsite *at = ms_wait_site_at(run, g);
+    if (g->region == MS_WX_NONE || g->region >= run->nregions) {
         snprintf(buf, cap, "(compute: outside MPI calls and user regions)");
-        return;
-    }
-    const ms_region *r = &run->regions[g];
-    char site[400], fn[128];
-    const ms_callsite *at = keyed ? key_site(run, region) : NULL;
-    if (r->info.is_mpi) {
-        ms_mpi_function(fn, sizeof fn, r->info.op);
-        if (at) {
-            ms_site_label(site, sizeof site, at, 70);
-            snprintf(buf, cap, "%.100s at %.360s", fn, site);
-        } else {
-            snprintf(buf, cap, "%s", fn);
-        }
+    } else if (run->regions[g->region].info.is_mpi && at) {
+        ms_site_label(site, sizeof site, at, 70);
+        snprintf(buf, cap, "%.100s at %.360s", call, site);
     } else {
-        ms_printable(buf, cap, r->name);
+        snprintf(buf, cap, "%s", call);
     }
-}
-
-typedef struct path_row {
-    uint64_t ns;
-    char label[512];
-} path_row;
-
-static int path_label_cmp(const void *a, const void *b)
-{
-    return strcmp(((const path_row *)a)->label, ((const path_row *)b)->label);
-}
-
-static int path_time_cmp(const void *a, const void *b)
-{
-    const path_row *x = a, *y = b;
-    if (x->ns != y->ns)
-        return x->ns > y->ns ? -1 : 1;
-    return strcmp(x->label, y->label);
 }
 
 static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
@@ -293,38 +165,22 @@ static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
         ms_fmt_ns(m, sizeof m, p->mpi_ns);
         fprintf(fp, "  %5" PRId32 " %11s %11s\n", p->rank, c, m);
     }
-    /* Per call site when the analysis kept them apart (path_sites). */
-    int keyed = w->path_sites != NULL;
-    const ms_wx_path_region *pr = keyed ? w->path_sites : w->path_regions;
-    size_t npr = keyed ? w->npath_sites : w->npath_regions;
-    /* The regions of one MPI function at one call site (its messages'
-     * sizes and peers) are one row. */
-    path_row *rows = malloc((npr ? npr : 1) * sizeof *rows);
-    if (!rows)
+    /* One row per MPI function and call site. */
+    ms_wait_site *g;
+    size_t m;
+    if (ms_wait_sites_path(run, &g, &m) != 0)
         return -1;
-    for (size_t i = 0; i < npr; i++) {
-        rows[i].ns = pr[i].on_path_ns;
-        path_label(rows[i].label, sizeof rows[i].label, run, pr[i].region, keyed);
-    }
-    qsort(rows, npr, sizeof *rows, path_label_cmp);
-    size_t m = 0;
-    for (size_t i = 0; i < npr; i++) {
-        if (m > 0 && strcmp(rows[m - 1].label, rows[i].label) == 0)
-            rows[m - 1].ns += rows[i].ns;
-        else
-            rows[m++] = rows[i];
-    }
-    qsort(rows, m, sizeof *rows, path_time_cmp);
     size_t n = m < TEXT_PATH_ROWS ? m : TEXT_PATH_ROWS;
     fputs("  on the path  where\n", fp);
     for (size_t i = 0; i < n; i++) {
-        char t[32];
-        ms_fmt_ns(t, sizeof t, rows[i].ns);
-        fprintf(fp, "  %11s  %s\n", t, rows[i].label);
+        char t[32], label[512];
+        ms_fmt_ns(t, sizeof t, g[i].ns);
+        path_label(label, sizeof label, run, &g[i]);
+        fprintf(fp, "  %11s  %s\n", t, label);
     }
     if (m > n)
         fprintf(fp, "  ... %zu more (--json \"critical_path\" lists every region)\n", m - n);
-    free(rows);
+    free(g);
     return 0;
 }
 

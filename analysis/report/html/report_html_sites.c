@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../names.h"
+#include "../report.h"
 #include "../units.h"
 #include "../../reduce/ops.h"
 #include "../../reduce/sites.h"
@@ -33,28 +34,16 @@ static void put_key_num(FILE *fp, const char *key, double v)
 /* The numbers of a row as the text report prints them ("text"). */
 static void put_texts(FILE *fp, const ms_mpi_sites *s, const ms_site_row *r)
 {
-    char mpi[32], app[32], tot[32], calls[32], imb[32], wait[32], bytes[32];
-    ms_fmt_pct(mpi, sizeof mpi, r->mpi_pct);
-    ms_fmt_pct(app, sizeof app, r->app_pct);
-    ms_fmt_time(tot, sizeof tot, (double)r->total_ns);
-    ms_fmt_count(calls, sizeof calls, r->calls);
-    ms_fmt_pct(imb, sizeof imb, r->imbalance_pct);
-    if (s->has_wait)
-        ms_fmt_pct(wait, sizeof wait, r->wait_pct);
-    else
-        snprintf(wait, sizeof wait, "-");
-    if (r->bytes >= 0)
-        ms_fmt_bytes(bytes, sizeof bytes, (double)r->bytes);
-    else
-        snprintf(bytes, sizeof bytes, "-");
+    ms_site_cells c;
+    ms_site_cells_of(s, r, &c);
     fputs(",\"text\":{\"mpi\":", fp);
-    ms_html_json_str(fp, mpi);
-    put_key_str(fp, "app", app);
-    put_key_str(fp, "total", tot);
-    put_key_str(fp, "calls", calls);
-    put_key_str(fp, "imbalance", imb);
-    put_key_str(fp, "waiting", wait);
-    put_key_str(fp, "bytes", bytes);
+    ms_html_json_str(fp, c.mpi);
+    put_key_str(fp, "app", c.app);
+    put_key_str(fp, "total", c.total);
+    put_key_str(fp, "calls", c.calls);
+    put_key_str(fp, "imbalance", c.imbalance);
+    put_key_str(fp, "waiting", c.wait);
+    put_key_str(fp, "bytes", c.bytes);
     fputc('}', fp);
 }
 

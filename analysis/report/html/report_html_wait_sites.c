@@ -1,14 +1,12 @@
 /* HTML report: the wait states and the critical path per call site
- * (html_parts.h). The analysis keeps its rows and path regions per region
- * at a call site (run->waits->site_rows, path_sites; run_waits.h); the
- * page sums those of one MPI function at one call site, so that regions
- * that differ only in bytes, peers or tags (one line of code) read as
- * one, and labels the site as the other tables do (ms_site_label). */
+ * (html_parts.h), summed as the text report sums them (wait_sites.h) and
+ * labelled as the other tables do (ms_site_label). */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../names.h"
+#include "../wait_sites.h"
 #include "../../reduce/ops.h"
 #include "../../reduce/run_waits.h"
 #include "../../waits/waits.h"
@@ -18,126 +16,12 @@
 #define PATH_SITES 12     /* rows of the path's call sites */
 #define LABEL_WIDTH 72    /* columns of a call site's label */
 
-/* A row of the page: waiting of one (pattern, rank, call, call site), or
- * (pattern 0, rank 0) time on the path of one (call, call site). */
-typedef struct group {
-    uint8_t pattern;
-    int32_t rank, cause;
-    uint64_t instances, ns, cause_ns;
-    uint32_t region;        /* one of its regions (run->regions), MS_WX_NONE for compute */
-    const char *loc;        /* its call site's location; NULL when none */
-    char call[256];         /* "MPI_Waitall", a user region's short name, "(compute)" */
-} group;
-
-static int loc_cmp(const char *a, const char *b)
-{
-    if (!a || !b)
-        return a ? 1 : b ? -1 : 0;
-    return strcmp(a, b);
-}
-
-static int group_cmp(const void *a, const void *b)
-{
-    const group *x = a, *y = b;
-    if (x->pattern != y->pattern)
-        return x->pattern < y->pattern ? -1 : 1;
-    if (x->rank != y->rank)
-        return x->rank < y->rank ? -1 : 1;
-    int c = strcmp(x->call, y->call);
-    if (c || (c = loc_cmp(x->loc, y->loc)))
-        return c;
-    return x->cause < y->cause ? -1 : x->cause > y->cause;
-}
-
-static int group_time_cmp(const void *a, const void *b)
-{
-    const group *x = a, *y = b;
-    if (x->ns != y->ns)
-        return x->ns > y->ns ? -1 : 1;
-    return group_cmp(a, b);
-}
-
-static int same(const group *a, const group *b)
-{
-    return a->pattern == b->pattern && a->rank == b->rank && strcmp(a->call, b->call) == 0 &&
-           loc_cmp(a->loc, b->loc) == 0;
-}
-
-/* g[0..n) summed per (pattern, rank, call, site), each with the cause of
- * most of its time; most time first. Their count. */
-static size_t sum_groups(group *g, size_t n)
-{
-    qsort(g, n, sizeof *g, group_cmp);
-    size_t k = 0;
-    for (size_t i = 0; i < n;) {
-        group sum = g[i];
-        sum.instances = sum.ns = sum.cause_ns = 0;
-        uint64_t best = 0;
-        size_t j = i;
-        while (j < n && same(&g[j], &sum)) {
-            uint64_t by = 0;
-            int32_t cause = g[j].cause;
-            for (; j < n && same(&g[j], &sum) && g[j].cause == cause; j++) {
-                sum.instances += g[j].instances;
-                sum.ns += g[j].ns;
-                by += g[j].cause_ns;
-            }
-            if (by > best) {
-                best = by;
-                sum.cause = cause;
-            }
-        }
-        g[k++] = sum;
-        i = j;
-    }
-    qsort(g, k, sizeof *g, group_time_cmp);
-    return k;
-}
-
-/* "MPI_Recv" for an MPI region, a user region's short name, "(compute)". */
-static void call_of(char *buf, size_t cap, const ms_run *run, uint32_t region)
-{
-    if (region >= run->nregions)
-        snprintf(buf, cap, "(compute)");
-    else if (run->regions[region].info.is_mpi && run->regions[region].info.op[0])
-        ms_mpi_function(buf, cap, run->regions[region].info.op);
-    else
-        ms_short_name(run, buf, cap, &run->regions[region]);
-}
-
-/* A group of key k of the analysis: site_rows and path_sites name a region
- * at a call site; without them (rows, path_regions) a region, placed at its
- * call site of most time on the rank. */
-static void group_of(group *g, const ms_run *run, uint32_t k, int keyed, int32_t rank)
-{
-    g->region = keyed ? ms_run_wait_key_region(run, k) : (k < run->nregions ? k : MS_WX_NONE);
-    if (keyed) {
-        g->loc = ms_run_wait_key_location(run, k);
-    } else if (g->region != MS_WX_NONE) {
-        const ms_callsite *c = ms_callsite_top(run->callsites, run->ncallsites, run->regions[g->region].name, rank);
-        g->loc = c ? c->location : NULL;
-    }
-    call_of(g->call, sizeof g->call, run, g->region);
-}
-
-/* A call-site row of the group's region at its location, or NULL. */
-static const ms_callsite *site_row(const ms_run *run, const group *g)
-{
-    if (!g->loc || g->region >= run->nregions)
-        return NULL;
-    const char *name = run->regions[g->region].name;
-    for (size_t i = 0; i < run->ncallsites; i++)
-        if (strcmp(run->callsites[i].location, g->loc) == 0 && strcmp(run->callsites[i].region, name) == 0)
-            return &run->callsites[i];
-    return NULL;
-}
-
 /* "call", "site" (its label, LABEL_WIDTH columns), "site_full" and
  * "location" of a group. */
-static void put_where(FILE *fp, const ms_run *run, const group *g)
+static void put_where(FILE *fp, const ms_run *run, const ms_wait_site *g)
 {
     char label[2304], full[4096];
-    const ms_callsite *at = site_row(run, g);
+    const ms_callsite *at = ms_wait_site_at(run, g);
     if (g->region == MS_WX_NONE) {
         label[0] = full[0] = '\0';
     } else {
@@ -156,19 +40,11 @@ static void put_where(FILE *fp, const ms_run *run, const group *g)
 
 int ms_html_wait_sites(FILE *fp, const ms_run *run, const ms_waits *w)
 {
-    int keyed = w->site_rows != NULL;
-    const ms_wx_row *rows = keyed ? w->site_rows : w->rows;
-    size_t nrows = keyed ? w->nsite_rows : w->nrows;
-    group *g = malloc((nrows ? nrows : 1) * sizeof *g);
-    if (!g)
+    (void)w;
+    ms_wait_site *g;
+    size_t n;
+    if (ms_wait_sites_rows(run, &g, &n) != 0)
         return -1;
-    for (size_t i = 0; i < nrows; i++) {
-        const ms_wx_row *r = &rows[i];
-        g[i] = (group){.pattern = r->pattern, .rank = r->rank, .cause = r->cause_rank, .instances = r->instances,
-                       .ns = r->wait_ns, .cause_ns = r->wait_best};
-        group_of(&g[i], run, r->region, keyed, r->rank);
-    }
-    size_t n = sum_groups(g, nrows);
     fprintf(fp, "\"rows_total\":%zu,\"sites\":[", n);
     for (size_t i = 0; i < n && i < SITE_ROWS; i++) {
         fprintf(fp, "%s{\"rank\":%" PRId32 ",\"pattern\":\"%s\",\"calls\":%" PRIu64 ",\"wait_ns\":%" PRIu64
@@ -184,19 +60,11 @@ int ms_html_wait_sites(FILE *fp, const ms_run *run, const ms_waits *w)
 
 int ms_html_path_sites(FILE *fp, const ms_run *run, const ms_waits *w)
 {
-    int keyed = w->path_sites != NULL;
-    const ms_wx_path_region *p = keyed ? w->path_sites : w->path_regions;
-    size_t np = keyed ? w->npath_sites : w->npath_regions;
-    group *g = malloc((np ? np : 1) * sizeof *g);
-    if (!g)
+    (void)w;
+    ms_wait_site *g;
+    size_t n;
+    if (ms_wait_sites_path(run, &g, &n) != 0)
         return -1;
-    for (size_t i = 0; i < np; i++) {
-        g[i] = (group){.ns = p[i].on_path_ns};
-        group_of(&g[i], run, p[i].region, keyed, -1);
-        if (!keyed)
-            g[i].loc = NULL;  /* the path's regions: no call site known */
-    }
-    size_t n = sum_groups(g, np);
     fprintf(fp, "\"regions_total\":%zu,\"regions\":[", n);
     for (size_t i = 0; i < n && i < PATH_SITES; i++) {
         fputs(i ? ",\n{" : "{", fp);
