@@ -8,7 +8,8 @@
  * from one parent, in the order of their creation on the parent, then of
  * their lowest member's world rank: the same whichever rank's log is read
  * first. Logs older than format version 8 say nothing of how a
- * communicator was made: `comm#3 (2 ranks)`, numbered by id.
+ * communicator was made: `comm#3 (2 ranks)`, numbered by their lowest
+ * member's world rank, then id.
  */
 #ifndef MPISCOPE_COMMS_H
 #define MPISCOPE_COMMS_H
