@@ -48,6 +48,16 @@ const ms_comm_row *ms_comms_find(const ms_comms *c, int64_t id);
  * dup, cart_create -> cart, intercomm_create -> intercomm). */
 const char *ms_comm_kind(const ms_comm_row *r);
 
+/* Whether the run has communicators to list: more than world and self,
+ * or one of them named. */
+int ms_comms_listed(const ms_comms *c);
+
+/* How a row was made, in words, into buf (cut to cap), returned:
+ * "MPI_Init" (world, self), "split of world", "dup of split#1 of world
+ * (2 ranks)" (the parent's label), "the spawning world" (the parent
+ * intercommunicator of a spawned world), "-" (a log before version 8). */
+const char *ms_comms_made_by(const ms_comms *c, const ms_comm_row *r, char *buf, size_t cap);
+
 /* The communicator's label into buf (cut to cap), returned: see above; a
  * name's control characters are shown as '?', and a name of more than 64
  * bytes is cut with "...". An id without a row: "unrecorded", -1: "none".

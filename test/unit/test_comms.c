@@ -85,12 +85,17 @@ Test(comms, world_self_none_unrecorded)
     add_on(&w, 0xf, named_world);
     ms_comms t = table(&w, 0);
     cr_expect_eq(t.n, 2, "world and self only");
+    cr_expect_eq(ms_comms_listed(&t), 1, "a name given to world: listed");
     cr_expect_str_eq(label_of(&t, 0), "world", "world is world, whatever its name");
     cr_expect_str_eq(label_of(&t, 1), "self");
     cr_expect_str_eq(label_of(&t, -1), "none");
     cr_expect_str_eq(label_of(&t, 42), "unrecorded");
     cr_expect_eq(ms_comms_find(&t, 0)->f.size, WORLD);
     cr_expect_eq(ms_comms_find(&t, 1)->f.size, 1);
+    ms_comms_free(&t);
+    world_facts none = {0};
+    t = table(&none, 0);
+    cr_expect_eq(ms_comms_listed(&t), 0, "world and self, unnamed: nothing to list");
     ms_comms_free(&t);
 }
 
@@ -198,6 +203,12 @@ static void expect_derived(const ms_comms *t)
     cr_expect_str_eq(ms_comm_kind(ms_comms_find(t, 700)), "dist_graph");
     cr_expect_str_eq(ms_comm_kind(ms_comms_find(t, 710)), "intercomm");
     cr_expect_eq(ms_comms_find(t, 900)->ranks, 2);
+    char how[256];
+    cr_expect_str_eq(ms_comms_made_by(t, ms_comms_find(t, 0), how, sizeof how), "MPI_Init");
+    cr_expect_str_eq(ms_comms_made_by(t, ms_comms_find(t, 100), how, sizeof how), "split of world");
+    cr_expect_str_eq(ms_comms_made_by(t, ms_comms_find(t, 500), how, sizeof how), "dup of split#1 of world (2 ranks)",
+                     "the parent's whole label");
+    cr_expect_eq(ms_comms_listed(t), 1);
 }
 
 Test(comms, derived)
@@ -252,5 +263,7 @@ Test(comms, without_origins)
     cr_expect_str_eq(label_of(&t, 8), "split#1 of world (2 ranks)");
     cr_expect_str_eq(ms_comm_kind(ms_comms_find(&t, 7)), "comm");
     cr_expect_eq(ms_comms_find(&t, 7)->f.has_origin, 0);
+    char how[64];
+    cr_expect_str_eq(ms_comms_made_by(&t, ms_comms_find(&t, 7), how, sizeof how), "-", "not known");
     ms_comms_free(&t);
 }
