@@ -14,7 +14,8 @@
 #   counters-2  test/mpi/likwid/markers.c with the fake liblikwid: hardware
 #               counters (when LIKWID support is built); 4 processes on 2 logs
 #   golden-*    the golden logs of versions 1 to 4 (2 logs each from v3 on,
-#               so 4 processes on 2 logs)
+#               so 4 processes on 2 logs) and of version 8 (communicators
+#               made, named and labelled: 4 logs)
 #   summary-4   test/mpi/callsites at 4 ranks in summary mode (aggregates,
 #               call sites; the timeline outputs are refused, exit 1)
 #   skew-4      examples/halo.c at 4 ranks with clocks made to disagree by
@@ -115,7 +116,7 @@ else
     echo "merge_parallel: no LIKWID support built: no counter directory"
 fi
 
-for v in v1 v2 v3 v4 v4-summary v4-gpu; do
+for v in v1 v2 v3 v4 v4-summary v4-gpu v8; do
     cp -r "test/golden/$v" "$data/golden-$v"
     dirs+=("golden-$v")
 done
@@ -204,7 +205,7 @@ done
 expect_status() {
     [ "$(cat "$out/$1.serial.status")" = "$2" ] || fail "$1: the serial merge exits $(cat "$out/$1.serial.status"), not $2"
 }
-for name in halo-4 coll-4 coll-8 rma-4 sites-3 golden-v1 golden-v2 golden-v3 warn; do
+for name in halo-4 coll-4 coll-8 rma-4 sites-3 golden-v1 golden-v2 golden-v3 golden-v8 warn; do
     expect_status "$name" 0
 done
 expect_status corrupt 2

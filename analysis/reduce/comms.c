@@ -230,3 +230,24 @@ const char *ms_comms_label(const ms_comms *comms, int64_t comm, char *buf, size_
     label(comms, comm, buf, cap, 0);
     return buf;
 }
+
+int ms_comms_listed(const ms_comms *c)
+{
+    return c->n > 2 || (c->n && c->v[0].f.name) || (c->n > 1 && c->v[1].f.name);
+}
+
+const char *ms_comms_made_by(const ms_comms *c, const ms_comm_row *r, char *buf, size_t cap)
+{
+    char parent[256];
+    if (r->f.id == 0 || r->f.id == 1)
+        snprintf(buf, cap, "MPI_Init");
+    else if (!r->f.has_origin)
+        snprintf(buf, cap, "-");
+    else if (r->f.op == 0)
+        snprintf(buf, cap, "the spawning world");
+    else if (r->f.parent < 0)
+        snprintf(buf, cap, "%s", ms_comm_kind(r));
+    else
+        snprintf(buf, cap, "%s of %s", ms_comm_kind(r), ms_comms_label(c, r->f.parent, parent, sizeof parent));
+    return buf;
+}

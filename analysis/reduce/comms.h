@@ -8,7 +8,8 @@
  * from one parent, in the order of their creation on the parent, then of
  * their lowest member's world rank: the same whichever rank's log is read
  * first. Logs older than format version 8 say nothing of how a
- * communicator was made: `comm#3 (2 ranks)`, numbered by id.
+ * communicator was made: `comm#3 (2 ranks)`, numbered by their lowest
+ * member's world rank, then id.
  */
 #ifndef MPISCOPE_COMMS_H
 #define MPISCOPE_COMMS_H
@@ -46,6 +47,16 @@ const ms_comm_row *ms_comms_find(const ms_comms *c, int64_t id);
  * form, "_with_info", "_adjacent" and "_create" (comm_idup_with_info ->
  * dup, cart_create -> cart, intercomm_create -> intercomm). */
 const char *ms_comm_kind(const ms_comm_row *r);
+
+/* Whether the run has communicators to list: more than world and self,
+ * or one of them named. */
+int ms_comms_listed(const ms_comms *c);
+
+/* How a row was made, in words, into buf (cut to cap), returned:
+ * "MPI_Init" (world, self), "split of world", "dup of split#1 of world
+ * (2 ranks)" (the parent's label), "the spawning world" (the parent
+ * intercommunicator of a spawned world), "-" (a log before version 8). */
+const char *ms_comms_made_by(const ms_comms *c, const ms_comm_row *r, char *buf, size_t cap);
 
 /* The communicator's label into buf (cut to cap), returned: see above; a
  * name's control characters are shown as '?', and a name of more than 64

@@ -12,26 +12,10 @@
 #include "report.h"
 #include "../reduce/ops.h"
 
-/* How a row was made, in words: "comm_split of world". */
-static void made_by(const ms_run *run, const ms_comm_row *r, char *buf, size_t cap)
-{
-    char parent[256];
-    if (r->f.id == 0 || r->f.id == 1)
-        snprintf(buf, cap, "MPI_Init");
-    else if (!r->f.has_origin)
-        snprintf(buf, cap, "-");
-    else if (r->f.op == 0)
-        snprintf(buf, cap, "the spawning world");
-    else if (r->f.parent < 0)
-        snprintf(buf, cap, "%s", ms_comm_kind(r));
-    else
-        snprintf(buf, cap, "%s of %s", ms_comm_kind(r), ms_comm_label(run, r->f.parent, parent, sizeof parent));
-}
-
 int ms_report_comms_text(FILE *fp, const ms_run *run)
 {
     const ms_comms *c = &run->comms;
-    if (c->n <= 2 && !(c->n && c->v[0].f.name) && !(c->n > 1 && c->v[1].f.name))
+    if (!ms_comms_listed(c))
         return 0;   /* world and self, unnamed: nothing to say */
     fprintf(fp, "\nCommunicators (%zu)\n  %-40s %6s  %-30s %s\n", c->n, "communicator", "size", "made by",
             "call site");
@@ -39,7 +23,7 @@ int ms_report_comms_text(FILE *fp, const ms_run *run)
         const ms_comm_row *r = &c->v[i];
         char label[256], how[512], size[32];
         ms_comm_label(run, r->f.id, label, sizeof label);
-        made_by(run, r, how, sizeof how);
+        ms_comms_made_by(c, r, how, sizeof how);
         if (r->f.size)
             snprintf(size, sizeof size, "%" PRIu32, r->f.size);
         else

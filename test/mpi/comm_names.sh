@@ -3,8 +3,10 @@
 # report, --json and --html name them world, self, split#1 of world (2
 # ranks), dup#1 of world, cart 2×2 of world and by the names
 # MPI_Comm_set_name gave (quotes, markup, &, 1,000 characters), escaped in
-# HTML and whole in JSON; no communicator id in the text or the HTML, ids in
-# the CSV; the MPI merge writes the same bytes. comm_names_check.py holds
+# HTML and whole in JSON; the HTML page's communicators table gives each
+# one's label, size, maker and call site, the long name whole in a title; no
+# communicator id in the text or the HTML, ids in the CSV; the MPI merge
+# writes the same bytes. comm_names_check.py holds
 # the expectations.
 #
 #   comm_names.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh; exit 77: skipped)
@@ -40,8 +42,9 @@ fi
 mpi_merge=$(dirname "$MERGE")/mpiscope-merge-mpich
 if [ -x "$mpi_merge" ]; then
     timeout -k 10 "$TEST_TIMEOUT" "${MPIEXEC_MPICH:-mpiexec.mpich}" -n 2 "$mpi_merge" --text "$dir/mpi.txt" \
-        --json "$dir/mpi.json" "$dir/logs" 2>"$dir/mpi.err" || fail "mpiscope-merge-mpich exits $?"
-    cmp -s "$dir/mpi.txt" "$dir/report.txt" && cmp -s "$dir/mpi.json" "$dir/report.json" ||
+        --json "$dir/mpi.json" --html "$dir/mpi.html" "$dir/logs" 2>"$dir/mpi.err" || fail "mpiscope-merge-mpich exits $?"
+    cmp -s "$dir/mpi.txt" "$dir/report.txt" && cmp -s "$dir/mpi.json" "$dir/report.json" &&
+        cmp -s "$dir/mpi.html" "$dir/report.html" ||
         fail "mpiscope-merge-mpich -n 2 writes other bytes than mpiscope-merge"
 fi
 echo "comm_names: all outputs as expected"

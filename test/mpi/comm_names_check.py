@@ -6,9 +6,68 @@ import html
 import json
 import re
 import sys
+from html.parser import HTMLParser
 
 HOSTILE = "\"q\" <b>bold</b> & 'x'"
 LONG = ("std::vector<std::map<int, char>>" * 32)[:1000]
+
+
+class CommsTable(HTMLParser):
+    """The rows of the page's communicators table (id "comms"): per cell its
+    text and title, as a browser reads them (entities decoded)."""
+
+    def __init__(self):
+        super().__init__(convert_charrefs=True)
+        self.rows, self.depth, self.cell = [], 0, None
+
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == "table" and a.get("id") == "comms":
+            self.depth = 1
+        elif self.depth and tag == "tbody":
+            self.depth = 2
+        elif self.depth == 2 and tag == "tr":
+            self.rows.append([])
+        elif self.depth == 2 and tag == "td":
+            self.cell = [a.get("title"), ""]
+
+    def handle_endtag(self, tag):
+        if self.depth and tag == "table":
+            self.depth = 0
+        elif self.cell is not None and tag == "td":
+            self.rows[-1].append(tuple(self.cell))
+            self.cell = None
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell[1] += data
+
+
+def check_html_table(page, comms, problems):
+    """The page's communicators table: a row per communicator with its
+    label, size, how it was made and its call site; a cut name whole in the
+    cell's title; names escaped in the markup."""
+    table = CommsTable()
+    table.feed(page)
+    if "<h2>Communicators (9)</h2>" not in page or len(table.rows) != 9:
+        problems.append(f"the HTML page's communicators table has {len(table.rows)} rows, not 9")
+        return
+    byid = {c["id"]: c for c in comms.values()}
+    want = sorted((c["label"], str(c["size"]), c["call_site"] or "-") for c in byid.values())
+    got = sorted((r[0][1], r[1][1], r[3][1]) for r in table.rows if len(r) == 4)
+    if got != want:
+        problems.append(f"HTML table rows {got}, expected {want}")
+    made = sorted(r[2][1] for r in table.rows if len(r) == 4)
+    want_made = sorted(["MPI_Init", "MPI_Init", "split of world", "split of world", "dup of world", "dup of world",
+                        "cart of world", "dup of split#1 of world (2 ranks)", "dup of split#2 of world (2 ranks)"])
+    if made != want_made:
+        problems.append(f"HTML table's made by {made}, expected {want_made}")
+    long_rows = [r for r in table.rows if r and r[0][1] == LONG[:61] + "..."]
+    if len(long_rows) != 1 or long_rows[0][0][0] != LONG:
+        problems.append("the HTML table does not give the long name whole in its title")
+    escaped = html.escape(HOSTILE, quote=True).replace("&#x27;", "&#39;")
+    if page.count(f">{escaped}</td>") != 2:
+        problems.append(f"the HTML table lacks two cells with the escaped name {escaped!r}")
 
 
 def main(d):
@@ -57,6 +116,7 @@ def main(d):
         problems.append("the HTML page holds the name unescaped")
     if html.escape(HOSTILE, quote=False) not in page and "\\u003cb\\u003ebold" not in page:
         problems.append("the HTML page lacks the escaped name")
+    check_html_table(page, comms, problems)
     rows = list(csv.DictReader(open(f"{d}/regions.csv", encoding="utf-8")))
     csv_ids = {m for r in rows for m in re.findall(r" comm=(\d+)", r[next(iter(r))])}
     if not set(ids) <= csv_ids | {str(c["id"]) for c in comms.values() if c["made_by"] is None}:

@@ -313,3 +313,71 @@ Test(golden, version_7_carried)
     cr_expect_eq(waits, 2 * 30001, "30,000 steps and the last receive, on each rank");
     ms_run_free(run);
 }
+
+/* Version 8: test/mpi/comm_names/comm_names.c at 4 ranks, its program
+ * gone (one warning). */
+Test(golden, version_8)
+{
+    check_version(golden_dir("v8"), 1);
+}
+
+/* Its communicator origin and name records: every communicator's label,
+ * size, maker and parent, a Cartesian communicator's dimensions, and the
+ * names MPI_Comm_set_name gave, whole. */
+Test(golden, version_8_communicators)
+{
+    ms_run *run;
+    cr_assert_eq(ms_reduce_dir(golden_dir("v8"), 1, &run), MS_REDUCE_OK);
+    const ms_comms *c = &run->comms;
+    cr_assert_eq(c->n, 9);
+    static const struct {
+        const char *label, *kind, *parent;
+        uint32_t size;
+    } want[] = {
+        {"split#1 of world (2 ranks)", "split", "world", 2},
+        {"split#2 of world (2 ranks)", "split", "world", 2},
+        {"dup#1 of world", "dup", "world", 4},
+        {"cart 2\xc3\x97"
+         "2 of world",
+         "cart", "world", 4},
+        {"\"q\" <b>bold</b> & 'x'", "dup", "split#1 of world (2 ranks)", 2},
+        {"\"q\" <b>bold</b> & 'x'", "dup", "split#2 of world (2 ranks)", 2},
+        {"std::vector<std::map<int, char>>std::vector<std::map<int, cha...", "dup", "world", 4},
+    };
+    int seen[sizeof want / sizeof want[0]] = {0};
+    for (size_t i = 0; i < c->n; i++) {
+        const ms_comm_row *r = &c->v[i];
+        char label[256], parent[256];
+        ms_comms_label(c, r->f.id, label, sizeof label);
+        if (r->f.id <= 1) {
+            cr_expect_str_eq(label, r->f.id ? "self" : "world");
+            continue;
+        }
+        ms_comms_label(c, r->f.parent, parent, sizeof parent);
+        size_t k = 0;
+        while (k < sizeof want / sizeof want[0] &&
+               (seen[k] || strcmp(want[k].label, label) != 0 || strcmp(want[k].parent, parent) != 0))
+            k++;
+        cr_assert_lt(k, sizeof want / sizeof want[0], "unexpected communicator %s of %s", label, parent);
+        seen[k] = 1;
+        cr_expect(r->f.has_origin, "%s", label);
+        cr_expect_str_eq(ms_comm_kind(r), want[k].kind, "%s", label);
+        cr_expect_eq(r->f.size, want[k].size, "%s", label);
+        cr_expect_eq(r->ranks, want[k].size, "%s: in every member's log", label);
+        cr_expect_not_null(r->f.where, "%s: its call site", label);
+        cr_expect_eq(r->f.ndims, strcmp(want[k].kind, "cart") ? 0u : 2u, "%s", label);
+        if (r->f.ndims == 2)
+            cr_expect(r->f.dims[0] == 2 && r->f.dims[1] == 2);
+        cr_expect_eq(r->f.name != NULL, k >= 4, "%s: named", label);
+        if (k == 6 && r->f.name) {
+            const char *unit = "std::vector<std::map<int, char>>";
+            cr_expect_eq(strlen(r->f.name), 1000, "the whole name");
+            for (size_t b = 0; b < 1000 && r->f.name[b]; b++)
+                cr_assert_eq(r->f.name[b], unit[b % 32], "byte %zu of the name", b);
+        }
+    }
+    for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
+        cr_expect(seen[k], "no communicator %s of %s", want[k].label, want[k].parent);
+    cr_expect_null(c->v[0].f.name, "world unnamed");
+    ms_run_free(run);
+}

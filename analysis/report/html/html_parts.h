@@ -8,6 +8,9 @@
  *   report_html_waits.c     the wait states and the critical path
  *   report_html_wait_sites.c  their rows and path per call site
  *   report_html_timeline.c  the timeline: a second pass over the logs
+ * and two sections written as markup, not data:
+ *   report_html_files.c     the files of MPI-IO
+ *   report_html_comms.c     the communicators
  */
 #ifndef MPISCOPE_HTML_PARTS_H
 #define MPISCOPE_HTML_PARTS_H
@@ -82,5 +85,31 @@ int ms_html_timeline(FILE *fp, const ms_run *run);
 /* The section of files of MPI-IO (report_html_files.c): HTML, not data;
  * nothing when the run has no calls on files. */
 int ms_html_files(FILE *fp, const ms_run *run);
+/* The section of communicators (report_html_comms.c): HTML, not data;
+ * each one's label, size, how it was made and its call site, as the text
+ * report's section (comms.h); nothing when the text report has none. */
+int ms_html_comms(FILE *fp, const ms_run *run);
+
+/* s as HTML element content or attribute value: markup characters and
+ * quotes escaped, control characters as spaces, bytes that are not valid
+ * UTF-8 as U+FFFD (the sections written as markup). */
+static inline void ms_html_part_text(FILE *fp, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    while (*p) {
+        size_t n = ms_utf8_len(p, 4);
+        const char *esc = *p == '<' ? "&lt;" : *p == '>' ? "&gt;" : *p == '&' ? "&amp;" : *p == '"' ? "&quot;"
+                        : *p == '\'' ? "&#39;" : NULL;
+        if (esc)
+            fputs(esc, fp);
+        else if (n == 0)
+            fputs("\xef\xbf\xbd", fp);
+        else if (*p < 0x20 || *p == 0x7f)
+            fputc(' ', fp);
+        else
+            fwrite(p, 1, n, fp);
+        p += n ? n : 1;
+    }
+}
 
 #endif

@@ -125,7 +125,7 @@ int ms_report_html(FILE *fp, const ms_run *run)
           "<noscript><p>This report draws its charts with JavaScript.</p></noscript>\n<main>\n",
           fp);
     fputs(SECTIONS, fp);
-    if (ms_html_files(fp, run) != 0)
+    if (ms_html_files(fp, run) != 0 || ms_html_comms(fp, run) != 0)
         return -1;
     fputs("</main>\n<div id=\"tip\" class=\"tip\" hidden></div>\n"
           "<script type=\"application/json\" id=\"mpiscope-data\">{",

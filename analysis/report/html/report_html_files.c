@@ -6,26 +6,6 @@
 #include "../../reduce/io_rows.h"
 #include "html_parts.h"
 
-/* s as HTML text: markup characters escaped, control bytes as spaces. */
-static void text(FILE *fp, const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '<')
-            fputs("&lt;", fp);
-        else if (c == '>')
-            fputs("&gt;", fp);
-        else if (c == '&')
-            fputs("&amp;", fp);
-        else if (c == '"')
-            fputs("&quot;", fp);
-        else if (c == '\'')
-            fputs("&#39;", fp);
-        else
-            fputc(c < 0x20 || c == 0x7f ? ' ' : c, fp);
-    }
-}
-
 int ms_html_files(FILE *fp, const ms_run *run)
 {
     ms_io_row *rows;
@@ -48,7 +28,7 @@ int ms_html_files(FILE *fp, const ms_run *run)
     for (size_t i = 0; i < nsums; i++) {
         const ms_io_sum *s = &sums[i];
         fputs("<tr><td>", fp);
-        text(fp, s->path);
+        ms_html_part_text(fp, s->path);
         fprintf(fp, "</td><td>%zu</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64 "</td><td>%" PRIu64
                 "</td><td>%" PRIu64 "</td><td>%.6f</td></tr>\n",
                 s->ranks, s->reads, s->read_bytes, s->writes, s->write_bytes, s->others, (double)s->total_ns / 1e9);
