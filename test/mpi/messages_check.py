@@ -14,7 +14,13 @@ that created it, the latest start or startall of a persistent request, or
 the event itself for a start or a sendrecv. --summary: a log written in
 summary mode, which holds no message records.
 """
+import os
+import re
 import sys
+
+# The log format version the library writes (common/log_format.h).
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "common", "log_format.h")) as f:
+    FORMAT_VERSION = int(re.search(r"#define MS_FORMAT_VERSION (\d+)u", f.read()).group(1))
 
 MESSAGE_CALLS = {"wait", "waitall", "waitany", "waitsome", "test", "testall", "testany", "testsome",
                  "start", "startall", "sendrecv", "sendrecv_replace"}
@@ -91,8 +97,8 @@ def check_rank(d, rank, nranks):
     header, events, pending, status = read_dump(f"{d}/dump-{rank}.txt")
     if status != "ok":
         raise Fail(f"the reader says: {status}")
-    if header is None or header[:3] != (rank, nranks, 7) or header[3] != 0:
-        raise Fail(f"header {header}: expected rank {rank} of {nranks}, version 7, trace mode")
+    if header is None or header[:3] != (rank, nranks, FORMAT_VERSION) or header[3] != 0:
+        raise Fail(f"header {header}: expected rank {rank} of {nranks}, version {FORMAT_VERSION}, trace mode")
     if pending:
         raise Fail(f"{len(pending)} message records after the last event of their thread")
     expect = read_expect(f"{d}/expect-{rank}.txt")
@@ -125,8 +131,8 @@ def check_summary(d, rank, nranks):
     header, events, pending, status = read_dump(f"{d}/dump-{rank}.txt")
     if status != "ok":
         raise Fail(f"the reader says: {status}")
-    if header is None or header[:3] != (rank, nranks, 7) or header[3] != 1:
-        raise Fail(f"header {header}: expected rank {rank} of {nranks}, version 7, summary mode")
+    if header is None or header[:3] != (rank, nranks, FORMAT_VERSION) or header[3] != 1:
+        raise Fail(f"header {header}: expected rank {rank} of {nranks}, version {FORMAT_VERSION}, summary mode")
     n = len(pending) + sum(len(e["msgs"]) for e in events)
     if n:
         raise Fail(f"{n} message records in a log written in summary mode")
