@@ -413,28 +413,35 @@ scaling: all $(SYNTH_LOGS)
 deps:
 	BUILD=$(BUILD) bash scripts/deps.sh
 
+# `make check` says at its end where its time went: each step, and the ten
+# slowest MPI tests (scripts/check_times.sh; test/mpi/run.sh adds its tests'
+# times to $$CHECK_TIMES).
+CHECK_TIMES = $(BUILD)/check-times.tsv
+CHECK_STEP = CHECK_TIMES=$(abspath $(CHECK_TIMES)) bash scripts/check_times.sh step $(CHECK_TIMES)
 check: deps
-	$(MAKE) all
-	$(MAKE) config-tests
-	$(MAKE) unit-tests
-	$(MAKE) fuzz-replay
-	$(MAKE) house-tests
-	$(MAKE) golden-tests
-	$(MAKE) window-tests
-	$(MAKE) fault-tests
-	$(MAKE) merge-parallel-tests
-	$(MAKE) smoke-tests
-	$(MAKE) install-tests
-	$(MAKE) scale-tests
-	$(MAKE) html-tests
-	$(MAKE) mpi-tests
-	$(MAKE) mpi-tests-summary
-	$(MAKE) app-tests
+	@mkdir -p $(BUILD) && rm -f $(CHECK_TIMES)
+	$(CHECK_STEP) all $(MAKE) all
+	$(CHECK_STEP) config-tests $(MAKE) config-tests
+	$(CHECK_STEP) unit-tests $(MAKE) unit-tests
+	$(CHECK_STEP) fuzz-replay $(MAKE) fuzz-replay
+	$(CHECK_STEP) house-tests $(MAKE) house-tests
+	$(CHECK_STEP) golden-tests $(MAKE) golden-tests
+	$(CHECK_STEP) window-tests $(MAKE) window-tests
+	$(CHECK_STEP) fault-tests $(MAKE) fault-tests
+	$(CHECK_STEP) merge-parallel-tests $(MAKE) merge-parallel-tests
+	$(CHECK_STEP) smoke-tests $(MAKE) smoke-tests
+	$(CHECK_STEP) install-tests $(MAKE) install-tests
+	$(CHECK_STEP) scale-tests $(MAKE) scale-tests
+	$(CHECK_STEP) html-tests $(MAKE) html-tests
+	$(CHECK_STEP) mpi-tests $(MAKE) mpi-tests
+	$(CHECK_STEP) mpi-tests-summary $(MAKE) mpi-tests-summary
+	$(CHECK_STEP) app-tests $(MAKE) app-tests
 ifeq ($(SANITIZE),1)
 	@echo "mpiscope: bench-sanity left out under SANITIZE=1 (sanitizers change every timing)"
 else
-	$(MAKE) bench-sanity
+	$(CHECK_STEP) bench-sanity $(MAKE) bench-sanity
 endif
+	@bash scripts/check_times.sh report $(CHECK_TIMES)
 
 # The subset of `check` that CI also runs in a fresh Debian root
 # (scripts/fresh-debian.sh --check quick): the build and its configuration,

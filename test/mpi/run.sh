@@ -274,11 +274,30 @@ if [ ! -x "$merge" ]; then
     flavours=()
 fi
 
+# Each test's time (all its rank counts, its build included) goes to
+# $CHECK_TIMES when set (`make check` reports the slowest): a line is written
+# when the next test starts, and at the end.
+timed_name=
+timed_t0=
+timed_end() {
+    if [ -n "${CHECK_TIMES:-}" ] && [ -n "$timed_name" ]; then
+        awk -v a="$timed_t0" -v b="$(date +%s.%N)" -v n="$timed_name" \
+            'BEGIN { printf "%.1f\ttest\t%s\n", b - a, n }' >>"$CHECK_TIMES"
+    fi
+    timed_name=
+}
+timed_start() {
+    timed_end
+    timed_name="mpi $TEST_MODE $1 $2"
+    timed_t0=$(date +%s.%N)
+}
+
 for flavour in ${flavours[@]+"${flavours[@]}"}; do
     lib=$lib_mpich
     [ "$flavour" = mpich ] || lib=$lib_openmpi
     lib=$(sanitizer_preload "$lib")
     for t in "${tests[@]}"; do
+        timed_start "$flavour" "$t"
         if [ -e "$src/$t.sh" ] && [ ! -e "$src/$t.c" ]; then
             run_script "$flavour" "$lib" "$t"
             continue
@@ -327,5 +346,6 @@ for flavour in ${flavours[@]+"${flavours[@]}"}; do
     done
 done
 
+timed_end
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]
