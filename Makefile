@@ -16,14 +16,18 @@ COMMON_SRCS   := $(wildcard common/*.c)
 WRITER_SRCS   := preload/log_file.c preload/fallback.c preload/summary.c preload/summary_requests.c preload/summary_log.c
 CORE_SRCS     := $(COMMON_SRCS) $(WRITER_SRCS)
 LIB_SRCS      := $(filter-out $(CORE_SRCS),$(wildcard preload/*.c pmpi/*.c))
-# The LIKWID collector (likwid/), when config.mk's probe builds it.
+# A collector's settings (its *_settings.c, collector.h) are linked in
+# always, the rest of its folder when config.mk's probe builds it.
+# The LIKWID collector (likwid/).
+LIB_SRCS      += likwid/lk_settings.c
 ifeq ($(HAVE_LIKWID),1)
-  LIB_SRCS    += $(wildcard likwid/*.c)
+  LIB_SRCS    += $(filter-out likwid/lk_settings.c,$(wildcard likwid/*.c))
   LIB_CFLAGS  += $(LIKWID_INC)
 endif
-# The CUPTI collector (cupti/), when config.mk's probe builds it.
+# The CUPTI collector (cupti/).
+LIB_SRCS      += cupti/cu_settings.c
 ifeq ($(HAVE_CUPTI),1)
-  LIB_SRCS    += $(wildcard cupti/*.c)
+  LIB_SRCS    += $(filter-out cupti/cu_settings.c,$(wildcard cupti/*.c))
   LIB_CFLAGS  += -isystem $(CUDA_HOME)/include
 endif
 GEN_SRCS      := $(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_op_table.c
@@ -184,6 +188,14 @@ $(eval $(call preload_lib,mpich,$(MPICC_MPICH),$(LIB_MPICH),,$(STAMP_MPICH)))
 OMPI_LINK = -Wl,--no-as-needed $(shell $(MPICC_OPENMPI) --showme:link 2>/dev/null) -Wl,--as-needed
 $(eval $(call preload_lib,openmpi,$(MPICC_OPENMPI),$(LIB_OMPI),$(OMPI_LINK),$(STAMP_OPENMPI)))
 
+# The null collector (test/collector_null/, the skeleton to copy), never
+# shipped: the MPICH library's objects and it, in a library of the tests
+# (test/mpi/collector_null.sh).
+NULL_LIB := $(BUILD)/test/libmpiscope-mpich-null.so
+$(NULL_LIB): $(LIB_MPICH) $(BUILD)/obj/mpich/test/collector_null/null_collector.o
+	@mkdir -p $(dir $@)
+	$(CC) -shared -o $@ $(BUILD)/obj/mpich/all.o $(BUILD)/obj/mpich/test/collector_null/null_collector.o -Wl,-z,lazy -Wl,--version-script=preload/exports.map $(ZSTD_LIBS) -lpthread -ldl -lm $(LDSAN)
+
 # ---- the C API's library of empty functions (include/mpiscope.h): a program
 # linked with -lmpiscope-api runs unchanged without the tool; the preload
 # library's functions of the same names take its calls under the tool. Built
@@ -328,7 +340,7 @@ peers:
 	else echo "note: $(PEERS) not found: tests and benchmarks run without mpiP"; fi
 
 # MPI_TESTS (names, default all) and TEST_RANKS (rank counts) narrow it.
-mpi-tests: all $(MSG_DUMP) peers
+mpi-tests: all $(MSG_DUMP) peers $(if $(filter 1,$(HAVE_MPICH)),$(NULL_LIB))
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
 	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) $(if $(TEST_RANKS),TEST_RANKS="$(TEST_RANKS)") \

@@ -50,6 +50,10 @@
 #include "cu_launch.h"
 #include "cu_lib.h"
 #include "cu_nvtx.h"
+#include "cu_settings.h"
+
+/* This collector's warnings (ms_warn_cause, at load). */
+static enum ms_cause cause = MS_WARN_COLLECTOR;
 
 static const cu_lib *L;
 static CUpti_SubscriberHandle sub;
@@ -127,7 +131,7 @@ static void setup(void)
      * this library was built with: the same major version only. */
     uint32_t version = 0;
     if (L->cuptiGetVersion(&version) != CUPTI_SUCCESS || version / 10000 != CUPTI_API_VERSION / 10000) {
-        ms_warn_once(MS_WARN_CUPTI, "libcupti has API version %u, mpiscope was built for %u (CUDA %u); "
+        ms_warn_once(cause, "libcupti has API version %u, mpiscope was built for %u (CUDA %u); "
                      "no GPU activity is recorded", version, (unsigned)CUPTI_API_VERSION,
                      (unsigned)CUPTI_API_VERSION / 10000);
         return;
@@ -137,7 +141,7 @@ static void setup(void)
         const char *s = NULL;
         L->cuptiGetResultString(r, &s);
         if (r == CUPTI_ERROR_MULTIPLE_SUBSCRIBERS_NOT_SUPPORTED)
-            ms_warn_once(MS_WARN_CUPTI, "another CUPTI subscriber (a profiler) is active; no GPU activity is recorded");
+            ms_warn_once(cause, "another CUPTI subscriber (a profiler) is active; no GPU activity is recorded");
         else
             snprintf(setup_why, sizeof setup_why, "cuptiSubscribe failed (%s)", s ? s : "unknown error");
         return;
@@ -191,7 +195,7 @@ static void setup(void)
 __attribute__((visibility("default"))) int InitializeInjection(void);
 int InitializeInjection(void)
 {
-    if (ms_cfg.cupti != MS_CUPTI_OFF && ms_runtime_allowed())
+    if (cu_mode != CU_MODE_OFF && ms_runtime_allowed())
         pthread_once(&setup_once, setup);
     return 1;
 }
@@ -224,7 +228,8 @@ static int have_device(char *why, size_t cap)
 
 static void cu_load(void)
 {
-    if (ms_cfg.cupti == MS_CUPTI_OFF || !ms_runtime_allowed())
+    cause = ms_warn_cause("the CUPTI collector");
+    if (cu_mode == CU_MODE_OFF || !ms_runtime_allowed())
         return;
     static const char *const launchers[] = {"PMI_RANK", "PMI_SIZE", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE",
                                             "MPI_LOCALNRANKS"};
@@ -244,19 +249,19 @@ static void cu_load(void)
 
 static void cu_start(void)
 {
-    if (ms_cfg.cupti == MS_CUPTI_OFF)
+    if (cu_mode == CU_MODE_OFF)
         return;
     if (!setup_ok) {
         char why[256];
         if (!have_device(why, sizeof why)) {
-            if (ms_cfg.cupti == MS_CUPTI_ON)
-                ms_warn_once(MS_WARN_CUPTI, "MPISCOPE_CUPTI=1: %s; no GPU activity is recorded", why);
+            if (cu_mode == CU_MODE_ON)
+                ms_warn_once(cause, "MPISCOPE_CUPTI=1: %s; no GPU activity is recorded", why);
             return;
         }
         pthread_once(&setup_once, setup);
         if (!setup_ok) {
-            if (setup_why[0] && ms_cfg.cupti == MS_CUPTI_ON)
-                ms_warn_once(MS_WARN_CUPTI, "MPISCOPE_CUPTI=1: %s; no GPU activity is recorded", setup_why);
+            if (setup_why[0] && cu_mode == CU_MODE_ON)
+                ms_warn_once(cause, "MPISCOPE_CUPTI=1: %s; no GPU activity is recorded", setup_why);
             return;
         }
     }

@@ -34,6 +34,7 @@
 #include "../preload/diag.h"
 #include "lk_counters.h"
 #include "lk_lib.h"
+#include "lk_settings.h"
 #include "lk_tags.h"
 
 enum { MODE_OFF, MODE_PERFCTR, MODE_PERFMON };
@@ -69,9 +70,12 @@ static int *pm_cpus;
 static pm_region *pm_regions;
 static size_t pm_nregions;
 
+/* This collector's warnings (ms_warn_cause, at load). */
+static enum ms_cause lk_cause = MS_WARN_COLLECTOR;
+
 static void warn_off(const char *what, const char *why)
 {
-    ms_warn_once(MS_WARN_LIKWID, "LIKWID: %s (%s); regions are timed without counters", what, why);
+    ms_warn_once(lk_cause, "LIKWID: %s (%s); regions are timed without counters", what, why);
 }
 
 /* The set of group gid (caller holds lock); -1 when none can be made. */
@@ -80,8 +84,8 @@ static int set_of(int gid)
     for (uint32_t i = 0; i < nsets; i++)
         if (sets[i].gid == gid)
             return (int)i;
-    int ne = L->perfmon_getNumberOfEvents(gid);
-    int nm = L->perfmon_getNumberOfMetrics(gid);
+    int ne = L->fn_perfmon_getNumberOfEvents(gid);
+    int nm = L->fn_perfmon_getNumberOfMetrics(gid);
     if (ne <= 0 || nsets >= MS_MAX_COUNTER_SETS)
         return -1;
     if (nm < 0)
@@ -91,12 +95,15 @@ static int set_of(int gid)
     if ((unsigned)(ne + nm) > MS_MAX_COUNTER_VALUES)
         nm = (int)MS_MAX_COUNTER_VALUES - ne;
     lk_set *s = &sets[nsets];
-    const char *g = L->perfmon_getGroupName(gid);
-    s->group = strdup(g ? g : "");
+    /* The set's name in the log: its source, a space, its group. */
+    const char *g = L->fn_perfmon_getGroupName(gid);
+    size_t glen = strlen(g ? g : "") + sizeof "LIKWID ";
+    s->group = malloc(glen);
     if (!s->group)
         return -1;
+    snprintf(s->group, glen, "LIKWID %s", g ? g : "");
     for (int i = 0; i < ne + nm; i++) {
-        const char *name = i < ne ? L->perfmon_getEventName(gid, i) : L->perfmon_getMetricName(gid, i - ne);
+        const char *name = i < ne ? L->fn_perfmon_getEventName(gid, i) : L->fn_perfmon_getMetricName(gid, i - ne);
         s->names[i] = strdup(name ? name : "");
         if (!s->names[i]) {
             for (int k = 0; k < i; k++)
@@ -164,8 +171,8 @@ static void perfctr_stop(ms_thread *t, const char *tag)
     int n = (int)MS_MAX_COUNTER_VALUES, count = -1;
     /* Asked first: it answers nothing (count stays -1) when the marker API
      * is not initialized, before anything else of perfmon is touched. */
-    L->likwid_markerGetRegion(tag, &n, v, &time_s, &count);
-    int set = count < 0 ? -1 : set_of(L->perfmon_getIdOfActiveGroup());
+    L->fn_likwid_markerGetRegion(tag, &n, v, &time_s, &count);
+    int set = count < 0 ? -1 : set_of(L->fn_perfmon_getIdOfActiveGroup());
     if (set < 0) {
         warn_off("the marker API measures no events", "likwid_markerInit failed, or no group");
         mode = MODE_OFF;
@@ -213,21 +220,21 @@ static int read_marker_file(void)
         if (*end && *end != ',')
             return 0;
     }
-    if (n == 0 || L->topology_init() != 0 || L->perfmon_init(n, cpus) < 0)
+    if (n == 0 || L->fn_topology_init() != 0 || L->fn_perfmon_init(n, cpus) < 0)
         return 0;
     char groups[4096];
     snprintf(groups, sizeof groups, "%s", events);
     char *save = NULL;
     for (char *g = strtok_r(groups, "|", &save); g; g = strtok_r(NULL, "|", &save))
-        L->perfmon_addEventSet(g);
-    if (L->perfmon_readMarkerFile(path) < 0) {
-        L->perfmon_finalize();
+        L->fn_perfmon_addEventSet(g);
+    if (L->fn_perfmon_readMarkerFile(path) < 0) {
+        L->fn_perfmon_finalize();
         return 0;
     }
-    int nr = L->perfmon_getNumberOfRegions();
+    int nr = L->fn_perfmon_getNumberOfRegions();
     if (nr <= 0) {
-        L->perfmon_destroyMarkerResults();
-        L->perfmon_finalize();
+        L->fn_perfmon_destroyMarkerResults();
+        L->fn_perfmon_finalize();
     }
     return nr > 0 ? nr : 0;
 }
@@ -236,15 +243,15 @@ void lk_counters_marker_close(ms_thread *t)
 {
     pthread_mutex_lock(&lock);
     perfctr_begin();
-    int nr = mode == MODE_PERFCTR ? L->perfmon_getNumberOfRegions() : 0;
+    int nr = mode == MODE_PERFCTR ? L->fn_perfmon_getNumberOfRegions() : 0;
     int own = 0;
     if (mode == MODE_PERFCTR && nr <= 0)
         own = nr = read_marker_file();
     for (int r = 0; r < nr; r++) {
-        int gid = L->perfmon_getGroupOfRegion(r);
+        int gid = L->fn_perfmon_getGroupOfRegion(r);
         int set = set_of(gid);
-        const char *tag0 = L->perfmon_getTagOfRegion(r);
-        int nthr = L->perfmon_getThreadsOfRegion(r);
+        const char *tag0 = L->fn_perfmon_getTagOfRegion(r);
+        int nthr = L->fn_perfmon_getThreadsOfRegion(r);
         if (set < 0 || !tag0 || nthr <= 0)
             continue;
         char tag[MS_MAX_NAME + 1];
@@ -256,25 +263,25 @@ void lk_counters_marker_close(ms_thread *t)
             free(cpus);
             continue;
         }
-        L->perfmon_getCpulistOfRegion(r, nthr, cpus);
+        L->fn_perfmon_getCpulistOfRegion(r, nthr, cpus);
         const lk_set *s = &sets[set];
         double v[MS_MAX_COUNTER_VALUES];
         for (int th = 0; th < nthr; th++) {
-            int count = L->perfmon_getCountOfRegion(r, th);
+            int count = L->fn_perfmon_getCountOfRegion(r, th);
             if (count <= 0)
                 continue;
             for (uint32_t i = 0; i < s->n; i++)
-                v[i] = i < s->nevents ? L->perfmon_getResultOfRegionThread(r, (int)i, th)
-                                      : L->perfmon_getMetricOfRegionThread(r, (int)(i - s->nevents), th);
-            double time_s = L->perfmon_getTimeOfRegion(r, th);
+                v[i] = i < s->nevents ? L->fn_perfmon_getResultOfRegionThread(r, (int)i, th)
+                                      : L->fn_perfmon_getMetricOfRegionThread(r, (int)(i - s->nevents), th);
+            double time_s = L->fn_perfmon_getTimeOfRegion(r, th);
             put_sample(t, set, (uint64_t)id + 1, (uint32_t)th, cpus[th] < 0 ? 0u : (uint32_t)cpus[th],
                        (uint64_t)count, MS_SAMPLE_FINAL, time_s >= 0 ? time_s : 0, v);
         }
         free(cpus);
     }
     if (own) {
-        L->perfmon_destroyMarkerResults();
-        L->perfmon_finalize();
+        L->fn_perfmon_destroyMarkerResults();
+        L->fn_perfmon_finalize();
     }
     pthread_mutex_unlock(&lock);
 }
@@ -310,10 +317,10 @@ static pm_region *pm_find(const char *tag)
  * region. Caller holds lock. */
 static void pm_read(void)
 {
-    L->perfmon_readCounters();
+    L->fn_perfmon_readCounters();
     const lk_set *s = &sets[pm_set];
     uint32_t ne = s->nevents, nm = s->n - s->nevents;
-    double dt = L->perfmon_getLastTimeOfGroup(pm_gid);
+    double dt = L->fn_perfmon_getLastTimeOfGroup(pm_gid);
     if (!(dt >= 0))
         dt = 0;
     for (size_t i = 0; i < pm_nregions; i++) {
@@ -323,9 +330,9 @@ static void pm_read(void)
         r->time += dt;
         for (int c = 0; c < pm_ncpu; c++) {
             for (uint32_t e = 0; e < ne; e++)
-                r->ev[(size_t)c * ne + e] += L->perfmon_getLastResult(pm_gid, (int)e, c);
+                r->ev[(size_t)c * ne + e] += L->fn_perfmon_getLastResult(pm_gid, (int)e, c);
             for (uint32_t m = 0; m < nm; m++)
-                r->mt[(size_t)c * nm + m] += L->perfmon_getLastMetric(pm_gid, (int)m, c) * dt;
+                r->mt[(size_t)c * nm + m] += L->fn_perfmon_getLastMetric(pm_gid, (int)m, c) * dt;
         }
     }
 }
@@ -384,8 +391,8 @@ void lk_counters_region(ms_thread *t, const char *tag, int is_stop)
 static const char *access_problem(void)
 {
     if (geteuid() == 0) {
-        if (L->HPMmode)
-            L->HPMmode(ACCESSMODE_DIRECT);
+        if (L->fn_HPMmode)
+            L->fn_HPMmode(ACCESSMODE_DIRECT);
         return NULL;
     }
     struct stat st;
@@ -393,18 +400,18 @@ static const char *access_problem(void)
         !(st.st_mode & S_IXOTH))
         return "no counter access: not root, and LIKWID's access daemon " MS_LIKWID_ACCESSD
                " is missing or not setuid root";
-    if (L->HPMmode)
-        L->HPMmode(ACCESSMODE_DAEMON);
+    if (L->fn_HPMmode)
+        L->fn_HPMmode(ACCESSMODE_DAEMON);
     return NULL;
 }
 
 static void lk_start(void)
 {
-    if (!ms_cfg.likwid[0])
+    if (!lk_group[0])
         return;
-    const char *group = ms_cfg.likwid;
+    const char *group = lk_group;
     if (getenv("LIKWID_EVENTS")) {
-        ms_warn_config(MS_WARN_LIKWID, "MPISCOPE_LIKWID=%s is ignored: LIKWID already measures (likwid-perfctr)",
+        ms_warn_config(lk_cause, "MPISCOPE_LIKWID=%s is ignored: LIKWID already measures (likwid-perfctr)",
                        group);
         return;
     }
@@ -432,7 +439,7 @@ static void lk_start(void)
     for (int c = 0; c < CPU_SETSIZE; c++)
         if (CPU_ISSET(c, &mask))
             pm_cpus[pm_ncpu++] = c;
-    if (L->topology_init() != 0) {
+    if (L->fn_topology_init() != 0) {
         warn_off(what, "topology_init failed");
         goto out;
     }
@@ -441,31 +448,36 @@ static void lk_start(void)
         warn_off(what, why);
         goto out;
     }
-    if (L->perfmon_init(pm_ncpu, pm_cpus) < 0) {
+    if (L->fn_perfmon_init(pm_ncpu, pm_cpus) < 0) {
         warn_off(what, "perfmon_init failed: no access to the hardware counters, or a CPU this LIKWID does not support");
         goto out;
     }
     inited = 1;
-    pm_gid = L->perfmon_addEventSet(group);
+    pm_gid = L->fn_perfmon_addEventSet(group);
     if (pm_gid < 0) {
         warn_off(what, "the group is unknown on this CPU or its counters are not available");
         goto out;
     }
-    if (L->perfmon_setupCounters(pm_gid) < 0 || L->perfmon_startCounters() < 0) {
+    if (L->fn_perfmon_setupCounters(pm_gid) < 0 || L->fn_perfmon_startCounters() < 0) {
         warn_off(what, "the counters cannot be set up and started");
         goto out;
     }
     pm_set = set_of(pm_gid);
     if (pm_set < 0) {
-        L->perfmon_stopCounters();
+        L->fn_perfmon_stopCounters();
         warn_off(what, "the group has no events");
         goto out;
     }
     mode = MODE_PERFMON;
 out:
     if (mode != MODE_PERFMON && inited)
-        L->perfmon_finalize();
+        L->fn_perfmon_finalize();
     pthread_mutex_unlock(&lock);
+}
+
+static void lk_load(void)
+{
+    lk_cause = ms_warn_cause("the LIKWID collector");
 }
 
 static void lk_stop(void)
@@ -476,17 +488,17 @@ static void lk_stop(void)
         if (t) {
             pm_read();
             const lk_set *s = &sets[pm_set];
-            double v[MS_MAX_COUNTER_VALUES], time_s = L->perfmon_getTimeOfGroup(pm_gid);
+            double v[MS_MAX_COUNTER_VALUES], time_s = L->fn_perfmon_getTimeOfGroup(pm_gid);
             for (int c = 0; c < pm_ncpu; c++) {
                 for (uint32_t i = 0; i < s->n; i++)
-                    v[i] = i < s->nevents ? L->perfmon_getResult(pm_gid, (int)i, c)
-                                          : L->perfmon_getMetric(pm_gid, (int)(i - s->nevents), c);
+                    v[i] = i < s->nevents ? L->fn_perfmon_getResult(pm_gid, (int)i, c)
+                                          : L->fn_perfmon_getMetric(pm_gid, (int)(i - s->nevents), c);
                 put_sample(t, pm_set, 0, (uint32_t)c, (uint32_t)pm_cpus[c], 1, 0, time_s >= 0 ? time_s : 0, v);
             }
             ms_leave(t);
         }
-        L->perfmon_stopCounters();
-        L->perfmon_finalize();
+        L->fn_perfmon_stopCounters();
+        L->fn_perfmon_finalize();
     }
     mode = MODE_OFF;
     pthread_mutex_unlock(&lock);
@@ -495,6 +507,7 @@ static void lk_stop(void)
 static const ms_collector likwid_collector = {
     .name = "likwid",
     .order = 10,
+    .load = lk_load,
     .start = lk_start,
     .stop = lk_stop,
 };

@@ -2,6 +2,7 @@
 #include "lk_lib.h"
 
 #include <dlfcn.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <stdio.h>
 
@@ -12,39 +13,41 @@ static const lk_lib *loaded;
 static char why_buf[256];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+/* Each function by its name, into its member fn_<name>. */
+#define LK_SYM(f) {#f, offsetof(lk_lib, fn_##f)}
 static const ms_dl_sym syms[] = {
-    MS_DL_SYM(lk_lib, topology_init),
-    MS_DL_SYM(lk_lib, perfmon_init),
-    MS_DL_SYM(lk_lib, perfmon_addEventSet),
-    MS_DL_SYM(lk_lib, perfmon_setupCounters),
-    MS_DL_SYM(lk_lib, perfmon_startCounters),
-    MS_DL_SYM(lk_lib, perfmon_stopCounters),
-    MS_DL_SYM(lk_lib, perfmon_readCounters),
-    MS_DL_SYM(lk_lib, perfmon_finalize),
-    MS_DL_SYM(lk_lib, perfmon_getNumberOfEvents),
-    MS_DL_SYM(lk_lib, perfmon_getEventName),
-    MS_DL_SYM(lk_lib, perfmon_getNumberOfMetrics),
-    MS_DL_SYM(lk_lib, perfmon_getMetricName),
-    MS_DL_SYM(lk_lib, perfmon_getResult),
-    MS_DL_SYM(lk_lib, perfmon_getLastResult),
-    MS_DL_SYM(lk_lib, perfmon_getMetric),
-    MS_DL_SYM(lk_lib, perfmon_getLastMetric),
-    MS_DL_SYM(lk_lib, perfmon_getTimeOfGroup),
-    MS_DL_SYM(lk_lib, perfmon_getLastTimeOfGroup),
-    MS_DL_SYM(lk_lib, perfmon_getIdOfActiveGroup),
-    MS_DL_SYM(lk_lib, perfmon_getGroupName),
-    MS_DL_SYM(lk_lib, perfmon_getNumberOfRegions),
-    MS_DL_SYM(lk_lib, perfmon_getGroupOfRegion),
-    MS_DL_SYM(lk_lib, perfmon_getTagOfRegion),
-    MS_DL_SYM(lk_lib, perfmon_getThreadsOfRegion),
-    MS_DL_SYM(lk_lib, perfmon_getCpulistOfRegion),
-    MS_DL_SYM(lk_lib, perfmon_getTimeOfRegion),
-    MS_DL_SYM(lk_lib, perfmon_getCountOfRegion),
-    MS_DL_SYM(lk_lib, perfmon_getResultOfRegionThread),
-    MS_DL_SYM(lk_lib, perfmon_getMetricOfRegionThread),
-    MS_DL_SYM(lk_lib, perfmon_readMarkerFile),
-    MS_DL_SYM(lk_lib, perfmon_destroyMarkerResults),
-    MS_DL_SYM(lk_lib, likwid_markerGetRegion),
+    LK_SYM(topology_init),
+    LK_SYM(perfmon_init),
+    LK_SYM(perfmon_addEventSet),
+    LK_SYM(perfmon_setupCounters),
+    LK_SYM(perfmon_startCounters),
+    LK_SYM(perfmon_stopCounters),
+    LK_SYM(perfmon_readCounters),
+    LK_SYM(perfmon_finalize),
+    LK_SYM(perfmon_getNumberOfEvents),
+    LK_SYM(perfmon_getEventName),
+    LK_SYM(perfmon_getNumberOfMetrics),
+    LK_SYM(perfmon_getMetricName),
+    LK_SYM(perfmon_getResult),
+    LK_SYM(perfmon_getLastResult),
+    LK_SYM(perfmon_getMetric),
+    LK_SYM(perfmon_getLastMetric),
+    LK_SYM(perfmon_getTimeOfGroup),
+    LK_SYM(perfmon_getLastTimeOfGroup),
+    LK_SYM(perfmon_getIdOfActiveGroup),
+    LK_SYM(perfmon_getGroupName),
+    LK_SYM(perfmon_getNumberOfRegions),
+    LK_SYM(perfmon_getGroupOfRegion),
+    LK_SYM(perfmon_getTagOfRegion),
+    LK_SYM(perfmon_getThreadsOfRegion),
+    LK_SYM(perfmon_getCpulistOfRegion),
+    LK_SYM(perfmon_getTimeOfRegion),
+    LK_SYM(perfmon_getCountOfRegion),
+    LK_SYM(perfmon_getResultOfRegionThread),
+    LK_SYM(perfmon_getMetricOfRegionThread),
+    LK_SYM(perfmon_readMarkerFile),
+    LK_SYM(perfmon_destroyMarkerResults),
+    LK_SYM(likwid_markerGetRegion),
 };
 
 static void load(void)
@@ -62,7 +65,7 @@ static void load(void)
     }
     if (ms_dl_resolve(h, name, &lib, syms, sizeof syms / sizeof syms[0], why_buf, sizeof why_buf) != 0)
         return;
-    *(void **)&lib.HPMmode = dlsym(h, "HPMmode");
+    *(void **)&lib.fn_HPMmode = dlsym(h, "HPMmode");
     loaded = &lib;
 }
 

@@ -10,7 +10,9 @@
 
 #include <likwid.h>
 
-#define LK_FN(name) __typeof__(name) *name
+/* Members are fn_<function>: apart from the functions this collector
+ * interposes (lk_markers.c), which have the same names. */
+#define LK_FN(name) __typeof__(name) *fn_##name
 typedef struct lk_lib {
     LK_FN(topology_init);
     LK_FN(perfmon_init);

@@ -14,11 +14,60 @@
  *
  * Any hook may be NULL. A collector records through tstate.h and keeps
  * per-thread state in slots it asks for with ms_thread_slot (at load).
+ *
+ * A collector also brings its own settings, rows of the configuration
+ * table (config.c reads, checks, describes them and knows their names),
+ * in an ms_settings registered with MS_SETTINGS_REGISTER from a file of
+ * its folder that the Makefile links in even when the collector itself is
+ * left out (NAME_settings.c): its variables stay known, and a value that
+ * asks for a collector not built in gets one warning per run. Its warning
+ * causes it takes with ms_warn_cause (diag.h), at load.
  */
 #ifndef MPISCOPE_COLLECTOR_H
 #define MPISCOPE_COLLECTOR_H
 
 #include "tstate.h"
+
+/* One MPISCOPE_ variable: its name, type, default (as text), where its
+ * value goes (field, of size bytes), and for a choice or a boolean the
+ * texts it takes (NULL-terminated), for an integer its bounds. */
+enum ms_setting_type { MS_SETTING_STRING, MS_SETTING_CHOICE, MS_SETTING_UINT, MS_SETTING_BOOL };
+
+typedef struct ms_choice {
+    const char *text;
+    int value;
+} ms_choice;
+
+typedef struct ms_setting {
+    const char *name;
+    enum ms_setting_type type;
+    const char *def;
+    void *field;            /* char[size], int or unsigned */
+    size_t size;
+    const ms_choice *choices;
+    unsigned min, max;
+    const char *help;
+} ms_setting;
+
+/* A boolean's texts: 0/1, no/yes, false/true, off/on (any case). */
+extern MS_HIDDEN const ms_choice ms_bool_choices[];
+
+/* The settings of the collector named `collector`. When asks() (may be
+ * NULL) returns the index of a row whose value asks for the collector and
+ * that collector is not linked in, the core warns once per run
+ * "NAME=value: <built> is not built in; <lost>". */
+typedef struct ms_settings {
+    const char *collector;
+    const ms_setting *rows;
+    size_t nrows;
+    int (*asks)(void);
+    const char *built;      /* "CUPTI support" */
+    const char *lost;       /* "no GPU activity is recorded" */
+} ms_settings;
+
+#define MS_SETTINGS_REGISTER(s)                                                                    \
+    static const ms_settings *const ms_settings_entry_##s                                          \
+        __attribute__((used, section("ms_settings"), aligned(sizeof(void *)))) = &s
 
 typedef struct ms_collector {
     const char *name;

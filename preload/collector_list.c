@@ -12,6 +12,9 @@
 extern const ms_collector *const __start_ms_collectors[] __attribute__((weak, visibility("hidden")));
 extern const ms_collector *const __stop_ms_collectors[] __attribute__((weak, visibility("hidden")));
 
+extern const ms_settings *const __start_ms_settings[] __attribute__((weak, visibility("hidden")));
+extern const ms_settings *const __stop_ms_settings[] __attribute__((weak, visibility("hidden")));
+
 #define MAX_COLLECTORS 16
 
 static const ms_collector *list[MAX_COLLECTORS];
@@ -72,6 +75,20 @@ int ms_collector_linked(const char *name)
         if (strcmp(list[i]->name, name) == 0)
             return 1;
     return 0;
+}
+
+size_t ms_collector_settings(const ms_settings **out, size_t cap)
+{
+    size_t n = 0;
+    for (const ms_settings *const *p = __start_ms_settings; p && p < __stop_ms_settings && n < cap; p++) {
+        size_t i = n++;
+        while (i > 0 && strcmp(out[i - 1]->collector, (*p)->collector) > 0) {
+            out[i] = out[i - 1];
+            i--;
+        }
+        out[i] = *p;
+    }
+    return n;
 }
 
 int ms_thread_slot(const char *owner)

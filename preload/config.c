@@ -15,61 +15,56 @@
 
 ms_config ms_cfg;
 
-enum var_type { V_STRING, V_CHOICE, V_UINT, V_BOOL };
-
-typedef struct choice {
-    const char *text;
-    int value;
-} choice;
-
-typedef struct var {
-    const char *name;
-    enum var_type type;
-    const char *def;         /* default, as text */
-    size_t offset;           /* field in ms_config */
-    size_t size;             /* V_STRING: field capacity */
-    const choice *choices;   /* V_CHOICE, V_BOOL: NULL-terminated */
-    unsigned min, max;       /* V_UINT */
-    const char *help;
-} var;
-
-static const choice mode_choices[] = {{"trace", MS_MODE_TRACE}, {"summary", MS_MODE_SUMMARY}, {NULL, 0}};
+static const ms_choice mode_choices[] = {{"trace", MS_MODE_TRACE}, {"summary", MS_MODE_SUMMARY}, {NULL, 0}};
 /* Booleans: 0/1, no/yes, false/true, off/on (any case); shown as 0 or 1. */
-static const choice cupti_choices[] = {{"auto", MS_CUPTI_AUTO}, {"1", MS_CUPTI_ON}, {"0", MS_CUPTI_OFF},
-                                       {"yes", MS_CUPTI_ON}, {"no", MS_CUPTI_OFF}, {"true", MS_CUPTI_ON},
-                                       {"false", MS_CUPTI_OFF}, {"on", MS_CUPTI_ON}, {"off", MS_CUPTI_OFF},
-                                       {NULL, 0}};
-static const choice bool_choices[] = {{"0", 0}, {"1", 1}, {"no", 0}, {"yes", 1}, {"false", 0},
-                                      {"true", 1}, {"off", 0}, {"on", 1}, {NULL, 0}};
-static const choice writer_cpu_choices[] = {{"auto", MS_WRITER_CPU_AUTO}, {"off", MS_WRITER_CPU_OFF}, {NULL, 0}};
+const ms_choice ms_bool_choices[] = {{"0", 0}, {"1", 1}, {"no", 0}, {"yes", 1}, {"false", 0},
+                                     {"true", 1}, {"off", 0}, {"on", 1}, {NULL, 0}};
+static const ms_choice writer_cpu_choices[] = {{"auto", MS_WRITER_CPU_AUTO}, {"off", MS_WRITER_CPU_OFF}, {NULL, 0}};
 
-#define FIELD(f) offsetof(ms_config, f), sizeof(((ms_config *)0)->f)
+#define FIELD(f) &ms_cfg.f, sizeof ms_cfg.f
 
-static const var vars[] = {
-    {"MPISCOPE_DIR", V_STRING, "", FIELD(dir), NULL, 0, 0,
+/* The core's variables; the collectors' follow them (collector.h). */
+static const ms_setting core_vars[] = {
+    {"MPISCOPE_DIR", MS_SETTING_STRING, "", FIELD(dir), NULL, 0, 0,
      "where the logs go (default: mpiscope-<date>-<time>-<pid of rank 0>)"},
-    {"MPISCOPE_MODE", V_CHOICE, "trace", FIELD(mode), mode_choices, 0, 0,
+    {"MPISCOPE_MODE", MS_SETTING_CHOICE, "trace", FIELD(mode), mode_choices, 0, 0,
      "trace: every call is an event; summary: per-region aggregates"},
-    {"MPISCOPE_CUPTI", V_CHOICE, "auto", FIELD(cupti), cupti_choices, 0, 0,
-     "GPU activity from CUPTI: auto, or a boolean"},
-    {"MPISCOPE_LIKWID", V_STRING, "", FIELD(likwid), NULL, 0, 0,
-     "LIKWID group measured per rank and region (unset: off)"},
-    {"MPISCOPE_BUFFER_KB", V_UINT, "1024", FIELD(buffer_kb), NULL, 64, 1u << 20,
+    {"MPISCOPE_BUFFER_KB", MS_SETTING_UINT, "1024", FIELD(buffer_kb), NULL, 64, 1u << 20,
      "per-thread event buffer, KiB"},
-    {"MPISCOPE_FLUSH_MS", V_UINT, "200", FIELD(flush_ms), NULL, 1, 1000,
+    {"MPISCOPE_FLUSH_MS", MS_SETTING_UINT, "200", FIELD(flush_ms), NULL, 1, 1000,
      "longest time recorded events stay only in memory, ms"},
-    {"MPISCOPE_CALLSITE_DEPTH", V_UINT, "1", FIELD(callsite_depth), NULL, 0, 16,
+    {"MPISCOPE_CALLSITE_DEPTH", MS_SETTING_UINT, "1", FIELD(callsite_depth), NULL, 0, 16,
      "caller frames kept per call (0: off)"},
-    {"MPISCOPE_DISABLE", V_BOOL, "0", FIELD(disable), bool_choices, 0, 0,
+    {"MPISCOPE_DISABLE", MS_SETTING_BOOL, "0", FIELD(disable), ms_bool_choices, 0, 0,
      "1: load, record nothing, write nothing"},
-    {"MPISCOPE_VERBOSE", V_BOOL, "0", FIELD(verbose), bool_choices, 0, 0,
+    {"MPISCOPE_VERBOSE", MS_SETTING_BOOL, "0", FIELD(verbose), ms_bool_choices, 0, 0,
      "1: print the effective configuration at start (rank 0)"},
-    {"MPISCOPE_WRITER_CPU", V_CHOICE, "auto", FIELD(writer_cpu), writer_cpu_choices, 0, 0,
+    {"MPISCOPE_WRITER_CPU", MS_SETTING_CHOICE, "auto", FIELD(writer_cpu), writer_cpu_choices, 0, 0,
      "auto: a rank bound to CPUs runs its writer thread on a CPU of its node that no rank is bound to, "
      "when there is one; off: where the rank runs"},
 };
-#define NVARS (sizeof vars / sizeof vars[0])
-_Static_assert(NVARS <= MS_WARN_CONFIG_LAST - MS_WARN_CONFIG_FIRST + 1, "one warning cause per variable");
+#define NCORE (sizeof core_vars / sizeof core_vars[0])
+
+/* Every variable: the core's, then each collector's settings (by
+ * collector name), gathered by ms_config_load. */
+enum { MAX_VARS = MS_WARN_CONFIG_LAST - MS_WARN_CONFIG_FIRST + 1,
+       MAX_SETTINGS = MS_WARN_UNBUILT_LAST - MS_WARN_UNBUILT_FIRST + 1 };
+_Static_assert(NCORE <= MAX_VARS, "one warning cause per variable");
+static const ms_setting *vars[MAX_VARS];
+static size_t nvars;
+static const ms_settings *settings[MAX_SETTINGS];
+static size_t nsettings;
+
+static void gather_vars(void)
+{
+    nvars = 0;
+    for (size_t i = 0; i < NCORE; i++)
+        vars[nvars++] = &core_vars[i];
+    nsettings = ms_collector_settings(settings, MAX_SETTINGS);
+    for (size_t s = 0; s < nsettings; s++)
+        for (size_t i = 0; i < settings[s]->nrows && nvars < MAX_VARS; i++)
+            vars[nvars++] = &settings[s]->rows[i];
+}
 
 /* The other MPISCOPE_ variables of the project, known and never warned
  * about: those of the tests (read by preload/clock_skew.c, slow_writer.c
@@ -82,7 +77,7 @@ static const char *const other_names[] = {
 #define NOTHER (sizeof other_names / sizeof other_names[0])
 
 /* Problems found while loading, reported later. */
-static const char *bad_value[NVARS];
+static const char *bad_value[MAX_VARS];
 enum { MAX_UNKNOWN = MS_WARN_UNKNOWN_LAST - MS_WARN_UNKNOWN_FIRST + 1 };
 static char unknown[MAX_UNKNOWN][64];  /* unknown MPISCOPE_ variables, cut to 63 characters */
 static size_t n_unknown, n_unknown_more;
@@ -90,8 +85,8 @@ static uint64_t fingerprint;
 
 static int known_name(const char *name, size_t len)
 {
-    for (size_t i = 0; i < NVARS + NOTHER; i++) {
-        const char *k = i < NVARS ? vars[i].name : other_names[i - NVARS];
+    for (size_t i = 0; i < nvars + NOTHER; i++) {
+        const char *k = i < nvars ? vars[i]->name : other_names[i - nvars];
         if (strlen(k) == len && memcmp(k, name, len) == 0)
             return 1;
     }
@@ -134,25 +129,25 @@ static void scan_environment(void)
     }
 }
 
-static int parse(const var *v, const char *text)
+static int parse(const ms_setting *v, const char *text)
 {
-    char *field = (char *)&ms_cfg + v->offset;
+    char *field = v->field;
     switch (v->type) {
-    case V_STRING:
+    case MS_SETTING_STRING:
         if (strlen(text) >= v->size)
             return -1;
         strcpy(field, text);
         return 0;
-    case V_CHOICE:
-    case V_BOOL:
-        for (const choice *c = v->choices; c->text; c++) {
+    case MS_SETTING_CHOICE:
+    case MS_SETTING_BOOL:
+        for (const ms_choice *c = v->choices; c->text; c++) {
             if (strcasecmp(c->text, text) == 0) {
                 *(int *)field = c->value;
                 return 0;
             }
         }
         return -1;
-    case V_UINT: {
+    case MS_SETTING_UINT: {
         char *end;
         errno = 0;
         unsigned long x = strtoul(text, &end, 10);
@@ -168,13 +163,14 @@ static int parse(const var *v, const char *text)
 void ms_config_load(void)
 {
     memset(&ms_cfg, 0, sizeof ms_cfg);
-    for (size_t i = 0; i < NVARS; i++) {
-        parse(&vars[i], vars[i].def);
+    gather_vars();
+    for (size_t i = 0; i < nvars; i++) {
+        parse(vars[i], vars[i]->def);
         bad_value[i] = NULL;
-        const char *env = getenv(vars[i].name);
-        if (env && parse(&vars[i], env) != 0) {
+        const char *env = getenv(vars[i]->name);
+        if (env && parse(vars[i], env) != 0) {
             bad_value[i] = env;
-            parse(&vars[i], vars[i].def);
+            parse(vars[i], vars[i]->def);
         }
     }
     scan_environment();
@@ -201,36 +197,59 @@ int ms_config_launcher_rank(void)
 /* The closest known name to an unknown one. */
 static const char *closest(const char *name)
 {
-    const char *known[NVARS + NOTHER];
-    for (size_t i = 0; i < NVARS + NOTHER; i++)
-        known[i] = i < NVARS ? vars[i].name : other_names[i - NVARS];
-    return known[ms_closest_name(name, known, NVARS + NOTHER)];
+    const char *known[MAX_VARS + NOTHER];
+    for (size_t i = 0; i < nvars + NOTHER; i++)
+        known[i] = i < nvars ? vars[i]->name : other_names[i - nvars];
+    return known[ms_closest_name(name, known, nvars + NOTHER)];
 }
 
-static void describe_allowed(const var *v, char *buf, size_t cap)
+static void describe_allowed(const ms_setting *v, char *buf, size_t cap)
 {
     size_t n = 0;
     buf[0] = 0;
-    if (v->type == V_UINT) {
+    if (v->type == MS_SETTING_UINT) {
         snprintf(buf, cap, "an integer from %u to %u", v->min, v->max);
-    } else if (v->type == V_STRING) {
+    } else if (v->type == MS_SETTING_STRING) {
         snprintf(buf, cap, "at most %zu characters", v->size - 1);
     } else {
-        for (const choice *c = v->choices; c->text && n < cap; c++)
+        for (const ms_choice *c = v->choices; c->text && n < cap; c++)
             n += (size_t)snprintf(buf + n, cap - n, "%s%s", n ? ", " : "one of ", c->text);
+    }
+}
+
+/* A variable's effective value as text (a choice's first text). */
+static void describe_value(const ms_setting *v, char *buf, size_t cap)
+{
+    const char *field = v->field;
+    switch (v->type) {
+    case MS_SETTING_STRING:
+        snprintf(buf, cap, "%s", field);
+        return;
+    case MS_SETTING_UINT:
+        snprintf(buf, cap, "%u", *(const unsigned *)field);
+        return;
+    case MS_SETTING_CHOICE:
+    case MS_SETTING_BOOL:
+        snprintf(buf, cap, "?");
+        for (const ms_choice *c = v->choices; c->text; c++)
+            if (c->value == *(const int *)field) {
+                snprintf(buf, cap, "%s", c->text);
+                return;
+            }
+        return;
     }
 }
 
 void ms_config_report(int print_effective)
 {
-    for (size_t i = 0; i < NVARS; i++) {
+    for (size_t i = 0; i < nvars; i++) {
         if (!bad_value[i])
             continue;
         char allowed[160];
-        describe_allowed(&vars[i], allowed, sizeof allowed);
+        describe_allowed(vars[i], allowed, sizeof allowed);
         ms_warn_config((enum ms_cause)(MS_WARN_CONFIG_FIRST + i),
                      "%s=\"%.64s\" is not valid (%s); using the default \"%s\"",
-                     vars[i].name, bad_value[i], allowed, vars[i].def);
+                     vars[i]->name, bad_value[i], allowed, vars[i]->def);
     }
     for (size_t i = 0; i < n_unknown; i++) {
         char more[64] = "";
@@ -240,12 +259,18 @@ void ms_config_report(int print_effective)
                        "%s is not a variable of mpiscope and is ignored: did you mean %s?%s", unknown[i],
                        closest(unknown[i]), more);
     }
-    /* Settings this build cannot honour: say so once, carry on. */
-    if (ms_cfg.cupti == MS_CUPTI_ON && !ms_collector_linked("cupti"))
-        ms_warn_config(MS_WARN_CUPTI, "MPISCOPE_CUPTI=1: CUPTI support is not built in; no GPU activity is recorded");
-    if (ms_cfg.likwid[0] && !ms_collector_linked("likwid"))
-        ms_warn_config(MS_WARN_LIKWID, "MPISCOPE_LIKWID=%s: LIKWID support is not built in; no counters are recorded",
-                     ms_cfg.likwid);
+    /* Settings that ask for a collector this build leaves out: say so
+     * once, carry on. */
+    for (size_t k = 0; k < nsettings; k++) {
+        const ms_settings *g = settings[k];
+        int row = g->asks ? g->asks() : -1;
+        if (row < 0 || (size_t)row >= g->nrows || ms_collector_linked(g->collector))
+            continue;
+        char value[sizeof ms_cfg.dir + 8];
+        describe_value(&g->rows[row], value, sizeof value);
+        ms_warn_config((enum ms_cause)(MS_WARN_UNBUILT_FIRST + k), "%s=%s: %s is not built in; %s",
+                       g->rows[row].name, value, g->built, g->lost);
+    }
     if (print_effective) {
         char buf[4096];
         size_t n = ms_config_describe(buf, sizeof buf);
@@ -260,29 +285,10 @@ size_t ms_config_describe(char *buf, size_t cap)
     size_t n = 0;
     if (cap)
         buf[0] = 0;
-    for (size_t i = 0; i < NVARS && n < cap; i++) {
-        const var *v = &vars[i];
-        const char *field = (const char *)&ms_cfg + v->offset;
-        int w = 0;
-        switch (v->type) {
-        case V_STRING:
-            w = snprintf(buf + n, cap - n, "  %s=%s\n", v->name, field);
-            break;
-        case V_UINT:
-            w = snprintf(buf + n, cap - n, "  %s=%u\n", v->name, *(const unsigned *)field);
-            break;
-        case V_CHOICE:
-        case V_BOOL: {
-            const char *text = "?";
-            for (const choice *c = v->choices; c->text; c++)
-                if (c->value == *(const int *)field) {
-                    text = c->text;
-                    break;
-                }
-            w = snprintf(buf + n, cap - n, "  %s=%s\n", v->name, text);
-            break;
-        }
-        }
+    for (size_t i = 0; i < nvars && n < cap; i++) {
+        char value[sizeof ms_cfg.dir + 8];
+        describe_value(vars[i], value, sizeof value);
+        int w = snprintf(buf + n, cap - n, "  %s=%s\n", vars[i]->name, value);
         if (w < 0)
             break;
         n += (size_t)w;

@@ -1,6 +1,8 @@
 /*
  * Run-time configuration from the environment (DESIGN §3). One table in
- * config.c lists every variable with its type, default and bounds.
+ * config.c lists the core's variables with their type, default and bounds;
+ * each collector adds its own rows (ms_settings, collector.h), read,
+ * checked and described with them; ms_cfg holds the core's values.
  * ms_config_load() is silent (a process that never calls MPI_Init must print
  * nothing); ms_config_report() prints each problem once (a value that is not
  * valid, an MPISCOPE_ variable that mpiscope does not know, a setting this
@@ -15,14 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { MS_CUPTI_OFF = 0, MS_CUPTI_ON = 1, MS_CUPTI_AUTO = 2 };
 enum { MS_WRITER_CPU_OFF = 0, MS_WRITER_CPU_AUTO = 1 };
 
 typedef struct ms_config {
     char dir[2048];          /* MPISCOPE_DIR; "" = agree on a default */
     int mode;                /* enum ms_mode */
-    int cupti;               /* MS_CUPTI_* */
-    char likwid[64];         /* LIKWID group; "" = off */
     unsigned buffer_kb;      /* per-thread event buffer */
     unsigned flush_ms;       /* longest time events stay only in memory */
     unsigned callsite_depth; /* frames kept per call; 0 = off */

@@ -9,6 +9,7 @@
 
 static atomic_bool warned[MS_WARN_COUNT];
 static atomic_int config_quiet;
+static atomic_int next_own;
 
 static void vprint(const char *fmt, va_list ap)
 {
@@ -42,6 +43,16 @@ void ms_warn_config(enum ms_cause cause, const char *fmt, ...)
     va_start(ap, fmt);
     vprint(fmt, ap);
     va_end(ap);
+}
+
+enum ms_cause ms_warn_cause(const char *owner)
+{
+    int k = atomic_fetch_add(&next_own, 1);
+    if (k <= MS_WARN_OWN_LAST - MS_WARN_OWN_FIRST)
+        return (enum ms_cause)(MS_WARN_OWN_FIRST + k);
+    ms_warn_once(MS_WARN_COLLECTOR, "no warning cause left for %s (%d in all); its warnings share one",
+                 owner, MS_WARN_OWN_LAST - MS_WARN_OWN_FIRST + 1);
+    return MS_WARN_COLLECTOR;
 }
 
 void ms_diag_config_quiet(int quiet)

@@ -12,6 +12,10 @@ enum ms_cause {
     MS_WARN_CONFIG_LAST = 31,
     MS_WARN_UNKNOWN_FIRST,         /* one cause per unknown MPISCOPE_ variable */
     MS_WARN_UNKNOWN_LAST = MS_WARN_UNKNOWN_FIRST + 7,
+    MS_WARN_UNBUILT_FIRST,         /* one per collector's settings: asks for a collector not built in */
+    MS_WARN_UNBUILT_LAST = MS_WARN_UNBUILT_FIRST + 7,
+    MS_WARN_OWN_FIRST,             /* the collectors' own causes (ms_warn_cause) */
+    MS_WARN_OWN_LAST = MS_WARN_OWN_FIRST + 15,
     MS_WARN_DIR,
     MS_WARN_OPEN,
     MS_WARN_WRITE,
@@ -21,8 +25,6 @@ enum ms_cause {
     MS_WARN_WRITER,
     MS_WARN_COMM,
     MS_WARN_UNSUPPORTED,
-    MS_WARN_CUPTI,
-    MS_WARN_LIKWID,
     MS_WARN_STACKED,
     MS_WARN_COLLECTOR,
     MS_WARN_FILES,
@@ -42,6 +44,12 @@ void ms_warn_config(enum ms_cause cause, const char *fmt, ...) __attribute__((fo
  * sees the same MPISCOPE_ variables (rank 0, pmpi/lifecycle.c); 0 (the
  * default): it speaks for itself. */
 void ms_diag_config_quiet(int quiet);
+
+/* A cause of its own for a collector's warnings (of MS_WARN_OWN_*), one
+ * per call, for `owner`; taken at load. When all are taken, one warning
+ * says so and the causes given from then on are MS_WARN_COLLECTOR, shared.
+ * Thread-safe. */
+enum ms_cause ms_warn_cause(const char *owner);
 
 /* Print unconditionally (used for MPISCOPE_VERBOSE). */
 void ms_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -21,6 +21,19 @@
    row of the table silently escapes. What a call means is asked of the
    table its class column generates (common/op_class.h); the generated
    code is in the build, outside these folders. Comments do not count.
+5. Every source folder is known: a folder holding .c or .h files, outside
+   the places that are not the house (OUTSIDE: tests, benchmarks, probes,
+   examples, the public header, builds), is a key of FLOORS. A new folder
+   gets its floor there, or it is not checked at all.
+6. The core and the merge name no collector (COLLECTOR_FREE): a
+   collector is a folder (anywhere in the tree, tests included) with a
+   line that starts MS_COLLECTOR_REGISTER( or MS_SETTINGS_REGISTER(
+   (preload/ defines them); its name is the folder's. The name must not
+   appear in the code of preload/ or analysis/, as an identifier or in
+   one (MS_WARN_CUPTI, ms_cfg.likwid) or as a word of a string literal
+   ("Hardware counters (LIKWID"), in any case; a collector's settings,
+   warnings and the names its records carry are its own. Comments do not
+   count: they may say where things are.
 
 Tests, benchmarks and probes are outside the house: they may include what
 they test, and are not counted. Generated code (the build's gen/) is
@@ -55,6 +68,11 @@ FLOORS = {
                        "analysis/waits", "analysis/symbolize", "analysis/read", "common"],
 }
 OPEN_TO_ALL = ["include"]
+# Top-level folders that are not the house (rule 5), and hidden ones.
+OUTSIDE = ["test", "bench", "config", "examples", "include", "build", "shared"]
+# Rule 6's folders.
+COLLECTOR_FREE = ["preload", "analysis"]
+REGISTERS = re.compile(r"^(MS_COLLECTOR_REGISTER|MS_SETTINGS_REGISTER)\(", re.M)
 # Generated headers (in the build's gen/ folder), by the folder they belong to.
 GENERATED = {"pmpi_ops.h": "pmpi", "report_html_assets.h": "analysis/report/html"}
 
@@ -223,6 +241,68 @@ def check_op_lists(problems):
                                     "class column generates" % (f, found[0][0], ", ".join(sorted({o for _, o in found}))))
 
 
+def source_folders():
+    """Every folder of the tree holding .c or .h files, but the hidden and
+    build ones, as paths from ROOT."""
+    out = []
+    for base, dirs, files in os.walk(ROOT):
+        rel = os.path.relpath(base, ROOT)
+        dirs[:] = sorted(d for d in dirs if not d.startswith(".") and not (rel == "." and d.startswith("build")))
+        if rel != "." and any(n.endswith((".c", ".h")) for n in files):
+            out.append(rel.replace(os.sep, "/"))
+    return out
+
+
+def check_known_folders(folders, problems):
+    for f in folders:
+        if f.split("/")[0] in OUTSIDE or f in FLOORS:
+            continue
+        problems.append("%s/: a source folder the house does not know: give it its floor in scripts/house.py's "
+                        "FLOORS" % f)
+
+
+def collectors(folders):
+    """The names of the folders that register a collector or its settings."""
+    names = set()
+    for f in folders:
+        if f == "preload":
+            continue
+        d = os.path.join(ROOT, f)
+        for n in sorted(os.listdir(d)):
+            if n.endswith((".c", ".h")) and REGISTERS.search(open(os.path.join(d, n), encoding="utf-8").read()):
+                names.add(os.path.basename(f))
+                break
+    return sorted(names)
+
+
+def code_of(text):
+    """text with its comments blanked (lines kept), strings and all else left."""
+    def blank(m):
+        t = m.group(0)
+        return re.sub(r"[^\n]", " ", t) if t.startswith("/") else t
+    return C_TOKENS.sub(blank, text)
+
+
+def check_collector_names(folders, problems):
+    names = collectors(folders)
+    if not names:
+        return
+    word = re.compile(r"(?<![A-Za-z0-9])(%s)(?![A-Za-z0-9])" % "|".join(re.escape(n) for n in names), re.I)
+    for folder in COLLECTOR_FREE:
+        for base, dirs, files in os.walk(os.path.join(ROOT, folder)):
+            dirs.sort()
+            for n in sorted(files):
+                if not n.endswith((".c", ".h")):
+                    continue
+                f = os.path.relpath(os.path.join(base, n), ROOT).replace(os.sep, "/")
+                code = code_of(open(os.path.join(ROOT, f), encoding="utf-8").read())
+                m = word.search(code)
+                if m:
+                    problems.append("%s:%d: names the collector %s: a collector's settings, warnings and report "
+                                    "text are its own (collector.h)" % (f, code.count("\n", 0, m.start()) + 1,
+                                                                         m.group(1).lower()))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--objects", action="append", default=[],
@@ -237,6 +317,9 @@ def main():
     check_includes(files, problems, uses)
     check_symbols(args.objects, uses)
     check_op_lists(problems)
+    folders = source_folders()
+    check_known_folders(folders, problems)
+    check_collector_names(folders, problems)
     for comp in circles(uses):
         how = []
         for a in comp:

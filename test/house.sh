@@ -59,6 +59,26 @@ else
     echo "ok: house leaves OTF2's collective operations"
 fi
 
+# A source folder that FLOORS does not know.
+mk unknown/papi/pa_counters.c 'int x;\n'
+expect unknown 'papi/: a source folder the house does not know'
+
+# A collector's name (its folder's, where it registers) in the core's or
+# the merge's code, as an identifier or a word of a string; a comment is
+# left alone.
+mk names/likwid/lk_counters.c 'MS_COLLECTOR_REGISTER(likwid_collector);\n'
+mk names/preload/config.c '/* likwid/ brings its own settings */\nint w = MS_WARN_LIKWID;\n'
+mk names/analysis/report/counters.c '/* LIKWID */\nconst char *h = "Hardware counters (LIKWID %s";\n'
+mk names/preload/runtime.c '/* the likwid collector */\nint x;\n'
+expect names 'preload/config.c:2: names the collector likwid'
+expect names 'analysis/report/counters.c:2: names the collector likwid'
+if $PYTHON scripts/house.py --root "$t/names" | grep -q 'runtime.c'; then
+    echo "FAIL: house flags a collector's name in a comment"
+    failed=1
+else
+    echo "ok: house leaves a collector's name in a comment"
+fi
+
 objs=(--objects "$build/obj/core")
 for f in mpich openmpi; do [ -d "$build/obj/$f" ] && objs+=(--objects "$build/obj/$f"); done
 $PYTHON scripts/house.py "${objs[@]}" || failed=1

@@ -61,7 +61,7 @@ static void usage(FILE *fp)
           "  --peak-gflops X   the compute ceiling of the roofline, GFLOP/s (default: the\n"
           "                    largest observation, marked empirical)\n"
           "  --peak-gbs Y      the memory ceiling, GB/s (default: empirical, likewise)\n"
-          "  --flops-metric NAME, --bandwidth-metric NAME  the LIKWID metrics of the\n"
+          "  --flops-metric NAME, --bandwidth-metric NAME  the counter metrics of the\n"
           "                    roofline (default: the first containing \"flop/s\", and the\n"
           "                    first containing \"bandwidth\" and \"/s\")\n"
           "  --from S, --to S  timeline outputs (--trace, --otf2, --events-csv, --spt,\n"

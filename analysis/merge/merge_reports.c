@@ -57,7 +57,7 @@ const ms_merge_report ms_merge_reports[] = {
              "rank (scope-profiler import-native DIR)"},
     {.option = "roofline-csv", .file = roofline_writer, .roofline = true,
      .help = "region,rank,gflops,gbs,ai,runtime_s,flops_metric,\n"
-             "bandwidth_metric: roofline points from LIKWID metrics"},
+             "bandwidth_metric: roofline points from counter metrics"},
 };
 
 const size_t ms_merge_nreports = sizeof ms_merge_reports / sizeof ms_merge_reports[0];

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Most distinct counter sets one file may define. */
 #define MS_READER_MAX_COUNTER_SETS 1024u
@@ -16,11 +17,26 @@
 #define MS_REGION_RUN UINT32_MAX
 
 typedef struct ms_counter_set {
-    char *group;          /* LIKWID group (or event string) */
+    char *group;          /* the set's name (below) */
     uint32_t nevents;     /* names[0..nevents) are raw events ... */
     uint32_t n;           /* ... names[nevents..n) derived metrics */
     char **names;
 } ms_counter_set;
+
+/* A set's name is its source (the library that measured it), a space and
+ * its group or event string ("LIKWID FLOPS_DP"); a name without a space
+ * (logs written before the source was) is a group of no named source. */
+static inline size_t ms_counter_set_source_len(const char *name)
+{
+    const char *sp = strchr(name, ' ');
+    return sp ? (size_t)(sp - name) : 0;
+}
+
+static inline const char *ms_counter_set_group(const char *name)
+{
+    const char *sp = strchr(name, ' ');
+    return sp ? sp + 1 : name;
+}
 
 typedef struct ms_counter_sample {
     uint32_t thread;      /* the log thread that wrote it */

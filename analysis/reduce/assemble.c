@@ -432,7 +432,7 @@ ms_reduce_status ms_partial_assemble(ms_partial *p, ms_run *run)
     ms_gpu_run_sort(run->gpu);
     for (size_t i = 0; !failed && run->gpu && i < run->nranks; i++)
         if (run->ranks[i].gpu.dropped)
-            failed = ms_strlist_addf(&warnings, "rank %" PRId32 ": CUPTI dropped %" PRIu64 " GPU activity records; "
+            failed = ms_strlist_addf(&warnings, "rank %" PRId32 ": %" PRIu64 " GPU activity records were dropped; "
                                      "GPU counts and times of that rank are short of them",
                                      run->ranks[i].rank, run->ranks[i].gpu.dropped) != 0;
     if (!failed)

@@ -89,9 +89,9 @@ int ms_report_counters_text(FILE *fp, const ms_run *run)
     const ms_counters *c = &run->counters;
     for (uint32_t set = 0; set < c->nsets; set++) {
         const ms_counter_set *s = &c->sets[set];
-        char group[80];
-        clean(group, sizeof group, s->group, 60);
-        fprintf(fp, "\nHardware counters (LIKWID %s: %" PRIu32 " events, %" PRIu32 " metrics)\n", group, s->nevents,
+        char name[80];
+        clean(name, sizeof name, s->group, 60);
+        fprintf(fp, "\nHardware counters (%s: %" PRIu32 " events, %" PRIu32 " metrics)\n", name, s->nevents,
                 s->n - s->nevents);
         size_t blocks = 0, hidden = 0;
         for (size_t i = 0; i < c->nrows;) {
@@ -173,8 +173,14 @@ int ms_report_counters_json(FILE *fp, const ms_run *run)
     for (size_t i = 0; i < c->nsets; i++) {
         const ms_counter_set *s = &c->sets[i];
         fputs(i ? ",\n{\"group\":" : "\n{\"group\":", fp);
-        if (put_s(fp, s->group) != 0)
+        if (put_s(fp, ms_counter_set_group(s->group)) != 0)
             return -1;
+        size_t source = ms_counter_set_source_len(s->group);
+        if (source) {
+            fputs(",\"source\":", fp);
+            if (ms_json_put_str(fp, s->group, source) != 0)
+                return -1;
+        }
         fputs(",\"events\":", fp);
         if (json_names(fp, s, 0, s->nevents) != 0)
             return -1;

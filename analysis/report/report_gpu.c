@@ -34,7 +34,7 @@ int ms_report_gpu_text(FILE *fp, const ms_run *run)
 {
     if (!run->gpu)
         return 0;
-    fprintf(fp, "\nGPU (CUPTI): %" PRIu64 " kernels, %" PRIu64 " copies, %" PRIu64 " memsets\n",
+    fprintf(fp, "\nGPU: %" PRIu64 " kernels, %" PRIu64 " copies, %" PRIu64 " memsets\n",
             run->gpu->kernels, run->gpu->copies, run->gpu->memsets);
     fprintf(fp, "   rank streams  kernels   kernel time   copies   copy time  memsets  busy %%   dropped\n");
     for (size_t i = 0; i < run->nranks; i++) {

@@ -10,7 +10,7 @@
  *     their own, "tool stalls (thread T)", sorted after the host threads;
  *   - each thread of a rank is a track: tid = the thread index in the log,
  *     named "thread T"; a GPU stream's track is named "GPU D stream S
- *     (context C)" and CUPTI's own records "CUPTI overhead", sorted after
+ *     (context C)" and CUPTI's own records "GPU tool overhead", sorted after
  *     the host threads;
  *   - each call is a complete event ("ph":"X") named by its region, with
  *     "ts" and "dur" in microseconds (nanosecond digits) relative to the
@@ -226,7 +226,7 @@ static int on_gpu(void *ctx, const ms_gpu_record *g)
         snprintf(label, sizeof label, "GPU %" PRIu32 " stream %" PRIu32 " (context %" PRIu32 ")", g->device,
                  g->stream, g->context);
     else if (g->kind == MS_GPU_TOOL)
-        snprintf(label, sizeof label, "CUPTI overhead");
+        snprintf(label, sizeof label, "GPU tool overhead");
     else
         return 0;
     if (name_thread_as(c, g->thread, label, (1ull << 32) + g->thread) < 0) {

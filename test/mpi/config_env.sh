@@ -104,7 +104,7 @@ one one_rank 'MPISCOPE_FLUSH_MS="0" is not valid'
 names=$(cd "$root" && {
     grep -rhoE 'getenv\("MPISCOPE_[A-Z0-9_]+"' preload pmpi likwid cupti common api
     grep -rhoE --include='*.sh' --include='*.py' --include='*.in' --include='*.mk' --include=Makefile \
-        --exclude=config_env.sh --exclude=smoke.sh 'MPISCOPE_[A-Z0-9_]*[A-Z0-9]' scripts test bench config Makefile
+        --exclude=config_env.sh --exclude=smoke.sh --exclude=collector_null.sh 'MPISCOPE_[A-Z0-9_]*[A-Z0-9]' scripts test bench config Makefile
 } | grep -oE 'MPISCOPE_[A-Z0-9_]+' | grep -v '_H$' | grep -vx MPISCOPE_DIR | sort -u)
 [ "$(echo "$names" | wc -w)" -ge 10 ] || fail "too few MPISCOPE_ variables found in the sources: $names"
 all=()

@@ -103,7 +103,7 @@ def case_perfmon(prefix, cpus=None):
     check_calls(prefix)
     doc, points, text = load(prefix)
     c = doc["counters"]
-    expect(c["sets"] == [{"group": "FAKE_DP", "events": EVENTS, "metrics": METRICS}], "sets %s" % c["sets"])
+    expect(c["sets"] == [{"group": "FAKE_DP", "source": "LIKWID", "events": EVENTS, "metrics": METRICS}], "sets %s" % c["sets"])
     # per CPU position p: flops 20000 + 10000 p MFLOP/s, 8000 MBytes/s; summed over two CPUs
     check_points(points, {"likwid:triad": (50, 16, 3.125, 2.5), "likwid:outer": (50, 16, 3.125, 3.5),
                           "likwid:inner": (50, 16, 3.125, 1.5), "likwid:threaded": (50, 16, 3.125, None)},

@@ -101,7 +101,7 @@ static const char *const SECTIONS =
     "<section id=\"sec-roofline\" hidden><h2>Roofline</h2><p class=\"note\" id=\"roofline-note\"></p>"
     "<svg class=\"chart\" id=\"chart-roofline\"></svg></section>\n"
     "<section id=\"sec-gpu\" class=\"gpu\" hidden><h2>GPU</h2>"
-    "<p class=\"note\">CUDA kernels and copies recorded by CUPTI (regions named cuda:).</p>"
+    "<p class=\"note\">CUDA kernels and copies (regions named cuda:).</p>"
     "<h3>Kernels</h3><svg class=\"chart\" id=\"chart-gpu-kernels\"></svg>"
     "<h3>Copies</h3><svg class=\"chart\" id=\"chart-gpu-copies\"></svg></section>\n"
     "<section id=\"sec-tool\" hidden><h2>The tool</h2><p class=\"note\">The time mpiscope itself took from the "
