@@ -86,7 +86,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests window-tests fault-tests merge-parallel-tests app-tests fuzz fuzz-replay bench bench-follow bench-fold bench-clock bench-sanity scaling clean FORCE
+.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests window-tests fault-tests merge-parallel-tests app-tests fuzz fuzz-replay bench bench-follow bench-fold bench-pack bench-clock bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -385,6 +385,14 @@ $(BUILD)/bench/fold_replay: bench/fold_replay.c $(BUILD)/obj/core/preload/summar
     sketch.o nesting.o req_records.o req_match.o region_parse.o region_name.o)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
+# The MPI merge's packets of a synthesized 64-rank run: bytes, pack and
+# unpack time (bench/pack_cost.c; docs/MERGE_MPI.md "Packets").
+$(BUILD)/bench/pack_cost: bench/pack_cost.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(STAMP_MERGE)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
+bench-pack: $(BUILD)/bench/pack_cost $(SYNTH_LOGS)
+	@d=$$(mktemp -d) && $(SYNTH_LOGS) --ranks 64 --events 640000 --threads 2 $$d/logs >/dev/null && \
+	  $(BUILD)/bench/pack_cost $$d/logs; rc=$$?; rm -rf $$d; exit $$rc
 # Rank 0's trace of bench/halo.c (20,000 steps, 2 ranks), replayed.
 bench-fold: all $(BUILD)/bench/fold_replay
 	@mkdir -p $(BUILD)/bench
