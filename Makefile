@@ -244,12 +244,12 @@ $(MSG_DUMP): test/mpi/messages/msg_dump.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(COMMON_
 unit-tests: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 1; done
 
-# ---- fuzzing the log reader (test/fuzz/) ----
+# ---- fuzzing the log reader and the MPI merge's unpacker (test/fuzz/) ----
 # `make fuzz FUZZ_SECONDS=600` runs each libFuzzer target for its share of
 # FUZZ_SECONDS (clang); new inputs go to $(BUILD)/fuzz/, never into the
 # committed corpus. `make fuzz-replay` runs the committed corpus through the
 # same targets with $(CC), as part of make check.
-FUZZ_TARGETS := log blocks
+FUZZ_TARGETS := log blocks pack
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 120
 FUZZ_FLAGS   := -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
@@ -265,8 +265,8 @@ $(BUILD)/test/fuzz/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuz
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(BUILD)/fuzz/corpus-$$t; \
-	  echo "== fuzz_$$t for $$(( $(FUZZ_SECONDS) / 2 )) s"; \
-	  $(BUILD)/fuzz/fuzz_$$t -max_total_time=$$(( $(FUZZ_SECONDS) / 2 )) -max_len=65536 -timeout=10 \
+	  echo "== fuzz_$$t for $$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) )) s"; \
+	  $(BUILD)/fuzz/fuzz_$$t -max_total_time=$$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) )) -max_len=65536 -timeout=10 \
 	    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/crash-$$t- \
 	    $(BUILD)/fuzz/corpus-$$t test/fuzz/corpus/$$t; \
 	done

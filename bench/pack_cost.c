@@ -2,12 +2,13 @@
  * pack_cost: the MPI merge's packets of a directory of logs (partial_pack.h),
  * their size and the time to pack and unpack them (docs/MERGE_MPI.md).
  *
- *   pack_cost [--repeat N] DIR
+ *   pack_cost [--repeat N] [--out FILE] DIR
  *
  * Reads every log of DIR in one process, packs every per-file result into
  * one chunk N times (default 20) and unpacks it N times into a partial with
  * DIR's file list, as process 0 of the MPI merge does. Prints the chunk's
- * bytes and the median pack and unpack times.
+ * bytes and the median pack and unpack times; --out writes the chunk to
+ * FILE (the fuzz corpus's real packets, test/fuzz/make_pack_corpus.py).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,15 +40,17 @@ static double median(double *v, int n)
 int main(int argc, char **argv)
 {
     int repeat = 20;
-    const char *dir = NULL;
+    const char *dir = NULL, *out = NULL;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--repeat") == 0 && i + 1 < argc)
             repeat = atoi(argv[++i]);
+        else if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
+            out = argv[++i];
         else
             dir = argv[i];
     }
     if (!dir || repeat < 1) {
-        fprintf(stderr, "usage: %s [--repeat N] DIR\n", argv[0]);
+        fprintf(stderr, "usage: %s [--repeat N] [--out FILE] DIR\n", argv[0]);
         return 1;
     }
     ms_run *run = ms_run_new(dir);
@@ -88,6 +91,11 @@ int main(int argc, char **argv)
         tp[k] = t1 - t0;
         tu[k] = t3 - t2;
         bytes = b.n;
+        FILE *fp = out && k == 0 ? fopen(out, "wb") : NULL;
+        if (out && k == 0 && (!fp || fwrite(b.p, 1, b.n, fp) != b.n || fclose(fp) != 0)) {
+            fprintf(stderr, "%s: cannot write %s\n", argv[0], out);
+            return 1;
+        }
         ms_partial_free(&q);
         ms_pbuf_free(&b);
     }
