@@ -90,7 +90,7 @@ ifeq ($(HAVE_OPENMPI),1)
   TARGETS += $(LIB_OMPI)
 endif
 
-.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests window-tests fault-tests merge-parallel-tests app-tests fuzz fuzz-replay bench bench-follow bench-fold bench-clock bench-sanity scaling clean FORCE
+.PHONY: all config deps peers demo check check-quick install install-tests config-tests unit-tests mpi-tests mpi-tests-summary smoke-tests scale-tests html-tests house-tests golden-tests window-tests fault-tests merge-parallel-tests app-tests fuzz fuzz-replay bench bench-follow bench-fold bench-pack bench-clock bench-sanity scaling clean FORCE
 .DEFAULT_GOAL := all
 
 all: $(TARGETS)
@@ -256,12 +256,12 @@ $(MSG_DUMP): test/mpi/messages/msg_dump.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(COMMON_
 unit-tests: $(UNIT_BINS)
 	@set -e; for t in $(UNIT_BINS); do echo "== $$t"; $$t --jobs 1; done
 
-# ---- fuzzing the log reader (test/fuzz/) ----
+# ---- fuzzing the log reader and the MPI merge's unpacker (test/fuzz/) ----
 # `make fuzz FUZZ_SECONDS=600` runs each libFuzzer target for its share of
 # FUZZ_SECONDS (clang); new inputs go to $(BUILD)/fuzz/, never into the
 # committed corpus. `make fuzz-replay` runs the committed corpus through the
 # same targets with $(CC), as part of make check.
-FUZZ_TARGETS := log blocks
+FUZZ_TARGETS := log blocks pack
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 120
 FUZZ_FLAGS   := -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
@@ -277,8 +277,8 @@ $(BUILD)/test/fuzz/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuz
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 	@set -e; for t in $(FUZZ_TARGETS); do \
 	  mkdir -p $(BUILD)/fuzz/corpus-$$t; \
-	  echo "== fuzz_$$t for $$(( $(FUZZ_SECONDS) / 2 )) s"; \
-	  $(BUILD)/fuzz/fuzz_$$t -max_total_time=$$(( $(FUZZ_SECONDS) / 2 )) -max_len=65536 -timeout=10 \
+	  echo "== fuzz_$$t for $$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) )) s"; \
+	  $(BUILD)/fuzz/fuzz_$$t -max_total_time=$$(( $(FUZZ_SECONDS) / $(words $(FUZZ_TARGETS)) )) -max_len=65536 -timeout=10 \
 	    -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix=$(BUILD)/fuzz/crash-$$t- \
 	    $(BUILD)/fuzz/corpus-$$t test/fuzz/corpus/$$t; \
 	done
@@ -397,6 +397,14 @@ $(BUILD)/bench/fold_replay: bench/fold_replay.c $(BUILD)/obj/core/preload/summar
     sketch.o nesting.o req_records.o req_match.o region_parse.o region_name.o)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
+# The MPI merge's packets of a synthesized 64-rank run: bytes, pack and
+# unpack time (bench/pack_cost.c; docs/MERGE_MPI.md "Packets").
+$(BUILD)/bench/pack_cost: bench/pack_cost.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(STAMP_MERGE)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
+bench-pack: $(BUILD)/bench/pack_cost $(SYNTH_LOGS)
+	@d=$$(mktemp -d) && $(SYNTH_LOGS) --ranks 64 --events 640000 --threads 2 $$d/logs >/dev/null && \
+	  $(BUILD)/bench/pack_cost $$d/logs; rc=$$?; rm -rf $$d; exit $$rc
 # Rank 0's trace of bench/halo.c (20,000 steps, 2 ranks), replayed.
 bench-fold: all $(BUILD)/bench/fold_replay
 	@mkdir -p $(BUILD)/bench

@@ -45,9 +45,4 @@ ms_comm_fact *ms_comm_facts_get(ms_comm_facts *f, ms_idmap *index, int64_t id);
 int ms_comm_fact_name(ms_comm_fact *c, const char *name, size_t len);
 void ms_comm_facts_free(ms_comm_facts *f);
 
-/* A rank's facts as bytes (partial_pack.c carries them after its
- * ms_rank_info), and back, as ms_io_files_encode and _decode do. */
-size_t ms_comm_facts_encode(const ms_comm_facts *f, unsigned char *out);
-int ms_comm_facts_decode(ms_comm_facts *f, size_t n, const unsigned char *p, size_t len, size_t *off);
-
 #endif

@@ -35,7 +35,7 @@ typedef struct ms_counters {
 } ms_counters;
 
 /* One file's samples while it is read (its fields are read only here and
- * by partial_pack.c, which carries them between merge processes). */
+ * by wire_file.c, which carries them between merge processes). */
 typedef struct ms_counter_acc_row {
     uint32_t set, region, cthread, cpu;
     int final, dead;

@@ -28,11 +28,4 @@ int ms_io_files_add(ms_io_files *f, uint32_t id, int64_t comm, const char *path,
 const ms_io_file *ms_io_files_find(const ms_io_files *f, uint32_t id);
 void ms_io_files_free(ms_io_files *f);
 
-/* A rank's files as bytes (partial_pack.c carries them after its
- * ms_rank_info), and back. Encode writes into out (NULL: only counts) and
- * returns the bytes. Decode reads n files from p[*off..len): 0; -1 when out
- * of memory; -2 when the bytes do not add up. */
-size_t ms_io_files_encode(const ms_io_files *f, unsigned char *out);
-int ms_io_files_decode(ms_io_files *f, size_t n, const unsigned char *p, size_t len, size_t *off);
-
 #endif

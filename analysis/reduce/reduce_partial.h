@@ -25,8 +25,9 @@
  *
  * Every per-file result lives in the structs below (and the ms_rank_info,
  * ms_region_rank, ms_callsite, ms_p2p_chan and ms_counter_acc they hold):
- * a field added to one of them must also be carried by partial_pack.c,
- * whose static size assertions fail until it is.
+ * a field added to one of them must also be carried by the wire format
+ * (wire_rank.c, wire_file.c, partial_pack.c; docs/MERGE_MPI.md), whose
+ * static size assertions fail until it is.
  */
 #ifndef MPISCOPE_REDUCE_PARTIAL_H
 #define MPISCOPE_REDUCE_PARTIAL_H

@@ -1,0 +1,82 @@
+/* Fuzz target: the input is a packet of the MPI merge (per-file results in
+ * the wire format, analysis/reduce/partial_pack.h), as process 0 receives
+ * it. The receiving partial lists as many logs as the first chunk's header
+ * says (at most 4096), so that well-formed chunks get past the header.
+ * Promises checked for every input:
+ *
+ *   - the unpacker returns 0, -1 (out of memory) or -2 with a message;
+ *   - a packet taken whole packs again into bytes that unpack, and those
+ *     pack into the same bytes (nothing taken that the format cannot say);
+ *   - no crash, no read past the input, no leak (ASan, UBSan).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../analysis/reduce/partial_pack.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void check(int ok, const char *what, const char *detail)
+{
+    if (!ok) {
+        fprintf(stderr, "fuzz: broken unpacker promise: %s (%s)\n", what, detail ? detail : "");
+        abort();
+    }
+}
+
+/* A partial listing n logs, as process 0 has before the packets come. */
+static void listed(ms_partial *p, size_t n)
+{
+    static char names[4096][24];
+    static const char *v[4096];
+    for (size_t i = 0; i < n; i++) {
+        snprintf(names[i], sizeof names[i], "rank-%06zu.zst", i);
+        v[i] = names[i];
+    }
+    ms_partial_init(p);
+    check(ms_partial_files(p, "/fuzz", v, n) == 0, "file list", NULL);
+}
+
+/* p's files read, tables and call sites as one chunk; 0, or -1 when out
+ * of memory. */
+static int repack(const ms_partial *p, ms_pbuf *b)
+{
+    return ms_partial_pack(p, NULL, 0, b);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    size_t nfiles = 1;
+    if (size >= 28) {
+        uint64_t n = 0;
+        for (int i = 7; i >= 0; i--)
+            n = n << 8 | data[20 + i];
+        nfiles = n <= 4096 ? (size_t)n : 1;
+    }
+    ms_partial p;
+    listed(&p, nfiles);
+    uint32_t flags = 0;
+    char err[256] = "";
+    int rc = ms_partial_unpack(&p, data, size, &flags, err, sizeof err);
+    check(rc == 0 || rc == -1 || rc == -2, "status 0, -1 or -2", NULL);
+    check(rc != -2 || err[0], "a refusal says why", NULL);
+    if (rc == 0) {
+        ms_pbuf b = {0}, b2 = {0};
+        if (repack(&p, &b) == 0) {
+            ms_partial q;
+            listed(&q, nfiles);
+            uint32_t f2 = 0;
+            int rc2 = ms_partial_unpack(&q, b.p, b.n, &f2, err, sizeof err);
+            check(rc2 == 0 || rc2 == -1, "packed again, the bytes unpack", err);
+            if (rc2 == 0 && repack(&q, &b2) == 0)
+                check(b2.n == b.n && memcmp(b.p, b2.p, b.n) == 0, "packed twice, the same bytes", NULL);
+            ms_partial_free(&q);
+        }
+        ms_pbuf_free(&b);
+        ms_pbuf_free(&b2);
+    }
+    ms_partial_free(&p);
+    return 0;
+}

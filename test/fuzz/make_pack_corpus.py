@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""Writes the committed seed corpus of fuzz_pack (the MPI merge's packets).
+
+    python3 test/fuzz/make_pack_corpus.py [BUILD] [OUT]
+        (BUILD: default build; OUT: default test/fuzz/corpus/pack)
+
+Real packets: each golden log directory's per-file results packed by the
+real packer ($BUILD/bench/pack_cost --out, run from the repository root so
+that the paths inside are relative), those of at most MAX_SEED bytes; and
+damaged copies of the smallest: cut, a flipped byte, another wire version,
+a count the bytes cannot hold, two chunks of the same files, trailing
+bytes. Deterministic for one version of the packer and the golden logs.
+"""
+import glob
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+MAX_SEED = 96 * 1024
+
+
+def main():
+    build = sys.argv[1] if len(sys.argv) > 1 else "build"
+    out = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "test", "fuzz", "corpus", "pack")
+    tool = os.path.join(os.path.abspath(build), "bench", "pack_cost")
+    seeds = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for d in sorted(glob.glob(os.path.join(ROOT, "test", "golden", "v*"))):
+            name = os.path.basename(d)
+            f = os.path.join(tmp, name)
+            rel = os.path.relpath(d, ROOT)
+            subprocess.run([tool, "--repeat", "1", "--out", f, rel], cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
+            data = open(f, "rb").read()
+            if len(data) <= MAX_SEED:
+                seeds[name] = data
+    small = min(seeds.values(), key=len)
+    seeds["cut-half"] = small[: len(small) // 2]
+    seeds["cut-header"] = small[:27]
+    flipped = bytearray(small)
+    flipped[len(small) // 3] ^= 0x10
+    seeds["flip"] = bytes(flipped)
+    seeds["version"] = small[:4] + struct.pack("<I", 99) + small[8:]
+    seeds["count"] = small[:28] + b"\xff" * 8 + small[36:]
+    seeds["twice"] = small + small
+    seeds["tail"] = small + b"MSPK"
+    seeds["empty"] = b""
+    os.makedirs(out, exist_ok=True)
+    for name, data in sorted(seeds.items()):
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(data)
+
+
+if __name__ == "__main__":
+    main()
