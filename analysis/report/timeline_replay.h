@@ -49,9 +49,10 @@ typedef struct ms_replay_call {
     size_t nmsgs;
 } ms_replay_call;
 
-/* A report's side of the replay. Any callback may be NULL. A callback that
- * returns < 0 stops the replay (the read stops; rank_done still comes, with
- * MS_READ_STOPPED). */
+/* A report's side of the replay. Any callback may be NULL. A region, call,
+ * gpu or comm callback that returns non-zero stops the replay (the read
+ * stops; rank_done still comes, with MS_READ_STOPPED). With by_thread, the
+ * region, gpu and comm callbacks come in a log's first read only. */
 typedef struct ms_replay_ops {
     int by_thread;                 /* calls one thread after the other */
     /* Before a rank's log is read: 0 read it, 1 leave it unread (no calls,
