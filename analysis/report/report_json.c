@@ -7,7 +7,7 @@
 #include "json_str.h"
 #include "report.h"
 #include "report_spawn.h"
-#include "../reduce/tool_stalls.h"
+#include "run_model.h"
 
 /* A string as the JSON report spells it: \n, \t and \r in short form. */
 static void put_str(FILE *fp, const char *s)
@@ -43,37 +43,14 @@ static double rel_s(const ms_run *run, int64_t t)
     return ((double)t - (double)run->origin) / 1e9;
 }
 
+/* The run's model in seconds, strings in the JSON report's spelling. */
+static const ms_model_style json_style = {.ns = 0, .put_str = put_str};
+
 static void put_run(FILE *fp, const ms_run *run)
 {
     fputs("\"run\":{", fp);
-    put_key(fp, "dir");
-    put_str(fp, run->dir);
-    fprintf(fp, ",\"ranks\":%zu,\"world_size\":%" PRId32 ",\"hosts\":[", run->nranks, run->world_size);
-    for (size_t i = 0; i < run->nhosts; i++) {
-        if (i)
-            fputc(',', fp);
-        put_str(fp, run->hosts[i]);
-    }
-    fputs("],", fp);
-    ms_json_put_num(fp, "wall_s", (double)run->wall_ns / 1e9);
-    fputc(',', fp);
-    ms_json_put_num(fp, "app_s", (double)run->app_ns / 1e9);
-    fputc(',', fp);
-    ms_json_put_num(fp, "mpi_s", (double)run->mpi_ns / 1e9);
-    fputc(',', fp);
-    ms_json_put_num(fp, "mpi_pct", run->mpi_pct);
-    fputc(',', fp);
-    double stall_pct;
-    ms_json_put_num(fp, "tool_stall_s", (double)ms_stall_total_ns(run, &stall_pct) / 1e9);
-    fputc(',', fp);
-    ms_json_put_num(fp, "tool_stall_pct", stall_pct);
-    fputc(',', fp);
-    ms_json_put_num(fp, "mpi_pct_min", run->mpi_pct_min);
-    fputc(',', fp);
-    ms_json_put_num(fp, "mpi_pct_mean", run->mpi_pct_mean);
-    fputc(',', fp);
-    ms_json_put_num(fp, "mpi_pct_max", run->mpi_pct_max);
-    fprintf(fp, ",\"events\":%" PRIu64 ",\"start_realtime_ns\":", run->events);
+    ms_model_run(fp, run, &json_style);
+    fputs(",\"start_realtime_ns\":", fp);
     if (run->has_events)
         fprintf(fp, "%" PRId64, run->origin);
     else
@@ -121,15 +98,7 @@ static void put_rank(FILE *fp, const ms_run *run, const ms_rank_info *in)
                 ",\"events\":%" PRIu64 ",\"dropped\":%" PRIu64 ",",
             in->mode == MS_MODE_SUMMARY ? "summary" : "trace", ms_read_status_str(in->status),
             in->finalized ? "true" : "false", in->threads, in->events, in->dropped);
-    ms_json_put_num(fp, "app_s", (double)in->app_ns / 1e9);
-    fputc(',', fp);
-    ms_json_put_num(fp, "mpi_s", (double)in->mpi_ns / 1e9);
-    fputc(',', fp);
-    ms_json_put_num(fp, "mpi_pct", in->mpi_pct);
-    fputc(',', fp);
-    ms_json_put_num(fp, "wall_s", (double)in->wall_ns / 1e9);
-    fputc(',', fp);
-    ms_json_put_num(fp, "tool_stall_s", (double)ms_stall_rank_ns(run, (size_t)(in - run->ranks), NULL) / 1e9);
+    ms_model_rank_times(fp, run, in, &json_style);
     static const char *const models[] = {"none", "offset", "offset+drift"};
     fprintf(fp, ",\"clock_sync\":\"%s\",\"clock_offset_ns\":%" PRId64 ",", models[in->align.model],
             ms_clock_ahead_ns(&in->align));

@@ -19,8 +19,8 @@
  * A window (window.h) keeps the calls inside it, and writes the files of
  * the ranks it lists only.
  *
- * Each rank's log is read once more, and its calls are held in memory one
- * rank at a time.
+ * The calls come from the replay of the timeline (timeline_replay.h) and
+ * are held in memory one rank at a time.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -31,6 +31,7 @@
 #include <sys/stat.h>
 
 #include "report.h"
+#include "timeline_replay.h"
 
 #define SPT_VERSION 2
 
@@ -41,14 +42,18 @@ typedef struct spt_call {
 typedef struct spt_region {
     size_t n, cap;
     spt_call *calls;
+    char *name;              /* its name in the log, len bytes */
+    size_t len;
 } spt_region;
 
 typedef struct spt_ctx {
-    const ms_rank_info *in;  /* the rank being read */
     const ms_run *run;
+    const char *dir;
     size_t nregions;         /* per-file region indices seen */
     spt_region *regions;
     int nomem;
+    char *err;
+    size_t errlen;
 } spt_ctx;
 
 static void fail(char *err, size_t errlen, const char *fmt, ...)
@@ -73,29 +78,34 @@ static int grow_regions(spt_ctx *c, uint32_t idx)
     return 0;
 }
 
-static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
+static int on_region(void *ctx, uint32_t region, const char *name, size_t len, const ms_region *g)
 {
-    (void)name;
-    (void)len;
+    (void)g;
     spt_ctx *c = ctx;
     if (grow_regions(c, region) != 0) {
         c->nomem = 1;
         return -1;
     }
-    return 0;
-}
-
-static int on_event(void *ctx, const ms_read_event *ev)
-{
-    spt_ctx *c = ctx;
-    if (grow_regions(c, ev->region) != 0) {
+    spt_region *r = &c->regions[region];
+    if (!(r->name = malloc(len + 1))) {
         c->nomem = 1;
         return -1;
     }
-    int64_t start = ms_rank_time(c->in, ev->start_ns), end = ms_rank_time(c->in, ev->end_ns);
-    if (!ms_window_time(c->run->window, start - c->run->origin, end - c->run->origin))
+    memcpy(r->name, name, len + 1);
+    r->len = len;
+    return 0;
+}
+
+static int on_call(void *ctx, const ms_replay_call *k)
+{
+    spt_ctx *c = ctx;
+    if (grow_regions(c, k->region) != 0) {
+        c->nomem = 1;
+        return -1;
+    }
+    if (!k->kept)
         return 0;
-    spt_region *r = &c->regions[ev->region];
+    spt_region *r = &c->regions[k->region];
     if (r->n == r->cap) {
         size_t cap = r->cap ? 2 * r->cap : 64;
         spt_call *p = realloc(r->calls, cap * sizeof *p);
@@ -107,8 +117,8 @@ static int on_event(void *ctx, const ms_read_event *ev)
         r->cap = cap;
     }
     /* The reader keeps times within int64. */
-    r->calls[r->n].start = start;
-    r->calls[r->n].end = end;
+    r->calls[r->n].start = k->start_abs;
+    r->calls[r->n].end = k->end_abs;
     r->n++;
     return 0;
 }
@@ -153,7 +163,7 @@ static const char *region_source(const ms_run *run, const char *name, int *line)
     return row->file;
 }
 
-static int write_rank(const char *path, const ms_run *run, int32_t rank, const ms_reader *r, spt_ctx *c)
+static int write_rank(const char *path, const ms_run *run, int32_t rank, spt_ctx *c)
 {
     FILE *fp = fopen(path, "wb");
     if (!fp)
@@ -169,16 +179,11 @@ static int write_rank(const char *path, const ms_run *run, int32_t rank, const m
         spt_region *reg = &c->regions[i];
         if (reg->n == 0)
             continue;
-        size_t len = 0;
-        const char *name = ms_reader_region_name(r, (uint32_t)i, &len);
-        if (!name) {
-            name = "";
-            len = 0;
-        }
+        const char *name = reg->name ? reg->name : "";
         int line = -1;
         const char *src = region_source(run, name, &line);
         qsort(reg->calls, reg->n, sizeof *reg->calls, by_start);
-        put_str(fp, name, len);
+        put_str(fp, name, reg->name ? reg->len : 0);
         put_str(fp, src ? src : "", src ? strlen(src) : 0);
         put_u32(fp, (uint32_t)(src ? line : -1));
         put_u64(fp, reg->n);
@@ -193,12 +198,39 @@ static int write_rank(const char *path, const ms_run *run, int32_t rank, const m
     return 0;
 }
 
+/* Forget the rank's regions. */
 static void ctx_reset(spt_ctx *c)
 {
-    for (size_t i = 0; i < c->nregions; i++)
+    for (size_t i = 0; i < c->nregions; i++) {
         free(c->regions[i].calls);
+        free(c->regions[i].name);
+    }
     free(c->regions);
-    memset(c, 0, sizeof *c);
+    c->regions = NULL;
+    c->nregions = 0;
+}
+
+/* A rank read: its file written. */
+static int on_rank_done(void *ctx, const ms_rank_info *in, ms_read_status st, const char *message)
+{
+    spt_ctx *c = ctx;
+    int rc = -1;
+    if (c->nomem || st == MS_READ_NOMEM) {
+        fail(c->err, c->errlen, "out of memory reading %s", in->file);
+    } else if (st != MS_READ_OK && st != MS_READ_TRUNCATED) {
+        fail(c->err, c->errlen, "%s", message);
+    } else {
+        char path[4096];
+        int n = snprintf(path, sizeof path, "%s/mpiscope_rank%05" PRId32 ".spt", c->dir, in->rank);
+        if (n < 0 || (size_t)n >= sizeof path)
+            fail(c->err, c->errlen, "path too long under %s", c->dir);
+        else if (write_rank(path, c->run, in->rank, c) != 0)
+            fail(c->err, c->errlen, "cannot write %s: %s", path, strerror(errno));
+        else
+            rc = 0;
+    }
+    ctx_reset(c);
+    return rc;
 }
 
 int ms_report_spt(const char *dir, const ms_run *run, char *err, size_t errlen)
@@ -207,39 +239,10 @@ int ms_report_spt(const char *dir, const ms_run *run, char *err, size_t errlen)
         fail(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
     }
-    ms_reader *r = ms_reader_create();
-    if (!r) {
-        fail(err, errlen, "out of memory");
-        return -1;
-    }
-    static const ms_read_callbacks cb = {.region = on_region, .event = on_event};
-    int rc = 0;
-    for (size_t i = 0; i < run->nranks && rc == 0; i++) {
-        const ms_rank_info *in = &run->ranks[i];
-        if (!ms_window_rank(run->window, in->rank))
-            continue;   /* a window's ranks only: no file for the others */
-        spt_ctx c = {.in = in, .run = run};
-        ms_read_result res;
-        ms_read_status st = ms_reader_read(r, in->file, &cb, &c, &res);
-        if (c.nomem) {
-            fail(err, errlen, "out of memory reading %s", in->file);
-            rc = -1;
-        } else if (st != MS_READ_OK && st != MS_READ_TRUNCATED) {
-            fail(err, errlen, "%s", res.message);
-            rc = -1;
-        } else {
-            char path[4096];
-            int n = snprintf(path, sizeof path, "%s/mpiscope_rank%05" PRId32 ".spt", dir, in->rank);
-            if (n < 0 || (size_t)n >= sizeof path) {
-                fail(err, errlen, "path too long under %s", dir);
-                rc = -1;
-            } else if (write_rank(path, run, in->rank, r, &c) != 0) {
-                fail(err, errlen, "cannot write %s: %s", path, strerror(errno));
-                rc = -1;
-            }
-        }
-        ctx_reset(&c);
-    }
-    ms_reader_destroy(r);
+    /* A window's ranks only: no file for the others. */
+    static const ms_replay_ops ops = {.region = on_region, .call = on_call, .rank_done = on_rank_done};
+    spt_ctx c = {.run = run, .dir = dir, .err = err, .errlen = errlen};
+    int rc = ms_replay_run(run, &ops, &c);
+    ctx_reset(&c);
     return rc;
 }

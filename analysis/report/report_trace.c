@@ -31,8 +31,8 @@
  *     its ends are kept: with --from or --to the logs are read once more
  *     before, to mark which ends are (two bits per flow id).
  *
- * Streamed: each rank's log is read again after the reduction and events
- * are written as the reader delivers them. Memory holds, per log, one
+ * Streamed: events are written as the replay of the timeline
+ * (timeline_replay.h) delivers the calls. Memory holds, per log, one
  * prepared JSON fragment per region name and the threads seen, and for the
  * whole run the flow keys (flows.h): nothing grows with events.
  */
@@ -46,6 +46,7 @@
 #include "../reduce/p2p.h"
 #include "../reduce/p2p_facts.h"
 #include "report.h"
+#include "timeline_replay.h"
 #include "../reduce/tool_stalls.h"
 #include "u32set.h"
 #include "../waits/waits.h"
@@ -65,7 +66,6 @@ typedef struct trace_region {
 
 typedef struct trace_ctx {
     FILE *fp;
-    ms_reader *rd;
     const ms_run *run;
     const ms_rank_info *in;
     ms_flows *flows;
@@ -73,8 +73,6 @@ typedef struct trace_ctx {
     size_t nregions, cap;
     ms_u32set threads;         /* threads named so far in this log */
     int first;                 /* no event written yet */
-    int facts_on;              /* the log's calls wrote message records */
-    ms_p2p_pending pending;    /* ... read since each thread's last call */
     const ms_window *w;        /* NULL: everything */
     int marking;               /* the pass that marks the flow ends kept */
     uint8_t *ends;             /* per flow id: 1 its send is kept, 2 its receive */
@@ -160,8 +158,9 @@ static int prepare_region(trace_ctx *c, trace_region *tr, const char *name, size
     return 0;
 }
 
-static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
+static int on_region(void *ctx, uint32_t region, const char *name, size_t len, const ms_region *g)
 {
+    (void)g;
     trace_ctx *c = ctx;
     if (region >= c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 64;
@@ -178,10 +177,7 @@ static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
     /* The reader numbers new names densely. */
     while (c->nregions <= region)
         c->regions[c->nregions++] = (trace_region){.dir = MS_P2P_NONE};
-    /* The callback's name is not NUL-terminated; the reader's copy is. */
-    (void)name;
-    const char *z = ms_reader_region_name(c->rd, region, NULL);
-    if (!z || prepare_region(c, &c->regions[region], z, len) != 0) {
+    if (prepare_region(c, &c->regions[region], name, len) != 0) {
         c->nomem = 1;
         return -1;
     }
@@ -278,7 +274,7 @@ static void flow_end(trace_ctx *c, ms_flow_key *k, ms_p2p_dir dir, uint32_t thre
 static void put_message_flows(trace_ctx *c, const trace_region *tr, const ms_read_message *m, size_t n,
                               uint32_t thread, int64_t ts, int kept)
 {
-    if (!c->facts_on || tr->facts == MS_P2P_FACTS_NONE || !ms_p2p_facts_known(m, n))
+    if (tr->facts == MS_P2P_FACTS_NONE || !ms_p2p_facts_known(m, n))
         return;
     for (size_t i = 0; i < n; i++) {
         ms_p2p_dir dir = ms_p2p_fact_dir(tr->facts, &m[i]);
@@ -287,39 +283,21 @@ static void put_message_flows(trace_ctx *c, const trace_region *tr, const ms_rea
     }
 }
 
-static int on_message(void *ctx, const ms_read_message *m)
+static int on_call(void *ctx, const ms_replay_call *k)
 {
     trace_ctx *c = ctx;
-    if (c->facts_on && ms_p2p_pending_add(&c->pending, m) != 0) {
-        c->nomem = 1;
-        return -1;
-    }
-    return 0;
-}
-
-static int on_header(void *ctx, const ms_log_meta *m)
-{
-    trace_ctx *c = ctx;
-    c->facts_on = ms_p2p_facts_on(m->header.version, m->header.mode);
-    return 0;
-}
-
-static int on_event(void *ctx, const ms_read_event *ev)
-{
-    trace_ctx *c = ctx;
-    trace_region *tr = &c->regions[ev->region];
-    int64_t ts = ms_rank_time(c->in, ev->start_ns) - c->run->origin;
-    int64_t dur = (int64_t)(ev->end_ns - ev->start_ns);
-    int kept = ms_window_time(c->w, ts, ts + dur);
-    if (kept && !c->marking) {
+    if (k->region >= c->nregions)
+        return 0;
+    trace_region *tr = &c->regions[k->region];
+    int64_t ts = k->start, dur = k->dur;
+    if (k->kept && !c->marking) {
         /* The tool's stalls of thread T go on a track of their own, after
          * the thread's, named for it. */
-        uint32_t tid = tr->tool ? TOOL_TRACK + ev->thread : ev->thread;
+        uint32_t tid = tr->tool ? TOOL_TRACK + k->thread : k->thread;
         char label[64];
         if (tr->tool)
-            snprintf(label, sizeof label, "tool stalls (thread %" PRIu32 ")", ev->thread);
-        if ((tr->tool ? name_thread_as(c, tid, label, (1ull << 31) + ev->thread) : name_thread(c, ev->thread)) <
-            0) {
+            snprintf(label, sizeof label, "tool stalls (thread %" PRIu32 ")", k->thread);
+        if ((tr->tool ? name_thread_as(c, tid, label, (1ull << 31) + k->thread) : name_thread(c, k->thread)) < 0) {
             c->nomem = 1;
             return -1;
         }
@@ -331,19 +309,11 @@ static int on_event(void *ctx, const ms_read_event *ev)
         put_us(c->fp, dur);
         fputc('}', c->fp);
     }
-    flow_end(c, tr->key, tr->dir, ev->thread, ts, kept);
-    /* The tool's own events may come between a call's records and its
-     * event. */
-    if (tr->mpi) {
-        size_t n;
-        const ms_read_message *m = ms_p2p_pending_take(&c->pending, ev->thread, &n);
-        put_message_flows(c, tr, m, n, ev->thread, ts, kept);
-    }
+    flow_end(c, tr->key, tr->dir, k->thread, ts, k->kept);
+    if (tr->mpi && k->messages)
+        put_message_flows(c, tr, k->msgs, k->nmsgs, k->thread, ts, k->kept);
     return 0;
 }
-
-static const ms_read_callbacks trace_callbacks = {.header = on_header, .region = on_region, .event = on_event,
-                                                  .gpu = on_gpu, .message = on_message};
 
 static void free_regions(trace_ctx *c)
 {
@@ -375,33 +345,37 @@ static int put_process(trace_ctx *c)
     return rc;
 }
 
-static int trace_rank(trace_ctx *c, ms_reader *rd)
+static int on_rank(void *ctx, const ms_rank_info *in)
 {
-    if (!ms_window_rank(c->w, c->in->rank))
-        return 0;
+    trace_ctx *c = ctx;
+    c->in = in;
     if (!c->marking && put_process(c) != 0) {
         errno = ENOMEM;
         return -1;
     }
-    if (!c->in->has_events)
-        return 0;
     c->threads.n = 0;
-    ms_read_result res;
-    c->facts_on = 0;
-    ms_read_status st = ms_reader_read(rd, c->in->file, &trace_callbacks, c, &res);
+    return in->has_events ? 0 : 1;
+}
+
+static int on_rank_done(void *ctx, const ms_rank_info *in, ms_read_status st, const char *message)
+{
+    (void)in;
+    trace_ctx *c = ctx;
     free_regions(c);
-    ms_p2p_pending_free(&c->pending);
-    if (c->nomem || st == MS_READ_NOMEM) {
+    if (c->nomem || st == MS_READ_NOMEM || st == MS_READ_STOPPED) {
         errno = ENOMEM;
         return -1;
     }
     if (st != MS_READ_OK && st != MS_READ_TRUNCATED) {
-        fprintf(stderr, "mpiscope-merge: reading again for the trace: %s\n", res.message);
+        fprintf(stderr, "mpiscope-merge: reading again for the trace: %s\n", message);
         errno = EIO;
         return -1;
     }
     return ferror(c->fp) ? -1 : 0;
 }
+
+static const ms_replay_ops trace_ops = {
+    .rank = on_rank, .region = on_region, .call = on_call, .gpu = on_gpu, .rank_done = on_rank_done};
 
 /* The waiting calls, as slices inside them. */
 static void wait_slices(trace_ctx *c)
@@ -428,34 +402,24 @@ int ms_report_trace(FILE *fp, const ms_run *run)
         errno = ENOMEM;
         return -1;
     }
-    ms_reader *rd = ms_reader_create();
-    if (!rd) {
-        ms_flows_free(&flows);
-        errno = ENOMEM;
-        return -1;
-    }
-    trace_ctx c = {.fp = fp, .rd = rd, .run = run, .flows = &flows, .first = 1, .w = run->window};
+    trace_ctx c = {.fp = fp, .run = run, .flows = &flows, .first = 1, .w = run->window};
     int rc = 0;
     if (c.w && c.w->timed) {
         /* Which ends of each flow the window keeps. */
         c.marking = 1;
-        if (!(c.ends = calloc(flows.nflows + 1, 1)))
+        if (!(c.ends = calloc(flows.nflows + 1, 1))) {
+            errno = ENOMEM;
             rc = -1;
-        for (size_t r = 0; rc == 0 && r < run->nranks; r++) {
-            c.in = &run->ranks[r];
-            rc = trace_rank(&c, rd);
         }
+        if (rc == 0)
+            rc = ms_replay_run(run, &trace_ops, &c);
         for (size_t k = 0; k < flows.nkeys; k++)
             flows.keys[k].sent = flows.keys[k].received = 0;
         c.marking = 0;
-        if (rc != 0 && !c.ends)
-            errno = ENOMEM;
     }
     fputs("{\"traceEvents\":[", fp);
-    for (size_t r = 0; rc == 0 && r < run->nranks; r++) {
-        c.in = &run->ranks[r];
-        rc = trace_rank(&c, rd);
-    }
+    if (rc == 0)
+        rc = ms_replay_run(run, &trace_ops, &c);
     if (rc == 0)
         wait_slices(&c);
     fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"ranks\":", fp);
@@ -463,10 +427,10 @@ int ms_report_trace(FILE *fp, const ms_run *run)
     if (rc == 0)
         rc = ms_json_put_str(fp, run->dir, strlen(run->dir));
     fputs("}}\n", fp);
+    free_regions(&c);
     free(c.regions);
     free(c.threads.v);
     free(c.ends);
-    ms_reader_destroy(rd);
     ms_flows_free(&flows);
     return rc != 0 || ferror(fp) ? -1 : 0;
 }

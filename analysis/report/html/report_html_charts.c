@@ -6,6 +6,7 @@
 
 #include "../json_str.h"
 #include "../names.h"
+#include "../run_model.h"
 #include "../../reduce/matrix.h"
 #include "../../reduce/ops.h"
 #include "html_parts.h"
@@ -14,36 +15,20 @@
 #define TOP_REGIONS 100      /* rows of the region table */
 #define TOOL_REGIONS 20      /* rows of the tool's regions */
 
+/* The run's model in ns, strings safe inside the page's script. */
+static const ms_model_style page_style = {.ns = 1, .put_str = ms_html_json_str};
+
 static void put_run(FILE *fp, const ms_run *run)
 {
-    fputs("\"run\":{\"dir\":", fp);
-    ms_html_json_str(fp, run->dir);
-    fprintf(fp, ",\"ranks\":%zu,\"world_size\":%" PRId32 ",\"hosts\":[", run->nranks, run->world_size);
-    for (size_t i = 0; i < run->nhosts; i++) {
-        if (i)
-            fputc(',', fp);
-        ms_html_json_str(fp, run->hosts[i]);
-    }
-    fputs("],\"program\":", fp);
+    fputs("\"run\":{", fp);
+    ms_model_run(fp, run, &page_style);
+    fputs(",\"program\":", fp);
     ms_html_json_str(fp, run->nranks ? run->ranks[0].argv0 : "");
     char library[256];
     ms_mpi_library_short(library, sizeof library, run->nranks ? run->ranks[0].mpi_library : "");
     fputs(",\"mpi_library\":", fp);
     ms_html_json_str(fp, library);
-    fprintf(fp, ",\"wall_ns\":%" PRIu64 ",\"app_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",", run->wall_ns,
-            run->app_ns, run->mpi_ns);
-    ms_json_put_num(fp, "mpi_pct", run->mpi_pct);
-    fputc(',', fp);
-    ms_json_put_num(fp, "mpi_pct_min", run->mpi_pct_min);
-    fputc(',', fp);
-    ms_json_put_num(fp, "mpi_pct_mean", run->mpi_pct_mean);
-    fputc(',', fp);
-    ms_json_put_num(fp, "mpi_pct_max", run->mpi_pct_max);
-    double stall_pct;
-    uint64_t stall = ms_stall_total_ns(run, &stall_pct);
-    fprintf(fp, ",\"tool_stall_ns\":%" PRIu64 ",", stall);
-    ms_json_put_num(fp, "tool_stall_pct", stall_pct);
-    fprintf(fp, ",\"events\":%" PRIu64 "},\n", run->events);
+    fputs("},\n", fp);
 }
 
 static void put_ranks(FILE *fp, const ms_run *run)
@@ -53,10 +38,9 @@ static void put_ranks(FILE *fp, const ms_run *run)
         const ms_rank_info *in = &run->ranks[i];
         fprintf(fp, "%s{\"rank\":%" PRId32 ",\"host\":", i ? ",\n" : "", in->rank);
         ms_html_json_str(fp, in->host);
-        fprintf(fp, ",\"app_ns\":%" PRIu64 ",\"mpi_ns\":%" PRIu64 ",", in->app_ns, in->mpi_ns);
-        ms_json_put_num(fp, "mpi_pct", in->mpi_pct);
-        fprintf(fp, ",\"tool_stall_ns\":%" PRIu64 ",\"truncated\":%s}", ms_stall_rank_ns(run, i, NULL),
-                in->status == MS_READ_OK ? "false" : "true");
+        fputc(',', fp);
+        ms_model_rank_times(fp, run, in, &page_style);
+        fprintf(fp, ",\"truncated\":%s}", in->status == MS_READ_OK ? "false" : "true");
     }
     fputs("],\n", fp);
 }

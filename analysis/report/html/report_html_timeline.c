@@ -1,14 +1,16 @@
-/* HTML report: the timeline (report_html.h). The logs are read a second
- * time, one rank after the other; of each rank only the `cap` longest
- * events are kept (a min-heap on duration), so memory and the page follow
- * that bound, never the number of events. A window (window.h) keeps the
- * ranks it lists and the calls inside it. */
+/* HTML report: the timeline (report_html.h). The calls come from the
+ * replay of the timeline (timeline_replay.h), one rank after the other; of
+ * each rank only the `cap` longest events are kept (a min-heap on
+ * duration), so memory and the page follow that bound, never the number of
+ * events. A window (window.h) keeps the ranks it lists and the calls inside
+ * it. */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "html_parts.h"
 #include "../../reduce/ops.h"
+#include "../timeline_replay.h"
 
 #define NO_REGION UINT32_MAX
 
@@ -19,61 +21,16 @@ typedef struct tl_event {
 } tl_event;
 
 typedef struct tl_ctx {
+    FILE *fp;
     const ms_run *run;
-    const ms_region **by_name;  /* run->regions sorted by name */
-    const ms_rank_info *in;     /* the rank being read */
-    uint32_t *map;              /* per-file region index -> run region */
-    size_t nmap;
     tl_event *heap;             /* min-heap on dur, cap entries */
     size_t n, cap;
     uint64_t seen;
-    int nomem;
+    uint32_t *name_of;          /* run region -> index into the names */
+    uint32_t *names;            /* the names' run regions */
+    uint32_t nnames;
+    size_t lanes, maxlanes;
 } tl_ctx;
-
-static int by_name_cmp(const void *a, const void *b)
-{
-    return strcmp((*(const ms_region *const *)a)->name, (*(const ms_region *const *)b)->name);
-}
-
-static uint32_t find_region(const tl_ctx *c, const char *name, size_t len)
-{
-    size_t lo = 0, hi = c->run->nregions;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const char *s = c->by_name[mid]->name;
-        int cmp = strncmp(s, name, len);
-        if (cmp == 0)
-            cmp = s[len] != '\0';   /* s is longer than name */
-        if (cmp == 0)
-            return (uint32_t)(c->by_name[mid] - c->run->regions);
-        if (cmp < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return NO_REGION;
-}
-
-static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
-{
-    tl_ctx *c = ctx;
-    if (region >= c->nmap) {
-        size_t cap = c->nmap ? c->nmap : 64;
-        while (cap <= region)
-            cap *= 2;
-        uint32_t *m = realloc(c->map, cap * sizeof *m);
-        if (!m) {
-            c->nomem = 1;
-            return 1;
-        }
-        for (size_t i = c->nmap; i < cap; i++)
-            m[i] = NO_REGION;
-        c->map = m;
-        c->nmap = cap;
-    }
-    c->map[region] = find_region(c, name, len);
-    return 0;
-}
 
 static void sift_down(tl_event *h, size_t n, size_t i)
 {
@@ -92,15 +49,12 @@ static void sift_down(tl_event *h, size_t n, size_t i)
     }
 }
 
-static int on_event(void *ctx, const ms_read_event *ev)
+static int on_call(void *ctx, const ms_replay_call *k)
 {
     tl_ctx *c = ctx;
-    if (ev->region >= c->nmap || c->map[ev->region] == NO_REGION)
+    if (!k->run_region || !k->kept)
         return 0;
-    tl_event e = {ms_rank_time(c->in, ev->start_ns) - c->run->origin, ev->end_ns - ev->start_ns,
-                  c->map[ev->region]};
-    if (!ms_window_time(c->run->window, e.start, e.start + (int64_t)e.dur))
-        return 0;
+    tl_event e = {k->start, (uint64_t)k->dur, (uint32_t)(k->run_region - c->run->regions)};
     c->seen++;
     if (c->n < c->cap) {
         size_t i = c->n++;
@@ -141,6 +95,35 @@ static void put_lane(FILE *fp, const ms_run *run, const ms_rank_info *in, const 
     fputs("]}", fp);
 }
 
+static int on_rank(void *ctx, const ms_rank_info *in)
+{
+    (void)in;
+    tl_ctx *c = ctx;
+    c->n = 0;
+    c->seen = 0;
+    return 0;
+}
+
+/* A rank read: its lane written; the replay stops after the last lane. */
+static int on_rank_done(void *ctx, const ms_rank_info *in, ms_read_status st, const char *message)
+{
+    (void)message;
+    tl_ctx *c = ctx;
+    if (st == MS_READ_STOPPED)
+        return -1;
+    int readable = st == MS_READ_OK || st == MS_READ_TRUNCATED;
+    qsort(c->heap, c->n, sizeof *c->heap, start_cmp);
+    for (size_t i = 0; i < c->n; i++)
+        if (c->name_of[c->heap[i].region] == NO_REGION) {
+            c->name_of[c->heap[i].region] = c->nnames;
+            c->names[c->nnames++] = c->heap[i].region;
+        }
+    if (c->lanes++)
+        fputs(",\n", c->fp);
+    put_lane(c->fp, c->run, in, c, c->name_of, readable);
+    return c->lanes >= c->maxlanes ? 1 : 0;
+}
+
 int ms_html_timeline(FILE *fp, const ms_run *run)
 {
     if (run->summary_ranks) {
@@ -154,54 +137,26 @@ int ms_html_timeline(FILE *fp, const ms_run *run)
         nranks += ms_window_rank(run->window, run->ranks[r].rank);
     if (nranks > MS_HTML_TIMELINE_RANKS)
         nranks = MS_HTML_TIMELINE_RANKS;
-    tl_ctx c = {.run = run, .cap = MS_HTML_TIMELINE_EVENTS};
+    tl_ctx c = {.fp = fp, .run = run, .cap = MS_HTML_TIMELINE_EVENTS, .maxlanes = nranks};
     if (nranks * c.cap > MS_HTML_TIMELINE_TOTAL)
         c.cap = MS_HTML_TIMELINE_TOTAL / nranks;
-    c.by_name = malloc((run->nregions ? run->nregions : 1) * sizeof *c.by_name);
     c.heap = malloc(c.cap * sizeof *c.heap);
     /* Region -> index into the names list (assigned on first use). */
-    uint32_t *name_of = malloc((run->nregions ? run->nregions : 1) * sizeof *name_of);
-    uint32_t *names = malloc((run->nregions ? run->nregions : 1) * sizeof *names);
-    ms_reader *rd = ms_reader_create();
+    c.name_of = malloc((run->nregions ? run->nregions : 1) * sizeof *c.name_of);
+    c.names = malloc((run->nregions ? run->nregions : 1) * sizeof *c.names);
     int rc = -1;
-    if (!c.by_name || !c.heap || !name_of || !names || !rd)
+    if (!c.heap || !c.name_of || !c.names)
         goto out;
-    for (size_t i = 0; i < run->nregions; i++) {
-        c.by_name[i] = &run->regions[i];
-        name_of[i] = NO_REGION;
-    }
-    qsort(c.by_name, run->nregions, sizeof *c.by_name, by_name_cmp);
-    uint32_t nnames = 0;
+    for (size_t i = 0; i < run->nregions; i++)
+        c.name_of[i] = NO_REGION;
 
     fprintf(fp, "\"timeline\":{\"cap\":%zu,\"ranks_total\":%zu,\"lanes\":[", c.cap, run->nranks);
-    const ms_read_callbacks cb = {.region = on_region, .event = on_event};
-    for (size_t r = 0, lanes = 0; r < run->nranks && lanes < nranks; r++) {
-        const ms_rank_info *in = &run->ranks[r];
-        if (!ms_window_rank(run->window, in->rank))
-            continue;
-        c.in = in;
-        c.n = 0;
-        c.seen = 0;
-        for (size_t i = 0; i < c.nmap; i++)
-            c.map[i] = NO_REGION;
-        ms_read_result res;
-        ms_read_status st = ms_reader_read(rd, in->file, &cb, &c, &res);
-        if (c.nomem)
-            goto out;
-        int readable = st == MS_READ_OK || st == MS_READ_TRUNCATED;
-        qsort(c.heap, c.n, sizeof *c.heap, start_cmp);
-        for (size_t i = 0; i < c.n; i++)
-            if (name_of[c.heap[i].region] == NO_REGION) {
-                name_of[c.heap[i].region] = nnames;
-                names[nnames++] = c.heap[i].region;
-            }
-        if (lanes++)
-            fputs(",\n", fp);
-        put_lane(fp, run, in, &c, name_of, readable);
-    }
+    static const ms_replay_ops ops = {.rank = on_rank, .call = on_call, .rank_done = on_rank_done};
+    if (nranks > 0 && ms_replay_run(run, &ops, &c) != 0)
+        goto out;
     fputs("],\n\"names\":[", fp);
-    for (uint32_t i = 0; i < nnames; i++) {
-        const ms_region *g = &run->regions[names[i]];
+    for (uint32_t i = 0; i < c.nnames; i++) {
+        const ms_region *g = &run->regions[c.names[i]];
         fputs(i ? ",\n[" : "[", fp);
         char full[2048];
         ms_long_name(run, full, sizeof full, g->name);
@@ -213,11 +168,8 @@ int ms_html_timeline(FILE *fp, const ms_run *run)
     fputs("]}", fp);
     rc = 0;
 out:
-    ms_reader_destroy(rd);
-    free(c.map);
     free(c.heap);
-    free(c.by_name);
-    free(name_of);
-    free(names);
+    free(c.name_of);
+    free(c.names);
     return rc;
 }

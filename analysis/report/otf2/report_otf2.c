@@ -272,10 +272,8 @@ int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
         return -1;
     }
     ms_otf2 x = {0};
-    ms_reader *r = ms_reader_create();
-    if (!r || ms_otf2_setup(&x, run) != 0) {
+    if (ms_otf2_setup(&x, run) != 0) {
         snprintf(err, errlen, "out of memory");
-        ms_reader_destroy(r);
         ms_otf2_teardown(&x);
         return -1;
     }
@@ -294,9 +292,8 @@ int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
         goto out;
     }
     /* Ranks the window leaves out keep their place: no events. */
-    for (size_t i = 0; i < run->nranks; i++)
-        if (ms_window_rank(run->window, run->ranks[i].rank) && ms_otf2_rank(&x, r, &run->ranks[i], err, errlen) != 0)
-            goto out;
+    if (ms_otf2_events(&x, err, errlen) != 0)
+        goto out;
     if (add_missing_ranks(&x) != 0) {
         snprintf(err, errlen, "cannot write the events of the ranks without any in %s", dir);
         goto out;
@@ -320,7 +317,6 @@ out:
         snprintf(err, errlen, "cannot close the OTF2 archive in %s", dir);
         rc = -1;
     }
-    ms_reader_destroy(r);
     ms_otf2_teardown(&x);
     return rc == 0 && x.unmatched ? 1 : rc;
 }

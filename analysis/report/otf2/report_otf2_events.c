@@ -1,8 +1,8 @@
 /*
- * One rank's log -> OTF2 events of its locations (one per thread).
+ * The run's logs -> OTF2 events of their locations (one per thread).
  *
- * The rank's calls are read into memory (one rank at a time), with the
- * message records (docs/FORMAT.md "Messages") that name the requests each
+ * Each rank's calls, from the replay of the timeline (timeline_replay.h),
+ * are held in memory (one rank at a time), with the message records (docs/FORMAT.md "Messages") that name the requests each
  * call completed, put on the common clock and sorted by start (longer
  * first at equal starts). Then:
  *
@@ -37,6 +37,7 @@
 
 #include "../../reduce/p2p_facts.h"
 #include "report_otf2_events.h"
+#include "../timeline_replay.h"
 
 enum act_type { ACT_SEND, ACT_RECV, ACT_ISEND, ACT_ISEND_DONE, ACT_IRECV_REQ, ACT_IRECV_DONE, ACT_COLL };
 
@@ -71,15 +72,12 @@ typedef struct request {
 
 typedef struct rank_ctx {
     ms_otf2 *x;
-    const ms_reader *reader;
-    const ms_rank_info *in;
-    size_t nmap;
-    int64_t *map;       /* per-file region -> index into x->regions, -1 unknown */
+    char *err;
+    size_t errlen;
     size_t ncalls, capcalls;
     call *calls;
     size_t nmsgs, capmsgs;
     ms_read_message *msgs;
-    ms_p2p_pending pending;  /* message records of each thread's next call */
     int facts_on;            /* the log has message records */
     size_t nacts, capacts;
     action *acts;
@@ -104,93 +102,40 @@ static int grow(void **p, size_t *cap, size_t size, size_t first)
     return 0;
 }
 
-static int on_header(void *ctx, const ms_log_meta *m)
+static int on_call(void *ctx, const ms_replay_call *k)
 {
     rank_ctx *c = ctx;
-    c->facts_on = ms_p2p_facts_on(m->header.version, m->header.mode);
-    return 0;
-}
-
-static int on_region(void *ctx, uint32_t region, const char *name, size_t len)
-{
-    rank_ctx *c = ctx;
-    if (region >= c->nmap) {
-        size_t n = (size_t)region + 1;
-        int64_t *m = realloc(c->map, n * sizeof *m);
-        if (!m) {
-            c->nomem = 1;
-            return -1;
-        }
-        for (size_t i = c->nmap; i < n; i++)
-            m[i] = -1;
-        c->map = m;
-        c->nmap = n;
-    }
-    /* Binary search of the run's names (sorted) for this one. */
-    size_t lo = 0, hi = c->x->nregions;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const char *s = c->x->by_name[mid]->name;
-        int cmp = strncmp(s, name, len);
-        if (cmp == 0)
-            cmp = s[len] != '\0';
-        if (cmp == 0) {
-            c->map[region] = c->x->by_name[mid] - c->x->run->regions;
-            break;
-        }
-        if (cmp < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    return 0;
-}
-
-static int on_message(void *ctx, const ms_read_message *m)
-{
-    rank_ctx *c = ctx;
-    if (c->facts_on && ms_p2p_pending_add(&c->pending, m) != 0) {
-        c->nomem = 1;
-        return -1;
-    }
-    return 0;
-}
-
-static int on_event(void *ctx, const ms_read_event *ev)
-{
-    rank_ctx *c = ctx;
+    /* A name the run does not know (it cannot happen for a log the
+     * reduction read) drops its calls. */
+    if (!k->run_region)
+        return 0;
     if (GROW(c->calls, c->ncalls, c->capcalls, 1024) != 0) {
         c->nomem = 1;
         return -1;
     }
-    int64_t start = ms_rank_time(c->in, ev->start_ns), end = ms_rank_time(c->in, ev->end_ns);
-    const ms_run *run = c->x->run;
-    call *k = &c->calls[c->ncalls];
-    /* The region index is mapped once the whole file is read. */
-    *k = (call){.start = (uint64_t)start,
-                .end = (uint64_t)end,
-                .post = ev->start_ns,
-                .thread = ev->thread,
-                .region = ev->region,
-                .kept = ms_window_time(run->window, start - run->origin, end - run->origin),
+    c->facts_on = k->messages;
+    call *q = &c->calls[c->ncalls];
+    *q = (call){.start = (uint64_t)k->start_abs,
+                .end = (uint64_t)k->end_abs,
+                .post = k->ev->start_ns,
+                .thread = k->thread,
+                .region = (uint32_t)(k->run_region - c->x->run->regions),
+                .kept = k->kept,
                 .seq = c->ncalls,
                 .msg = c->nmsgs};
     c->ncalls++;
-    /* The records of an MPI call (the tool's own calls may come between a
-     * call's records and its event). */
-    int64_t g = ev->region < c->nmap ? c->map[ev->region] : -1;
-    if (g < 0 || !c->x->regions[g].region->is_mpi)
+    /* The records of an MPI call. */
+    if (!k->run_region->is_mpi)
         return 0;
-    size_t n;
-    const ms_read_message *m = ms_p2p_pending_take(&c->pending, ev->thread, &n);
-    for (size_t i = 0; i < n; i++) {
+    for (size_t i = 0; i < k->nmsgs; i++) {
         if (GROW(c->msgs, c->nmsgs, c->capmsgs, 256) != 0) {
             c->nomem = 1;
             return -1;
         }
-        c->msgs[c->nmsgs++] = m[i];
+        c->msgs[c->nmsgs++] = k->msgs[i];
     }
-    k->nmsg = n;
+    q = &c->calls[c->ncalls - 1];
+    q->nmsg = k->nmsgs;
     return 0;
 }
 
@@ -520,47 +465,43 @@ out:
     return rc;
 }
 
-int ms_otf2_rank(ms_otf2 *x, ms_reader *r, const ms_rank_info *in, char *err, size_t errlen)
+/* Forget the rank's calls. */
+static void rank_reset(rank_ctx *c)
 {
-    rank_ctx c = {.x = x, .reader = r, .in = in};
-    static const ms_read_callbacks cb = {
-        .header = on_header, .region = on_region, .event = on_event, .comm = on_comm, .message = on_message};
-    ms_read_result res;
-    ms_read_status st = ms_reader_read(r, in->file, &cb, &c, &res);
+    free(c->calls);
+    free(c->acts);
+    free(c->reqs);
+    free(c->msgs);
+    free(c->buckets);
+    *c = (rank_ctx){.x = c->x, .err = c->err, .errlen = c->errlen};
+}
+
+/* A rank read: its events written. */
+static int on_rank_done(void *ctx, const ms_rank_info *in, ms_read_status st, const char *message)
+{
+    rank_ctx *c = ctx;
     int rc = -1;
-    if (c.nomem) {
-        snprintf(err, errlen, "out of memory reading %s", in->file);
-        goto out;
+    if (c->nomem || st == MS_READ_NOMEM) {
+        snprintf(c->err, c->errlen, "out of memory reading %s", in->file);
+    } else if (st != MS_READ_OK && st != MS_READ_TRUNCATED) {
+        snprintf(c->err, c->errlen, "%s", message);
+    } else {
+        qsort(c->calls, c->ncalls, sizeof *c->calls, by_start);
+        if (match(c) != 0)
+            snprintf(c->err, c->errlen, "out of memory");
+        else
+            rc = emit(c, in, c->err, c->errlen);
     }
-    if (st != MS_READ_OK && st != MS_READ_TRUNCATED) {
-        snprintf(err, errlen, "%s", res.message);
-        goto out;
-    }
-    /* Per-file region indices -> the run's; a name the run does not know
-     * (it cannot happen for a log the reduction read) drops its calls. */
-    size_t n = 0;
-    for (size_t k = 0; k < c.ncalls; k++) {
-        int64_t g = c.calls[k].region < c.nmap ? c.map[c.calls[k].region] : -1;
-        if (g < 0)
-            continue;
-        c.calls[n] = c.calls[k];
-        c.calls[n++].region = (uint32_t)g;
-    }
-    c.ncalls = n;
-    qsort(c.calls, c.ncalls, sizeof *c.calls, by_start);
-    if (match(&c) != 0) {
-        snprintf(err, errlen, "out of memory");
-        goto out;
-    }
-    rc = emit(&c, in, err, errlen);
-out:
-    free(c.map);
-    free(c.calls);
-    free(c.acts);
-    free(c.reqs);
-    free(c.msgs);
-    free(c.buckets);
-    ms_p2p_pending_free(&c.pending);
+    rank_reset(c);
+    return rc;
+}
+
+int ms_otf2_events(ms_otf2 *x, char *err, size_t errlen)
+{
+    static const ms_replay_ops ops = {.call = on_call, .comm = on_comm, .rank_done = on_rank_done};
+    rank_ctx c = {.x = x, .err = err, .errlen = errlen};
+    int rc = ms_replay_run(x->run, &ops, &c);
+    rank_reset(&c);
     return rc;
 }
 
