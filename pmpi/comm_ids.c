@@ -21,7 +21,7 @@
 #include <string.h>
 
 #include "../preload/diag.h"
-#include "semantics.h"
+#include "comm_ids.h"
 
 #define COMM_BITS 14u
 

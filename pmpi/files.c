@@ -8,7 +8,9 @@
 #include <string.h>
 
 #include "../preload/diag.h"
-#include "semantics.h"
+#include "args.h"
+#include "files.h"
+#include "handle_map.h"
 
 static ms_hmap files;
 static _Atomic uint32_t next_id;

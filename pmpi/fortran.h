@@ -12,7 +12,10 @@
 
 #include <stddef.h>
 
-#include "semantics.h"
+#include <mpi.h>
+
+#include "pmpi_collector.h"
+#include "../preload/tstate.h"
 
 #if defined(OPEN_MPI) && __has_include(<mpif-c-constants-decl.h>)
 /* Open MPI's own declarations of its Fortran constants, named as its

@@ -21,14 +21,20 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "callsite.h"
+#include "../preload/clock.h"
 #include "../preload/clock_skew.h"
 #include "clock_sync.h"
+#include "comm_ids.h"
 #include "../preload/config.h"
 #include "../preload/diag.h"
+#include "files.h"
 #include "fortran.h"
+#include "mpi_scope.h"
+#include "objects.h"
+#include "pmpi_collector.h"
 #include "../preload/run_ident.h"
 #include "../preload/runtime.h"
-#include "semantics.h"
 #include "spawn.h"
 #include "stacking.h"
 #include "../preload/user_regions.h"

@@ -10,7 +10,7 @@
 #include <link.h>
 #include <string.h>
 
-#include "semantics.h"
+#include "mpi_scope.h"
 
 static const char *const mpi_libraries[] = {"libmpi.so", "libmpich.so", "libmpi_mpifh.so",
                                             "libmpichfort.so", "libmpi_usempif08.so"};

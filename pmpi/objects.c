@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "../preload/diag.h"
-#include "semantics.h"
+#include "handle_map.h"
+#include "objects.h"
 
 static ms_hmap windows;
 static ms_hmap messages;

@@ -27,7 +27,9 @@
 #include <unistd.h>
 
 #include "../common/log_format.h"
-#include "semantics.h"
+#include "call_record.h"
+#include "callsite.h"
+#include "pmpi_collector.h"
 #include "stacking.h"
 #include "../preload/user_regions.h"
 

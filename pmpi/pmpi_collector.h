@@ -8,6 +8,10 @@
 
 #include "../preload/tstate.h"
 
+/* The MPI functions (and their Fortran entry points) the collector defines
+ * for the application. */
+#define MS_EXPORT __attribute__((visibility("default")))
+
 /* Indices of ms_thread.slot, set at load: the call cache (call_record.h),
  * the request scratch arrays (requests.c), the Fortran conversion arrays
  * (fortran.c). */

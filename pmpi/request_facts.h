@@ -112,7 +112,7 @@ MS_HOT void ms_req_fact_done(ms_thread *t, uint64_t key, const void *at, const M
 }
 
 /* The multi-request completions (request_facts.c): as ms_req_done_n and
- * its kin (semantics.h) describe them. */
+ * its kin (requests.h) describe them. */
 MS_HIDDEN void ms_req_facts_done_n(ms_thread *t, int n, const MPI_Request *saved, const void *at, size_t stride,
                                    const MPI_Status *sts, int rc);
 MS_HIDDEN void ms_req_facts_done_some(ms_thread *t, int n, const MPI_Request *saved, const void *at,

@@ -3,14 +3,14 @@
  * handles as they were before a completion call (which frees them), and
  * statuses of the wrapper's own for a caller's MPI_STATUSES_IGNORE, so
  * that each completed request's status fields are recorded
- * (request_facts.h). They grow only when a call passes more requests than
- * any before it on the thread.
+ * (request_facts.h; declared in requests.h). They grow only when a call
+ * passes more requests than any before it on the thread.
  */
 #include <string.h>
 
 #include "../preload/scratch.h"
 #include "pmpi_collector.h"
-#include "semantics.h"
+#include "requests.h"
 
 typedef struct scratch {
     MPI_Request *saved;     /* the handles of a completion call, as before it */

@@ -8,7 +8,7 @@
 
 #include "../preload/config.h"
 #include "../preload/diag.h"
-#include "semantics.h"
+#include "comm_ids.h"
 
 /* The parent intercommunicator, or MPI_COMM_NULL outside a spawned world. */
 static MPI_Comm parent_of(MPI_Comm world)

@@ -1,24 +1,33 @@
 /*
- * The thread registry and the rings (registry.c): it implements what
- * tstate.h declares for collectors (thread states, ring waits, the slow
- * path of ms_event, communicator definitions, the writer's wake-up), and
- * declares here, core-internal, what the writer (writer.c) and the sinks
- * (sink_trace.c, sink_summary.c) need of it: the threads' buffers by
- * index, the count of calls dropped, the ring capacity of new threads and
- * waiting on the wake-up semaphore. Collectors never include this header.
+ * The thread registry (registry.c): which threads the log has, by index,
+ * and the count of calls neither written nor counted. tstate.c adds the
+ * threads; the writer (writer.c) and the sinks (sink_trace.c,
+ * sink_summary.c) read them by index. It knows a thread's state only by
+ * its address; collectors never include this header.
  */
 #ifndef MPISCOPE_REGISTRY_H
 #define MPISCOPE_REGISTRY_H
 
 #include <stdint.h>
-#include <time.h>
 
-#include "tstate.h"
+#define MS_HIDDEN __attribute__((visibility("hidden")))
 
-/* Before recording starts: the capacity of the ring of each thread from
- * now on (a power of two), and the wake-up semaphore. 0, or -1 when the
- * semaphore cannot be made. */
-MS_HIDDEN int ms_registry_setup(uint64_t ring_capacity);
+/* Most threads one process records; calls of further threads are counted as
+ * dropped in the end record. */
+#define MS_MAX_THREADS 1024u
+
+typedef struct ms_thread ms_thread;
+
+/* Threads that asked for a buffer, including those refused one. */
+extern MS_HIDDEN _Atomic uint32_t ms_nthreads;
+
+/* A new index for a thread of the log (at or past MS_MAX_THREADS when
+ * there is no room: the caller counts its calls as dropped). */
+MS_HIDDEN uint32_t ms_registry_claim(void);
+
+/* The thread t at index i (one ms_registry_claim gave), now readable by
+ * the writer. */
+MS_HIDDEN void ms_registry_put(uint32_t i, ms_thread *t);
 
 /* The indices in use: threads that asked for a buffer, at most
  * MS_MAX_THREADS. Async-signal-safe. */
@@ -32,9 +41,5 @@ MS_HIDDEN ms_thread *ms_registry_thread(uint32_t i);
  * Async-signal-safe. */
 MS_HIDDEN void ms_registry_add_dropped(uint64_t n);
 MS_HIDDEN uint64_t ms_registry_dropped(void);
-
-/* The writer thread: wait until a thread wakes it (ms_writer_kick) or the
- * deadline (CLOCK_REALTIME) passes. 0 when woken, else -1. */
-MS_HIDDEN int ms_registry_wait(const struct timespec *deadline);
 
 #endif

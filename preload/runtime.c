@@ -277,6 +277,7 @@ __attribute__((constructor)) static void ms_ctor(void)
     load_ticks = ms_now();
     ms_config_load();
     ms_collectors_load();
+    ms_thread_on_attach(ms_collectors_thread_attach);
     pthread_atfork(NULL, NULL, at_fork_child);
 }
 

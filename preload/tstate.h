@@ -2,8 +2,10 @@
  * Per-thread recording state and the interface collectors (pmpi/, cupti/,
  * likwid/) use to record. The hot path (ms_enter, ms_event, ms_leave) never
  * allocates, never takes a lock and never does I/O: it appends encoded
- * records to the thread's ring buffer (registry.c), which the writer thread
- * (writer.c) drains into the log.
+ * records to the thread's ring buffer, which the writer thread (writer.c)
+ * drains into the log. Its slow halves (a thread's first call, a full ring,
+ * time going back) and the control records are in tstate.c; the threads by
+ * index are the registry's (registry.h).
  */
 #ifndef MPISCOPE_TSTATE_H
 #define MPISCOPE_TSTATE_H
@@ -13,22 +15,20 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "records.h"
+#include <time.h>
 
-#define MS_HIDDEN __attribute__((visibility("hidden")))
+#include "records.h"
+#include "registry.h"
+
 #define MS_LIKELY(x) __builtin_expect(!!(x), 1)
 #define MS_UNLIKELY(x) __builtin_expect(!!(x), 0)
 /* For the few functions every recorded call runs. */
 #define MS_HOT static inline __attribute__((always_inline))
 
-/* Most threads one process records; calls of further threads are counted as
- * dropped in the end record. */
-#define MS_MAX_THREADS 1024u
-
 /* Per-thread slots collectors ask for (ms_thread_slot, collector.h). */
 #define MS_THREAD_SLOTS 8
 
-typedef struct ms_thread {
+struct ms_thread {
     /* Written by the owning thread only. */
     uint8_t *ring;                 /* capacity bytes, a power of two */
     uint64_t mask;
@@ -46,13 +46,15 @@ typedef struct ms_thread {
     /* Shared with the writer thread. */
     _Alignas(64) _Atomic uint64_t head;   /* published: whole records before it */
     _Alignas(64) _Atomic uint64_t tail;   /* consumed by the writer */
-} ms_thread;
+};
 
 /* Recording is on between a successful start and finalize. */
 extern MS_HIDDEN _Atomic int ms_active;
-extern MS_HIDDEN _Atomic uint32_t ms_nthreads;   /* threads that have recorded */
 extern MS_HIDDEN __thread ms_thread *ms_tls_thread __attribute__((tls_model("initial-exec")));
 
+/* The calling thread's state, made at its first recorded call: a new
+ * thread of the log (registry.h), with the hook of ms_thread_on_attach run
+ * on it; NULL (its calls counted as dropped) when there is no room. */
 MS_HIDDEN ms_thread *ms_thread_attach(void);
 /* A thread of the log that belongs to no calling thread (a GPU stream
  * written by a collector's own thread); NULL when recording is off or there
@@ -64,7 +66,19 @@ MS_HIDDEN ms_thread *ms_thread_create(void);
  * was (a record encoded before the wait stays valid); they move head_local. */
 MS_HIDDEN void ms_ring_wait(ms_thread *t, uint64_t need);
 #define MS_STALL_REGION "mpiscope:ring_wait"
+/* Wake the writer thread. */
 MS_HIDDEN void ms_writer_kick(ms_thread *t);
+
+/* For the core. Before recording starts: the capacity of the ring of each
+ * thread from now on (a power of two), and the writer's wake-up semaphore;
+ * 0, or -1 when the semaphore cannot be made. */
+MS_HIDDEN int ms_rings_setup(uint64_t ring_capacity);
+/* What runs on each thread ms_thread_attach makes (the collectors' thread
+ * hooks, collector_list.h), set once at load. */
+MS_HIDDEN void ms_thread_on_attach(void (*hook)(ms_thread *t));
+/* The writer thread: wait until a thread wakes it (ms_writer_kick) or the
+ * deadline (CLOCK_REALTIME) passes. 0 when woken, else -1. */
+MS_HIDDEN int ms_writer_wait(const struct timespec *deadline);
 
 /* Begin recording a call: the calling thread's state, or NULL when this call
  * is not to be recorded (recording off, or a call made from inside another

@@ -255,7 +255,7 @@ static void *writer_main(void *arg)
         uint64_t ns = (uint64_t)deadline.tv_nsec + (uint64_t)ms_cfg.flush_ms * 1000000u;
         deadline.tv_sec += (time_t)(ns / 1000000000u);
         deadline.tv_nsec = (long)(ns % 1000000000u);
-        int rc = ms_registry_wait(&deadline);
+        int rc = ms_writer_wait(&deadline);
         /* Woken to stop: ms_writer_stop drains what is left through the
          * sink's last flush, which first learns where the run's window ends
          * (summary mode folds MPI_Finalize outside the MPI time only then). */
@@ -272,7 +272,7 @@ static void *writer_main(void *arg)
 int ms_writer_setup(uint64_t capacity)
 {
     staging = malloc(capacity);
-    if (!staging || ms_registry_setup(capacity) != 0)
+    if (!staging || ms_rings_setup(capacity) != 0)
         return -1;
     return 0;
 }

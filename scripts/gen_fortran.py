@@ -420,7 +420,7 @@ def gen_fortran_c(rows, flavour, syms):
     for b in bindings:
         out.append(f" *   {b.name}: {' '.join(e.format(f='mpi_x', F='MPI_X', x='x') for e in b.entries)}"
                    f" -> {b.pmpi.format(f='mpi_x', F='MPI_X', x='x')}\n")
-    out.append(" */\n#include \"fortran.h\"\n#include \"stacking.h\"\n\n")
+    out.append(" */\n#include \"fortran.h\"\n" + gw.WRAPPER_INCLUDES + "\n")
     out.extend(parts)
     return "".join(out), total
 
