@@ -21,6 +21,7 @@
 #define MPISCOPE_WIRE_H
 
 #include <stddef.h>
+#include <stdlib.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -122,6 +123,19 @@ typedef struct ms_wire_in {
 static inline int ms_wire_ok(const ms_wire_in *r)
 {
     return !r->bad && !r->nomem;
+}
+
+/* n zeroed items of `size` bytes for a count just read (n from
+ * ms_wire_get_count, so the bytes left can hold them); NULL when n is 0,
+ * the input is already bad, or memory ran out (r->nomem). */
+static inline void *ms_wire_alloc(ms_wire_in *r, size_t n, size_t size)
+{
+    if (!n || !ms_wire_ok(r))
+        return NULL;
+    void *p = calloc(n, size);
+    if (!p)
+        r->nomem = 1;
+    return p;
 }
 
 static inline uint64_t ms_wire_get_n(ms_wire_in *r, int n)

@@ -75,12 +75,8 @@ static void put_strlist(ms_pbuf *b, const ms_strlist *l)
 static void get_strlist(ms_wire_in *r, ms_strlist *l)
 {
     size_t n = ms_wire_get_count(r, 8);
-    if (!n || !ms_wire_ok(r))
+    if (!(l->v = ms_wire_alloc(r, n, sizeof *l->v)))
         return;
-    if (!(l->v = calloc(n, sizeof *l->v))) {
-        r->nomem = 1;
-        return;
-    }
     l->cap = n;
     for (size_t i = 0; i < n && ms_wire_ok(r); i++)
         if ((l->v[i] = ms_wire_get_str_nn(r)))

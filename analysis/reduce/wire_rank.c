@@ -91,12 +91,8 @@ static void get_gpu(ms_wire_in *r, ms_gpu_rank *g)
     g->busy_ns = ms_wire_get_u64(r);
     g->dropped = ms_wire_get_u64(r);
     size_t n = ms_wire_get_count(r, ORIGIN_MIN);
-    if (!n || !ms_wire_ok(r))
+    if (!(g->origins = ms_wire_alloc(r, n, sizeof *g->origins)))
         return;
-    if (!(g->origins = calloc(n, sizeof *g->origins))) {
-        r->nomem = 1;
-        return;
-    }
     for (size_t i = 0; i < n && ms_wire_ok(r); i++) {
         ms_gpu_origin *o = &g->origins[i];
         o->region = ms_wire_get_str_nn(r);
@@ -120,12 +116,8 @@ static void put_io_files(ms_pbuf *b, const ms_io_files *f)
 static void get_io_files(ms_wire_in *r, ms_io_files *f)
 {
     size_t n = ms_wire_get_count(r, IO_FILE_MIN);
-    if (!n || !ms_wire_ok(r))
+    if (!(f->v = ms_wire_alloc(r, n, sizeof *f->v)))
         return;
-    if (!(f->v = calloc(n, sizeof *f->v))) {
-        r->nomem = 1;
-        return;
-    }
     for (size_t i = 0; i < n && ms_wire_ok(r); i++) {
         ms_io_file *x = &f->v[i];
         x->id = ms_wire_get_u32(r);
@@ -182,12 +174,8 @@ static void put_comms(ms_pbuf *b, const ms_comm_facts *f)
 static void get_comms(ms_wire_in *r, ms_comm_facts *f)
 {
     size_t n = ms_wire_get_count(r, COMM_MIN);
-    if (!n || !ms_wire_ok(r))
+    if (!(f->v = ms_wire_alloc(r, n, sizeof *f->v)))
         return;
-    if (!(f->v = calloc(n, sizeof *f->v))) {
-        r->nomem = 1;
-        return;
-    }
     for (size_t i = 0; i < n && ms_wire_ok(r); i++) {
         f->n = i + 1;  /* (freed with f, whatever arrived) */
         get_comm(r, &f->v[i]);
