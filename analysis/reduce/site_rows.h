@@ -13,6 +13,12 @@
 
 #include "callsites.h"
 
+/* A site's time on one rank. */
+typedef struct ms_site_rank {
+    int32_t rank;
+    uint64_t ns;
+} ms_site_rank;
+
 typedef struct ms_site_row {
     const char *op;                /* the region's op (run->regions[].info.op) */
     const char *kind;
@@ -25,11 +31,16 @@ typedef struct ms_site_row {
     double imbalance_pct;
     uint64_t wait_ns;
     double mpi_pct, app_pct, wait_pct;
+    const ms_site_rank *per_rank;  /* sites only: its time per rank with
+                                      calls there, ascending rank (ranks of
+                                      them); NULL for functions and
+                                      start-up and shutdown */
 } ms_site_row;
 
 typedef struct ms_mpi_sites {
     ms_site_row *sites;            /* total time descending, then op, location */
     size_t nsites;
+    ms_site_rank *site_ranks;      /* what the sites' per_rank point into */
     ms_site_row *functions;        /* the same per op (at NULL) */
     size_t nfunctions;
     ms_site_row *lifecycle;        /* start-up and shutdown, per op (at NULL) */
@@ -43,6 +54,7 @@ static inline void ms_mpi_sites_free(ms_mpi_sites *s)
     if (!s)
         return;
     free(s->sites);
+    free(s->site_ranks);
     free(s->functions);
     free(s->lifecycle);
     memset(s, 0, sizeof *s);

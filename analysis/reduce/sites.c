@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "ops.h"
-#include "run.h"
 #include "run_waits.h"
 #include "../waits/waits.h"
 
@@ -67,9 +66,18 @@ static int row_cmp(const void *a, const void *b)
     return c ? c : loc_cmp(x->at ? x->at->location : NULL, y->at ? y->at->location : NULL);
 }
 
+/* Whether items a and b fall in one row (per op, and per location when
+ * by_loc). */
+static int same_row(const item *a, const item *b, int by_loc)
+{
+    return strcmp(a->op, b->op) == 0 && (!by_loc || loc_cmp(a->loc, b->loc) == 0);
+}
+
 /* Sum the items (sorted) per (op, location): rows, total time
- * descending. by_loc 0: per op only. */
-static int sum_rows(const ms_run *run, items *l, int by_loc, int has_wait, ms_site_row **out, size_t *nout)
+ * descending. by_loc 0: per op only. With ranks, each row's time per
+ * rank in *ranks (malloc'ed), which its per_rank points into. */
+static int sum_rows(const ms_run *run, items *l, int by_loc, int has_wait, ms_site_row **out, size_t *nout,
+                    ms_site_rank **ranks)
 {
     *out = NULL;
     *nout = 0;
@@ -77,56 +85,65 @@ static int sum_rows(const ms_run *run, items *l, int by_loc, int has_wait, ms_si
         return 0;
     qsort(l->v, l->n, sizeof *l->v, item_cmp);
     ms_site_row *rows = calloc(l->n, sizeof *rows);
-    uint64_t *per_rank = malloc(l->n * sizeof *per_rank);
-    if (!rows || !per_rank) {
+    ms_site_rank *per_rank = malloc(l->n * sizeof *per_rank);
+    uint64_t *totals = malloc(l->n * sizeof *totals);
+    if (!rows || !per_rank || !totals) {
         free(rows);
         free(per_rank);
+        free(totals);
         return -1;
     }
-    size_t n = 0;
+    size_t n = 0, nper = 0;
     for (size_t i = 0; i < l->n;) {
         const item *first = &l->v[i];
         ms_site_row *r = &rows[n];
         *r = (ms_site_row){.op = first->op, .kind = first->kind, .bytes = -1};
-        size_t nr = 0;
-        size_t j = i;
-        for (; j < l->n && strcmp(l->v[j].op, first->op) == 0 && (!by_loc || loc_cmp(l->v[j].loc, first->loc) == 0);) {
+        uint64_t bytes = 0;
+        int has_bytes = 0;
+        size_t j = i, base = nper;
+        while (j < l->n && same_row(&l->v[j], first, by_loc)) {
             int32_t rank = l->v[j].rank;
             uint64_t rank_ns = 0, rank_calls = 0;
-            for (; j < l->n && l->v[j].rank == rank && strcmp(l->v[j].op, first->op) == 0 &&
-                   (!by_loc || loc_cmp(l->v[j].loc, first->loc) == 0);
-                 j++) {
+            for (; j < l->n && l->v[j].rank == rank && same_row(&l->v[j], first, by_loc); j++) {
                 const item *x = &l->v[j];
                 if (!r->at && x->at)
                     r->at = x->at;
                 rank_calls = ms_sat_add(rank_calls, x->calls);
                 rank_ns = ms_sat_add(rank_ns, x->total_ns);
                 r->wait_ns = ms_sat_add(r->wait_ns, x->wait_ns);
-                if (x->has_bytes)
-                    r->bytes = (int64_t)ms_sat_add(r->bytes < 0 ? 0 : (uint64_t)r->bytes, x->bytes) & INT64_MAX;
+                bytes = ms_sat_add(bytes, x->bytes);
+                has_bytes |= x->has_bytes;
             }
             r->calls = ms_sat_add(r->calls, rank_calls);
             r->total_ns = ms_sat_add(r->total_ns, rank_ns);
             if (rank_calls) {
-                r->ranks++;
-                per_rank[nr++] = rank_ns;
+                totals[r->ranks++] = rank_ns;
+                per_rank[nper++] = (ms_site_rank){.rank = rank, .ns = rank_ns};
             }
         }
+        if (has_bytes)
+            r->bytes = bytes > INT64_MAX ? INT64_MAX : (int64_t)bytes;
         if (!by_loc)
             r->at = NULL;
-        r->imbalance_pct = ms_imbalance_pct(per_rank, nr);
+        r->imbalance_pct = ms_imbalance_pct(totals, r->ranks);
         r->mpi_pct = run->mpi_ns ? 100.0 * (double)r->total_ns / (double)run->mpi_ns : 0.0;
         r->app_pct = run->app_ns ? 100.0 * (double)r->total_ns / (double)run->app_ns : 0.0;
         r->wait_pct = has_wait && r->total_ns ? 100.0 * (double)r->wait_ns / (double)r->total_ns : 0.0;
         if (r->wait_pct > 100.0)
             r->wait_pct = 100.0;
+        /* per_rank never moves: it was sized for every item. */
+        r->per_rank = ranks ? per_rank + base : NULL;
         /* A wait without calls (a region the analysis names that has no
          * time here) makes no row. */
         if (r->calls)
             n++;
         i = j;
     }
-    free(per_rank);
+    free(totals);
+    if (ranks)
+        *ranks = per_rank;
+    else
+        free(per_rank);
     qsort(rows, n, sizeof *rows, row_cmp);
     *out = rows;
     *nout = n;
@@ -143,11 +160,6 @@ static int named_cmp(const void *a, const void *b)
     return strcmp(((const named *)a)->name, ((const named *)b)->name);
 }
 
-static int in_window(const ms_region *g)
-{
-    return g->window_ns > 0 || g->total_ns == 0;
-}
-
 /* Calls and time of each (MPI region, rank) by call site, and what the
  * call-site rows leave of the region's calls there (no call site). */
 static int site_items(const ms_run *run, const named *idx, items *l)
@@ -155,7 +167,7 @@ static int site_items(const ms_run *run, const named *idx, items *l)
     size_t c = 0;
     for (size_t gi = 0; gi < run->nregions; gi++) {
         const ms_region *g = &run->regions[idx[gi].i];
-        if (!g->is_mpi || !in_window(g))
+        if (!g->is_mpi || ms_region_lifecycle(g))
             continue;
         int has_bytes = g->info.is_mpi && g->info.bytes >= 0;
         /* Rows are sorted by region then rank, as idx is by name. */
@@ -203,7 +215,7 @@ static int wait_items(const ms_run *run, items *l, int by_loc)
         if (g == MS_WX_NONE || g >= run->nregions)
             continue;
         const ms_region *r = &run->regions[g];
-        if (!r->is_mpi || !in_window(r))
+        if (!r->is_mpi || ms_region_lifecycle(r))
             continue;
         if (push(l, (item){.op = r->info.op, .kind = r->info.kind,
                            .loc = by_loc ? ms_run_wait_key_location(run, rows[i].region) : NULL,
@@ -219,7 +231,7 @@ static int region_items(const ms_run *run, items *l, int lifecycle)
 {
     for (size_t gi = 0; gi < run->nregions; gi++) {
         const ms_region *g = &run->regions[gi];
-        if (!g->is_mpi || in_window(g) == lifecycle)
+        if (!g->is_mpi || ms_region_lifecycle(g) != lifecycle)
             continue;
         int has_bytes = g->info.is_mpi && g->info.bytes >= 0;
         for (size_t p = 0; p < g->nranks; p++) {
@@ -251,19 +263,19 @@ int ms_mpi_sites_build(const ms_run *run, ms_mpi_sites *s)
     if (rc == 0 && run->waits)
         rc = wait_items(run, &l, 1);
     if (rc == 0)
-        rc = sum_rows(run, &l, 1, s->has_wait, &s->sites, &s->nsites);
+        rc = sum_rows(run, &l, 1, s->has_wait, &s->sites, &s->nsites, &s->site_ranks);
     l.n = 0;
     if (rc == 0)
         rc = region_items(run, &l, 0);
     if (rc == 0 && run->waits)
         rc = wait_items(run, &l, 0);
     if (rc == 0)
-        rc = sum_rows(run, &l, 0, s->has_wait, &s->functions, &s->nfunctions);
+        rc = sum_rows(run, &l, 0, s->has_wait, &s->functions, &s->nfunctions, NULL);
     l.n = 0;
     if (rc == 0)
         rc = region_items(run, &l, 1);
     if (rc == 0)
-        rc = sum_rows(run, &l, 0, 0, &s->lifecycle, &s->nlifecycle);
+        rc = sum_rows(run, &l, 0, 0, &s->lifecycle, &s->nlifecycle, NULL);
     for (size_t i = 0; rc == 0 && i < s->nlifecycle; i++)
         s->lifecycle_ns = ms_sat_add(s->lifecycle_ns, s->lifecycle[i].total_ns);
     free(l.v);

@@ -26,12 +26,18 @@
 #ifndef MPISCOPE_SITES_H
 #define MPISCOPE_SITES_H
 
+#include "run.h"
 #include "site_rows.h"
-
-struct ms_run;
 
 /* s from the run's regions, call sites and wait states. 0, or -1 when out
  * of memory (s then holds nothing). */
-int ms_mpi_sites_build(const struct ms_run *run, ms_mpi_sites *s);
+int ms_mpi_sites_build(const ms_run *run, ms_mpi_sites *s);
+
+/* An MPI region of start-up or shutdown: none of its time lies in the
+ * application window. */
+static inline int ms_region_lifecycle(const ms_region *g)
+{
+    return g->is_mpi && g->window_ns == 0 && g->total_ns > 0;
+}
 
 #endif

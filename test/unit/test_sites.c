@@ -171,6 +171,11 @@ Test(sites, sums_over_messages_and_ranks)
     cr_expect_eq(a5->bytes, 2 * 100 + 2 * 100 + 4 * 8);
     /* per rank 200 and 1000: max / mean - 1 */
     cr_expect_float_eq(a5->imbalance_pct, (1000.0 / 600.0 - 1) * 100, 1e-9);
+    cr_assert(a5->per_rank);
+    cr_expect_eq(a5->per_rank[0].rank, 0);
+    cr_expect_eq(a5->per_rank[0].ns, 200);
+    cr_expect_eq(a5->per_rank[1].rank, 1);
+    cr_expect_eq(a5->per_rank[1].ns, 1000);
     cr_expect_float_eq(a5->mpi_pct, 100.0 * 1200 / 5300, 1e-9);
     cr_expect_float_eq(a5->app_pct, 100.0 * 1200 / 10600, 1e-9);
     const ms_site_row *a6 = find(&s, "send", "main at a.c:6");
@@ -187,6 +192,10 @@ Test(sites, sums_over_messages_and_ranks)
     cr_assert(bx);
     cr_expect_eq(bx->calls, 1);
     cr_expect_eq(bx->total_ns, 3000);
+    cr_assert_eq(bx->ranks, 1);
+    cr_expect_eq(bx->per_rank[0].rank, 1);
+    cr_expect_eq(bx->per_rank[0].ns, 3000);
+    cr_expect_null(s.functions[0].per_rank);
     /* by time, largest first */
     cr_expect_eq(s.sites[0].total_ns, 3000);
     cr_expect_eq(s.sites[1].total_ns, 1200);

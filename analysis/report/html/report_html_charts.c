@@ -9,6 +9,7 @@
 #include "../run_model.h"
 #include "../../reduce/matrix.h"
 #include "../../reduce/ops.h"
+#include "../../reduce/sites.h"
 #include "html_parts.h"
 #include "../../reduce/tool_stalls.h"
 
@@ -50,7 +51,7 @@ static void put_ranks(FILE *fp, const ms_run *run)
  * the application window, sites.h) in the sites' start-up and shutdown. */
 static int program_region(const ms_region *g)
 {
-    if (g->is_mpi && g->window_ns == 0 && g->total_ns > 0)
+    if (ms_region_lifecycle(g))
         return 0;
     return !ms_stall_name(g->name, strlen(g->name));
 }

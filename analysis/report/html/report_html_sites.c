@@ -101,13 +101,6 @@ static const ms_region *find_region(const named *idx, size_t n, const char *name
     return hit ? hit->g : NULL;
 }
 
-/* Whether region g counts in the sites (sites.h: some of its time lies in
- * the application window, or it has none). */
-static int in_window(const ms_region *g)
-{
-    return g->is_mpi && (g->window_ns > 0 || g->total_ns == 0);
-}
-
 /* Whether call-site row c is one of row r's: an MPI region of r's op at
  * r's location. */
 static const ms_region *of_site(const named *idx, size_t n, const ms_site_row *r, const char *region,
@@ -116,7 +109,7 @@ static const ms_region *of_site(const named *idx, size_t n, const ms_site_row *r
     if (!r->at || strcmp(location, r->at->location) != 0)
         return NULL;
     const ms_region *g = find_region(idx, n, region);
-    return g && in_window(g) && strcmp(g->info.op, r->op) == 0 ? g : NULL;
+    return g && g->is_mpi && !ms_region_lifecycle(g) && strcmp(g->info.op, r->op) == 0 ? g : NULL;
 }
 
 static int place_cmp(const void *a, const void *b)
@@ -169,42 +162,20 @@ static int put_regions(FILE *fp, const ms_run *run, const named *idx, const ms_s
     return 0;
 }
 
-/* The site's time on each rank of run->ranks (as sites.c sums it): its
- * call-site rows, or for the calls without a call site what the rows
- * leave of their regions' time. */
-static void site_per_rank(const ms_run *run, const named *idx, const ms_site_row *r, uint64_t *t)
+/* The site's time on each rank of run->ranks (sites.h: per_rank). */
+static void site_per_rank(const ms_run *run, const ms_site_row *r, uint64_t *t)
 {
     memset(t, 0, run->nranks * sizeof *t);
-    for (size_t c = 0; c < run->ncallsites; c++) {
-        const ms_callsite *row = &run->callsites[c];
-        const ms_rank_info *in = ms_run_rank(run, row->rank);
-        if (!in)
-            continue;
-        if (r->at && of_site(idx, run->nregions, r, row->region, row->location))
-            t[in - run->ranks] += row->total_ns;
-        if (!r->at) {  /* what the rows take from their region's time */
-            const ms_region *g = find_region(idx, run->nregions, row->region);
-            if (g && in_window(g) && strcmp(g->info.op, r->op) == 0)
-                t[in - run->ranks] -= row->total_ns;
-        }
+    for (uint32_t k = 0; k < r->ranks; k++) {
+        const ms_rank_info *in = ms_run_rank(run, r->per_rank[k].rank);
+        if (in)
+            t[in - run->ranks] = r->per_rank[k].ns;
     }
-    if (r->at)
-        return;
-    for (size_t gi = 0; gi < run->nregions; gi++) {
-        const ms_region *g = &run->regions[gi];
-        if (!in_window(g) || strcmp(g->info.op, r->op) != 0)
-            continue;
-        for (size_t p = 0; p < g->nranks; p++)
-            t[g->ranks[p].rank_index] += g->ranks[p].stats.total_ns;
-    }
-    for (size_t i = 0; i < run->nranks; i++)  /* rows beyond their region's time leave nothing */
-        if ((int64_t)t[i] < 0)
-            t[i] = 0;
 }
 
 /* "imbalance": the per-rank time of the top sites that more than one rank
  * called (IMBALANCE_SITES at most), in the order of run->ranks. */
-static int put_imbalance(FILE *fp, const ms_run *run, const ms_mpi_sites *s, const named *idx)
+static int put_imbalance(FILE *fp, const ms_run *run, const ms_mpi_sites *s)
 {
     uint64_t *t = malloc((run->nranks ? run->nranks : 1) * sizeof *t);
     if (!t)
@@ -227,7 +198,7 @@ static int put_imbalance(FILE *fp, const ms_run *run, const ms_mpi_sites *s, con
         put_key_num(fp, "imbalance_pct", r->imbalance_pct);
         put_key_str(fp, "imbalance_text", imb);
         fprintf(fp, ",\"total_ns\":%" PRIu64 ",\"totals_ns\":[", r->total_ns);
-        site_per_rank(run, idx, r, t);
+        site_per_rank(run, r, t);
         for (size_t k = 0; k < run->nranks; k++)
             fprintf(fp, "%s%" PRIu64, k ? "," : "", t[k]);
         fputs("]}", fp);
@@ -289,7 +260,7 @@ int ms_html_sites(FILE *fp, const ms_run *run)
     qsort(idx, run->nregions, sizeof *idx, named_cmp);
     int rc = put_sites(fp, run, run->sites, idx);
     if (rc == 0)
-        rc = put_imbalance(fp, run, run->sites, idx);
+        rc = put_imbalance(fp, run, run->sites);
     free(idx);
     return rc == 0 && !ferror(fp) ? 0 : -1;
 }
