@@ -107,13 +107,9 @@ const ms_callsite *ms_wait_site_at(const ms_run *run, const group *g)
 {
     if (!g->loc || g->region >= run->nregions)
         return NULL;
-    const char *name = run->regions[g->region].name;
-    for (size_t i = 0; i < run->ncallsites; i++)
-        if (strcmp(run->callsites[i].location, g->loc) == 0 && strcmp(run->callsites[i].region, name) == 0)
-            return &run->callsites[i];
-    return NULL;
+    const ms_site_place *p = ms_site_place_find(run->places, run->nplaces, run->regions[g->region].name, g->loc);
+    return p ? p->row : NULL;
 }
-
 
 int ms_wait_sites_rows(const ms_run *run, ms_wait_site **out, size_t *n)
 {
