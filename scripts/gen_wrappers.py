@@ -49,7 +49,7 @@ ITEMS = {
     "complete": "pp", "completeall": "ppp", "completeany": "pppp", "completesome": "ppppp",
     "newmsg": "p", "usemsg": "p",
     "newcomm": "pp", "newcommdup": "pp", "newcommgroup": "pp", "newintercomm": "pp", "freecomm": "p",
-    "newcommfromgroup": "ppp", "namecomm": "pp",
+    "newcommfromgroup": "ppp", "namecomm": "pp", "newjoined": "p",
     "newwin": "pp", "freewin": "p",
     "file": "p", "newfile": "ppp", "freefile": "p", "namefile": "p", "iostatus": "p",
 }
@@ -553,6 +553,11 @@ def emit_newcommfromgroup(e, a):
     e.post.append(f"if (rc == MPI_SUCCESS)\n        ms_comm_from_group(t, &c, {group}, {tag}, *{newcomm});")
 
 
+def emit_newjoined(e, a):
+    """*N an intercommunicator made without a parent communicator."""
+    e.post.append(f"if (rc == MPI_SUCCESS)\n        ms_comm_created(t, &c, MPI_COMM_NULL, *{a[0]}, MS_COMM_INTER);")
+
+
 def emit_namecomm(e, a):
     """MPI_Comm_set_name: the name in the log."""
     e.post.append(f"if (rc == MPI_SUCCESS)\n        ms_comm_named(t, {a[0]}, {a[1]});")
@@ -623,6 +628,7 @@ EMITTERS = {
     "newcomm": emit_newcomm("MS_COMM_SPLIT"), "newcommdup": emit_newcomm("MS_COMM_DUP"),
     "newcommgroup": emit_newcomm("MS_COMM_GROUP"), "newintercomm": emit_newcomm("MS_COMM_INTER"),
     "freecomm": emit_freecomm, "newcommfromgroup": emit_newcommfromgroup, "namecomm": emit_namecomm,
+    "newjoined": emit_newjoined,
     "newwin": emit_newwin, "freewin": emit_freewin,
     "file": emit_field("ms_file_of(&c, {});"),
     "namefile": emit_field("c.file = ms_file_named(t, {});"),
