@@ -79,7 +79,7 @@ ITEM_ROLES = {
     "completesome": ("val", "harr", "out", "indices", "statuses"),
     "newmsg": ("hout",), "usemsg": ("hin",),
     "newcomm": ("val", "hout"), "newcommdup": ("val", "hout"), "newcommgroup": ("val", "hout"),
-    "newintercomm": ("val", "hout"), "newjoined": ("hout",), "freecomm": ("hin",), "newcommfromgroup": ("val", "str", "hout"),
+    "newintercomm": ("val", "hout"), "newjoined": ("hout",), "spawned": ("val", "val", "hout"), "freecomm": ("hin",), "newcommfromgroup": ("val", "str", "hout"),
     "namecomm": ("val", "str"),
     "newwin": ("val", "hout"), "freewin": ("hin",),
     "file": ("val",), "newfile": ("val", "str", "hout"), "freefile": ("hin",), "namefile": ("str",),
