@@ -1,7 +1,9 @@
 """Expected regions of comm_join.c: MPI_Comm_join is a collective of no
 parent communicator (comm -1) whose intercommunicator has one id on both
 processes; the messages over it name the remote rank; MPI_Comm_disconnect
-reports the intercommunicator it frees."""
+reports the intercommunicator it frees. The messages over the
+intercommunicator are in the matrix: rank 0's port number and int to rank
+1, rank 1's int back."""
 
 import mpiexpect as m
 
@@ -9,6 +11,10 @@ RANKS = (2,)
 # MPICH here (ch4:ucx) cannot join: "MPIDI_UCX_get_local_upids: The function
 # is currently not supported with ucx netmod" (no ports, no spawn).
 FLAVOURS = ("openmpi",)
+
+
+def MATRIX(size):
+    return {(0, 1): (2, 2 * m.INT), (1, 0): (1, m.INT)}
 
 
 def expect(rank, size):
