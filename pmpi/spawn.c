@@ -68,11 +68,16 @@ static int from_parents(MPI_Comm parent, char *base, size_t cap)
 
 void ms_spawn_world_dir(MPI_Comm world, char *dir, size_t cap)
 {
-    MPI_Comm parent = parent_of(world);
-    if (parent == MPI_COMM_NULL)
+    MPI_Comm parent = MPI_COMM_NULL;
+    if (world != MPI_COMM_WORLD || PMPI_Comm_get_parent(&parent) != MPI_SUCCESS || parent == MPI_COMM_NULL)
         return;
+    /* Taken also with MPISCOPE_DISABLE=1: the parents' message is never
+     * left to the application. */
     char base[sizeof ms_cfg.dir];
-    if (!from_parents(parent, base, sizeof base)) {
+    int told = from_parents(parent, base, sizeof base);
+    if (ms_cfg.disable)
+        return;
+    if (!told) {
         /* Parents that do not record: under MPISCOPE_DIR, its spawn-K;
          * without it, a default directory of the world's own. */
         if (!ms_cfg.dir[0])

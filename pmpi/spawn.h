@@ -22,8 +22,8 @@
  * under MPISCOPE_DIR (without it dir stays: a default directory of the
  * world's own). When every spawn-K exists, or the path is too long, one
  * warning and dir empty: the world records nothing. Nothing in other
- * worlds, nor with MPISCOPE_DISABLE=1 or where world is not
- * MPI_COMM_WORLD (sessions). */
+ * worlds, nor where world is not MPI_COMM_WORLD (sessions); with
+ * MPISCOPE_DISABLE=1 the parents' message is taken, nothing else. */
 __attribute__((visibility("hidden"))) void ms_spawn_world_dir(MPI_Comm world, char *dir, size_t cap);
 
 /* Every rank of world, with the run's log directory: the directory its
