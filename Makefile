@@ -237,6 +237,8 @@ $(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(
 $(BUILD)/test/unit/test_handle_map: pmpi/handle_map.c
 # So is the closest-name search of the configuration's warnings.
 $(BUILD)/test/unit/test_closest_name: preload/closest_name.c
+# And the search for a spawned world's spawn-K directory.
+$(BUILD)/test/unit/test_spawn_dir: pmpi/spawn_dir.c
 include test/symbolize/fixtures.mk
 
 # The test-only log synthesizer (test/scale/): logs of any size, written by

@@ -427,7 +427,8 @@ static int record(ms_wait_acc *a, const ms_read_message *m, const ms_read_event 
             return add_msg(a, x, &idx) != 0 || pend_put(a, (uint64_t)entry, idx) != 0 ? -1 : 0;
         }
         if (cc >= 0 && m->comm != 1) {
-            ms_wx_coll c = {.comm = m->comm, .entry = entry, .root = -1, .ev = MS_WX_NONE, .cls = (uint8_t)cc};
+            ms_wx_coll c = {.comm = m->comm, .entry = entry, .root = m->root >= 0 ? world(a, m->comm, m->root) : -1,
+                            .ev = MS_WX_NONE, .cls = (uint8_t)cc};
             uint32_t idx;
             return add_coll(a, c, &idx) != 0 || pend_put(a, (uint64_t)entry, idx | COLL_BIT) != 0 ? -1 : 0;
         }
