@@ -313,8 +313,10 @@ window-tests: $(MERGE) $(SYNTH_LOGS)
 	BUILD=$(BUILD) bash test/timeline_window.sh
 
 # Damaged copies of real logs through the merge binary: exit status and message.
+# Also its outputs in a hostile directory and its messages (test/merge_outputs.sh).
 fault-tests: $(MERGE)
 	BUILD=$(BUILD) bash test/merge_faults.sh
+	BUILD=$(BUILD) bash test/merge_outputs.sh
 
 # The MPI merge against the serial merge on real runs (exit 77: not built),
 # also a copy that sends its packets in pieces of 4093 bytes.

@@ -95,7 +95,7 @@ def main():
             elif opt == "--rank":
                 struct.pack_into("<i", block, 16 + 16, int(val))
             elif opt == "--string":
-                strings.append(val.encode())
+                strings.append(val.encode("utf-8", "surrogateescape"))
             else:
                 sys.exit("unknown option " + opt)
             i += 2

@@ -41,6 +41,7 @@ int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../out_file.h"
 #include "report_otf2_defs.h"
 #include "report_otf2_events.h"
 
@@ -271,14 +272,23 @@ int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
         snprintf(err, errlen, "%s already exists; give a new directory", path);
         return -1;
     }
+    /* libotf2 opens its files itself: it writes into a private directory
+     * of ours, whose entries are then moved into dir without replacing
+     * anything there (out_file.h). */
+    char stage[4096];
+    if (ms_out_stage(stage, sizeof stage, dir) != 0) {
+        snprintf(err, errlen, "cannot create a directory in %s: %s", dir, strerror(errno));
+        return -1;
+    }
     ms_otf2 x = {0};
     if (ms_otf2_setup(&x, run) != 0) {
         snprintf(err, errlen, "out of memory");
         ms_otf2_teardown(&x);
+        ms_out_stage_remove(stage);
         return -1;
     }
     int rc = -1;
-    x.archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+    x.archive = OTF2_Archive_Open(stage, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                                   OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!x.archive) {
         snprintf(err, errlen, "cannot create an OTF2 archive in %s", dir);
@@ -318,6 +328,11 @@ out:
         rc = -1;
     }
     ms_otf2_teardown(&x);
+    if (rc == 0 && ms_out_stage_commit(stage, dir) != 0) {
+        snprintf(err, errlen, "cannot move the archive into %s: %s", dir, strerror(errno));
+        rc = -1;
+    }
+    ms_out_stage_remove(stage);
     return rc == 0 && x.unmatched ? 1 : rc;
 }
 
