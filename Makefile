@@ -362,6 +362,7 @@ smoke-tests: all
 # Many ranks, many files: synthesized runs merged and checked call by call.
 scale-tests: $(MERGE) $(SYNTH_LOGS)
 	BUILD=$(BUILD) bash test/scale/run.sh
+	BUILD=$(BUILD) bash test/scale/otf2_linear.sh
 
 # The HTML report of a real run in headless Chromium (test/html/run.sh);
 # exit 77 (Chromium missing) is a skip.
