@@ -261,18 +261,18 @@ unit-tests: $(UNIT_BINS)
 # FUZZ_SECONDS (clang); new inputs go to $(BUILD)/fuzz/, never into the
 # committed corpus. `make fuzz-replay` runs the committed corpus through the
 # same targets with $(CC), as part of make check.
-FUZZ_TARGETS := log blocks pack
+FUZZ_TARGETS := log blocks pack reports
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 120
-FUZZ_FLAGS   := -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+FUZZ_FLAGS   := -std=c11 -O1 -g -D_GNU_SOURCE -DMS_VERSION='"$(VERSION)"' -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -Iinclude
-FUZZ_SRCS    := $(ANALYSIS_SRCS) $(SYM_SRCS) $(CORE_SRCS) $(BUILD)/gen/op_names.c $(BUILD)/gen/op_class.c
+FUZZ_SRCS    := $(ANALYSIS_SRCS) $(SYM_SRCS) $(CORE_SRCS) $(OTF2_SRCS) $(BUILD)/gen/op_names.c $(BUILD)/gen/op_class.c
 $(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_read.h $(FUZZ_SRCS) | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -Icommon -o $@ $(filter %.c,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm
-$(BUILD)/test/fuzz/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuzz_read.h $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(STAMP_MERGE)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(OTF2_BUILD_CFLAGS) -I$(BUILD)/gen -Icommon -o $@ $(filter %.c,$^) $(ZSTD_LIBS) $(DW_LINK) $(OTF2_LINK) -ldl -lpthread -lm
+$(BUILD)/test/fuzz/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuzz_read.h $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(OTF2_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
+	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LINK) $(OTF2_LINK) -ldl -lpthread -lm $(LDSAN)
 
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 	@set -e; for t in $(FUZZ_TARGETS); do \
