@@ -185,7 +185,7 @@ static int add_range(char *buf, size_t cap, size_t *len, int32_t a, int32_t b)
  * twice the ranks with a log (a run that lost half its logs or less) or
  * MS_WORLD_BELIEVED ranks, whichever is more. So a crafted claim never
  * makes a report write or allocate per claimed rank beyond that. */
-#define MS_WORLD_BELIEVED 1024
+#define MS_WORLD_BELIEVED 64
 static int32_t believed_world(const ms_run *run, int32_t claimed)
 {
     if (run->nranks == 0)
@@ -219,7 +219,7 @@ static int summarize_run(ms_run *run, ms_strlist *warnings, int check_missing)
                               size);
     if (run->world_size != size)
         rc |= ms_strlist_addf(warnings, "%s: the headers claim a world of %" PRId32 " ranks, but only %zu logs are "
-                              "present: the reports' world has %" PRId32 " ranks (twice the logs, at least 1024, or up "
+                              "present: the reports' world has %" PRId32 " ranks (twice the logs, at least 64, or up "
                               "to the highest rank with a log)", run->dir, size, run->nranks, run->world_size);
 
     /* Missing ranks, as ranges; the list is cut after a few. */

@@ -107,7 +107,7 @@ typedef struct ms_run {
     int32_t world_size;            /* the world the logs bear out: the
                                       largest size in the headers, at most
                                       max(highest rank with a log + 1,
-                                      2 x the ranks with a log, 1024) */
+                                      2 x the ranks with a log, 64) */
     int32_t world_claimed;         /* largest size in the headers */
     size_t nhosts;
     char **hosts;                  /* distinct, sorted */
