@@ -98,6 +98,13 @@ timeout "$T" "$merge" --text "$scratch/report.txt" "$run" >/dev/null 2>"$scratch
 rc=$?
 check "escapes in a host name: the text report" '[ $rc -eq 0 ] && ! grep -q $'"'"'[\x01-\x08\x0b-\x1f\x7f]'"'"' "$scratch/report.txt"'
 check "the text report is valid UTF-8" 'iconv -f UTF-8 -t UTF-8 "$scratch/report.txt" >/dev/null 2>&1'
+if "$merge" --version 2>/dev/null | grep -q "otf2 yes" && command -v otf2-print >/dev/null; then
+    timeout "$T" "$merge" --otf2 "$scratch/otf2-escapes" "$run" >/dev/null 2>"$scratch/err"
+    rc=$?
+    otf2-print -G "$scratch/otf2-escapes/traces.otf2" >"$scratch/defs.txt" 2>&1
+    check "--otf2 of a host name that is not UTF-8: valid UTF-8 strings" \
+        '[ $rc -eq 0 ] && grep -q "evil" "$scratch/defs.txt" && iconv -f UTF-8 -t UTF-8 "$scratch/defs.txt" >/dev/null 2>&1'
+fi
 
 echo "merge outputs: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -42,6 +42,7 @@ int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
 #include <sys/stat.h>
 
 #include "../out_file.h"
+#include "../safe_text.h"
 #include "report_otf2_defs.h"
 #include "report_otf2_events.h"
 
@@ -88,10 +89,16 @@ typedef struct defs {
     OTF2_ErrorCode rc;
 } defs;
 
+/* A string of the archive, valid UTF-8 (safe_text.h) whatever the logs
+ * hold. */
 static OTF2_StringRef str(defs *d, const char *s)
 {
     OTF2_StringRef ref = d->next++;
-    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteString(d->w, ref, s);
+    size_t cap = 3 * strlen(s) + 1;
+    char *safe = malloc(cap);
+    OTF2_ErrorCode e = safe ? OTF2_GlobalDefWriter_WriteString(d->w, ref, ms_text_safe(safe, cap, s, 0))
+                            : OTF2_ERROR_MEM_ALLOC_FAILED;
+    free(safe);
     if (e != OTF2_SUCCESS && d->rc == OTF2_SUCCESS)
         d->rc = e;
     return ref;
