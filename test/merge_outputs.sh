@@ -59,9 +59,10 @@ check "--text a new log name in the log directory: refused" '[ $rc -eq 1 ] && [ 
 check "the logs are unchanged" '[ "$(sha256sum "$run/rank-000000.zst")" = "$sum0" ]'
 rm -f "$scratch/link.json" "$scratch/hard.csv"
 
-# ---- links and FIFOs planted at a report's path ----
+# ---- links and FIFOs planted at a report's path, in a directory others
+# can write (as /tmp) ----
 out=$scratch/out
-mkdir "$out"
+mkdir -m 1777 "$out"
 echo "precious" >"$scratch/victim"
 ln -s "$scratch/victim" "$out/report.csv"
 mkfifo "$out/report.json"
@@ -72,6 +73,21 @@ check "planted link: its target is unchanged" '[ "$(cat "$scratch/victim")" = pr
 check "planted link: replaced by the report" '[ ! -L "$out/report.csv" ] && [ -f "$out/report.csv" ] && head -1 "$out/report.csv" | grep -q "^name,"'
 check "planted FIFO: replaced by the report" '[ -f "$out/report.json" ] && head -c 1 "$out/report.json" | grep -q "{"'
 check "no temporary file left" '[ -z "$(ls -A "$out" | grep -v "^report\.")" ]'
+
+# What only the user could have put there is written through: a device,
+# and a link or FIFO of their own directory (a shell's process
+# substitution); a FIFO there without a reader is an error, not a hang.
+timeout "$T" "$merge" --csv /dev/null --json /dev/stdout "$run" >"$scratch/stdout.json" 2>"$scratch/err"
+rc=$?
+check "--csv /dev/null --json /dev/stdout" '[ $rc -eq 0 ] && [ -c /dev/null ] && head -c 1 "$scratch/stdout.json" | grep -q "{"'
+timeout "$T" "$merge" --csv >(cat >"$scratch/piped.csv") "$run" >/dev/null 2>"$scratch/err"
+rc=$?
+sleep 0.2
+check "--csv into a process substitution" '[ $rc -eq 0 ] && head -1 "$scratch/piped.csv" | grep -q "^name,"'
+mkfifo "$scratch/lonely.csv"
+timeout "$T" "$merge" --csv "$scratch/lonely.csv" "$run" >/dev/null 2>"$scratch/err"
+rc=$?
+check "a FIFO of the user's own without a reader: an error, no hang" '[ $rc -eq 1 ] && [ -p "$scratch/lonely.csv" ]'
 
 # An OTF2 archive never replaces what is there.
 if "$merge" --version 2>/dev/null | grep -q "otf2 *yes\|OTF2: yes\|otf2: yes"; then

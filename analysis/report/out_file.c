@@ -28,6 +28,22 @@ static mode_t current_umask(void)
     return m;
 }
 
+/* Whether the directory of path is one only this user (or root) can
+ * write in: what is there was put there by them. */
+static int own_dir(const char *path)
+{
+    char dir[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash)
+        snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return 0;
+    return (st.st_uid == geteuid() || st.st_uid == 0) && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
 FILE *ms_out_open(ms_out *o, const char *path)
 {
     memset(o, 0, sizeof *o);
@@ -44,6 +60,22 @@ FILE *ms_out_open(ms_out *o, const char *path)
     if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         errno = EISDIR;
         return NULL;
+    }
+    /* A device (/dev/null), or a link or FIFO that only the user could
+     * have put there (/dev/stdout, a pipe of the shell's): written
+     * through, opened without blocking (a FIFO without a reader is an
+     * error, not a hang). */
+    if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) && (S_ISCHR(st.st_mode) || own_dir(path))) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
+        if (fd < 0)
+            return NULL;
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+        if (!(o->fp = fdopen(fd, "w"))) {
+            close(fd);
+            return NULL;
+        }
+        o->direct = 1;
+        return o->fp;
     }
     int fd = mkostemp(o->tmp, O_CLOEXEC);
     if (fd < 0)
@@ -62,6 +94,8 @@ int ms_out_close(ms_out *o, int keep)
 {
     int rc = fclose(o->fp);
     o->fp = NULL;
+    if (o->direct)
+        return rc;
     int e = errno;
     if (rc == 0 && keep && rename(o->tmp, o->path) == 0)
         return 0;
@@ -70,14 +104,6 @@ int ms_out_close(ms_out *o, int keep)
     unlink(o->tmp);
     errno = e;
     return keep ? -1 : 0;
-}
-
-int ms_out_create(const char *path)
-{
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
-    if (fd >= 0)
-        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-    return fd;
 }
 
 int ms_out_stage(char *stage, size_t cap, const char *dir)

@@ -6,6 +6,12 @@
  * or a file at the path is replaced, never followed or opened, so nothing
  * blocks and nothing else is written; a directory there is an error. The
  * file gets the mode a plain creation would (0666 less the umask).
+ *
+ * What nobody else could have put at the path is written through, as the
+ * user means it: a device (/dev/null), and a link or FIFO in a directory
+ * that only the user (or root) can write (/dev/stdout, /dev/fd/N of a
+ * shell's process substitution), opened with O_NONBLOCK so that a FIFO
+ * without a reader is an error, not a hang.
  */
 #ifndef MPISCOPE_OUT_FILE_H
 #define MPISCOPE_OUT_FILE_H
@@ -14,6 +20,7 @@
 
 typedef struct ms_out {
     FILE *fp;
+    int direct;                   /* written through, no rename */
     char path[4096];
     char tmp[4096 + 16];
 } ms_out;
@@ -25,11 +32,6 @@ FILE *ms_out_open(ms_out *o, const char *path);
  * temporary file). Returns 0, or -1 with errno set (the temporary file is
  * removed). */
 int ms_out_close(ms_out *o, int keep);
-
-/* Open path for writing without following a link or blocking, for a new
- * file in a directory of mpiscope's own making: O_CREAT | O_EXCL |
- * O_NOFOLLOW | O_NONBLOCK. A descriptor, or -1 with errno. */
-int ms_out_create(const char *path);
 
 /* A report made of several files (the OTF2 archive, written by a library
  * that opens its files itself) is written into a new private directory
