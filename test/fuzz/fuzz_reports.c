@@ -88,13 +88,21 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
     return 0;
 }
 
+static char dir[256];
+
+/* The directory goes when the process ends (the replay, or the fuzzer). */
+static void remove_dir(void)
+{
+    nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    static char dir[256];
     if (!dir[0]) {
         const char *tmp = getenv("TMPDIR");
         snprintf(dir, sizeof dir, "%s/mpiscope-fuzz-XXXXXX", tmp && *tmp ? tmp : "/tmp");
         check(mkdtemp(dir) != NULL, "a directory for the log", dir);
+        atexit(remove_dir);
         ms_reduce_set_waits(1);
     }
     char log[300], otf2[300];
