@@ -98,6 +98,14 @@ if "$merge" --version 2>/dev/null | grep -q "otf2 *yes\|OTF2: yes\|otf2: yes"; t
     check "--otf2 over a planted traces.def: refused" '[ $rc -eq 1 ] && grep -qF "cannot move the archive" "$scratch/err"'
     check "--otf2: the link's target is unchanged" '[ "$(cat "$scratch/victim")" = precious ]'
     check "--otf2: no staging directory left" '[ -z "$(ls -A "$scratch/otf2" | grep "^\.stage")" ]'
+    # A log that claims a rank of two billion: no archive with a place for each.
+    mkdir "$scratch/far"
+    cp "$run/rank-000000.zst" "$scratch/far/"
+    $edit "$golden/rank-000001.zst" "$scratch/far/rank-2000000000.zst" --rank 2000000000 --size 2000000001
+    timeout "$T" "$merge" --otf2 "$scratch/otf2-far" "$scratch/far" >/dev/null 2>"$scratch/err"
+    rc=$?
+    check "--otf2 of a world of 2000000001 ranks with 2 logs: refused" \
+        '[ $rc -eq 1 ] && grep -qF "the logs present (2) are too few for the world of 2000000001 ranks they claim" "$scratch/err"'
 fi
 
 # ---- terminal escapes in a log's strings ----
