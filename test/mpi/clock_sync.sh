@@ -14,12 +14,12 @@
 #           stdout and exit status as without the library.
 #   tree    rank 0 answers 16 round trips per level of the tree of hosts
 #           (MPISCOPE_VERBOSE), 32 one-rank hosts (Open MPI; 8 with MPICH)
-#   late    the last rank sleeps 2 s before MPI_Finalize (offset skew
+#   late    the last rank sleeps 1.5 s before MPI_Finalize (offset skew
 #           only): the run exits 0, less than LATE_SLACK_S slower than
 #           without the library (rank 0 gives up on the late rank after
 #           MS_SYNC_FINALIZE_MS and tells it so: nobody waits twice), and
 #           the late rank is aligned by its offset only
-#   late0   rank 0 sleeps 2 s before MPI_Finalize: the same bound (the
+#   late0   rank 0 sleeps 1.5 s before MPI_Finalize: the same bound (the
 #           others give up and tell rank 0, which does not wait for them);
 #           every rank other than 0 is aligned by its offset only (or
 #           through a parent that measured a drift), at 4 ranks

@@ -2,7 +2,7 @@
  * (clock_sync.sh): BARRIERS barriers spaced GAP_MS apart (about 1 s in
  * all), then an ending chosen by argv[1]:
  *   normal  every rank calls MPI_Finalize
- *   late    the last rank sleeps LATE_MS (2 s) before MPI_Finalize
+ *   late    the last rank sleeps LATE_MS (1.5 s) before MPI_Finalize
  *   late0   rank 0 sleeps LATE_MS before MPI_Finalize
  *   exit    the last rank calls exit(3) without MPI_Finalize
  *   abort   the last rank calls MPI_Abort(MPI_COMM_WORLD, 4)
@@ -17,7 +17,7 @@
 #define BARRIERS 20
 #define GAP_MS 50
 /* How late a late rank is: more than the finalize exchange's bound. */
-#define LATE_MS 2000
+#define LATE_MS 1500
 
 static void sleep_ms(long ms)
 {
