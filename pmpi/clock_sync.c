@@ -375,7 +375,8 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
     out->phase = (uint32_t)phase;
     out->exchanges = done;
     out->peer = parent_world;
-    return done > 0;
+    /* A log names only a peer it knows. */
+    return done > 0 && parent_world >= 0;
 }
 
 /* The height of leader i in the binomial tree of lead_size leaders: the
@@ -437,7 +438,7 @@ static int run_phase(int phase, unsigned ms, ms_sync_sample *out)
     memset(out, 0, sizeof *out);
     if (host_rank != 0) {
         await_release(phase);
-        if (phase != MS_SYNC_INIT)
+        if (phase != MS_SYNC_INIT || leader_world < 0)
             return 0;
         out->phase = MS_SYNC_INIT;
         out->peer = leader_world;
