@@ -260,6 +260,77 @@ Test(clock_merge, no_alignment_without_rank_0)
     ms_run_free(run);
 }
 
+/* Two hosts of two ranks: ranks 0 and 1 read host A's clock, ranks 2 and
+ * 3 host B's, which reads skew1 of A's; rank 2 (B's leader) measured
+ * against rank 0, ranks 1 and 3 say they read their leader's clock. The
+ * header clocks of one host differ by a few hundred ns (CLOCK_REALTIME and
+ * CLOCK_MONOTONIC read together at each rank's start). */
+static void write_two_hosts(void)
+{
+    for (int rank = 0; rank < 4; rank++) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/rank-%06d.zst", dir, rank);
+        int b = rank >= 2;
+        synth s;
+        ms_file_header h;
+        synth_header(&h, rank, 4);
+        h.init_end_ns = b ? skew1(1000000000) : 1000000000;
+        h.clock_ref_ns = h.init_end_ns;
+        h.realtime_ref_ns = SYNTH_REALTIME_REF + (b ? 40000000 : 0) + (rank % 2 ? 700 : 0);
+        cr_assert_eq(synth_open_with(&s, path, &h, b ? "nodeB" : "nodeA"), 0);
+        if (rank % 2) {
+            ms_sync_sample same = {.phase = MS_SYNC_INIT, .peer = rank - 1, .same_clock = 1};
+            cr_assert_eq(ms_log_write_block(&s.log, MS_BLOCK_SYNC, 0, &same, sizeof same), 0);
+        } else if (rank == 2) {
+            write_sync(&s, MS_SYNC_INIT, skew1(1050000000) - 800, skew1(1050000000) + 800, 1050000000);
+        }
+        synth_region(&s, 0, 0, BARRIER);
+        for (int i = 0; i < 10; i++) {
+            uint64_t out = 1100000000ull + (uint64_t)i * 100000000ull, in = out - 3000 - 1000 * (uint64_t)rank;
+            synth_event(&s, 0, 0, b ? skew1(in) : in, b ? skew1(out) : out);
+        }
+        cr_assert_eq(synth_flush(&s, 0), 0);
+        if (rank == 2)
+            write_sync(&s, MS_SYNC_FINALIZE, skew1(2200000000) - 600, skew1(2200000000) + 600, 2200000000);
+        cr_assert_eq(synth_close(&s, b ? skew1(2190000000) : 2190000000), 0);
+    }
+}
+
+Test(clock_merge, one_time_base_per_host)
+{
+    write_two_hosts();
+    ms_run *run = NULL;
+    cr_assert_eq(ms_reduce_dir(dir, 2, &run), MS_REDUCE_OK);
+    cr_assert_eq(run->nranks, 4u);
+    const ms_rank_info *r = run->ranks;
+    int64_t k = r[0].clock_offset_ns;
+    cr_expect(r[1].align.same_clock && r[1].align.peer == 0);
+    cr_expect(r[3].align.same_clock && r[3].align.peer == 2);
+    cr_assert_eq(r[2].align.model, MS_ALIGN_DRIFT);
+    cr_expect(fabs(ms_clock_drift_ppm(&r[3].align) - 300.0) < 0.01, "the leader's drift");
+    cr_expect_eq(ms_clock_error_ns(&r[3].align), ms_clock_error_ns(&r[2].align));
+    /* The same tool-clock reading is the same time on the common clock for
+     * every rank of a host, whatever their header offsets. */
+    for (uint64_t t = 1000000000; t <= 2500000000u; t += 250000000) {
+        cr_expect_eq(ms_rank_time(&r[1], t), ms_rank_time(&r[0], t));
+        cr_expect_eq(ms_rank_time(&r[3], skew1(t)), ms_rank_time(&r[2], skew1(t)));
+        cr_expect(llabs(ms_rank_time(&r[3], skew1(t)) - ((int64_t)t + k)) <= 2, "host B on host A's clock");
+    }
+    ms_run_free(run);
+
+    /* Without host B's leader, its other rank has no way to rank 0. */
+    char path[512];
+    snprintf(path, sizeof path, "%s/rank-000002.zst", dir);
+    cr_assert_eq(remove(path), 0);
+    cr_assert_eq(ms_reduce_dir(dir, 1, &run), MS_REDUCE_OK);
+    cr_assert_eq(run->nranks, 3u);
+    cr_expect_eq(run->ranks[2].rank, 3);
+    cr_expect_eq(run->ranks[2].align.model, MS_ALIGN_NONE);
+    cr_expect(!run->ranks[2].align.same_clock);
+    cr_expect_eq(run->ranks[1].align.model, MS_ALIGN_OFFSET, "host A's other rank: the header shift only");
+    ms_run_free(run);
+}
+
 /* ---- the reader's checks ---- */
 
 static ms_read_status read_one(const char *path, char *msg, size_t cap)
