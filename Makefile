@@ -209,7 +209,7 @@ $(LIB_API): api/mpiscope_api.c include/mpiscope.h $(STAMP_CORE)
 $(OTF2_OBJS): BASE_CFLAGS += $(OTF2_BUILD_CFLAGS)
 $(SYM_OBJS): BASE_CFLAGS += $(DW_CFLAGS)
 # The merge links common/ and analysis/ only: nothing of the recording core.
-MERGE_OBJS := $(BUILD)/obj/core/analysis/merge/merge_reports.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(COMMON_OBJS)
+MERGE_OBJS := $(BUILD)/obj/core/analysis/merge/merge_reports.o $(BUILD)/obj/core/analysis/merge/merge_guard.o $(ANALYSIS_OBJS) $(SYM_OBJS) $(OTF2_OBJS) $(COMMON_OBJS)
 $(MERGE): $(BUILD)/obj/core/analysis/merge/merge_main.o $(BUILD)/obj/core/analysis/merge/merge_cli.o $(MERGE_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
 	$(CC) -o $@ $(filter %.o,$^) $(MERGE_LIBS)

@@ -12,7 +12,8 @@
  *   - blocks of kind MS_BLOCK_CLOCK (version 2): a clock sample, written
  *     before the data blocks of each flush
  *   - blocks of kind MS_BLOCK_SYNC (version 4): the rank's clock measured
- *     against rank 0's at MPI_Init and at MPI_Finalize
+ *     against rank 0's (version 9: its parent host leader's, or the same
+ *     clock as its host leader's) at MPI_Init and at MPI_Finalize
  *   - last block (kind MS_BLOCK_END): ms_end_record
  * A log without its end block was cut short (crash, kill): readers use its
  * readable prefix and say "truncated".
@@ -103,21 +104,32 @@ typedef struct ms_clock_sample {
 _Static_assert(sizeof(ms_clock_sample) == 24, "ms_clock_sample is 24 bytes on disk");
 
 /* Payload of a sync block (version 4): one measurement of this rank's clock
- * against rank 0's, by ping-pong over a communicator of the tool's own: of
- * `exchanges` round trips, the one with the shortest round trip. Rank 0
- * read its CLOCK_MONOTONIC (peer_mono_ns) when the ping arrived, so
- * (Cristian) rank 0's clock read peer_mono_ns at this rank's log-clock time
- * (t_send + t_recv) / 2, within (t_recv - t_send) / 2. At most one block of
- * each phase; rank 0 and one-rank runs write none. */
+ * against a peer's (rank 0's before version 9), by ping-pong over a
+ * communicator of the tool's own: of `exchanges` round trips, the one with
+ * the shortest round trip. The peer read its CLOCK_MONOTONIC (peer_mono_ns)
+ * when the ping arrived, so (Cristian) the peer's clock read peer_mono_ns at
+ * this rank's log-clock time (t_send + t_recv) / 2, within
+ * (t_recv - t_send) / 2. At most one block of each phase; rank 0 and
+ * one-rank runs write none.
+ * Version 9 adds `peer` (the world rank measured against: the parent host
+ * leader in the tree of host leaders) and `same_clock`: 1 says that this
+ * rank reads the same clock as `peer` (its host's leader), with nothing
+ * measured (exchanges, t_send, t_recv, peer_mono_ns 0; phase MS_SYNC_INIT).
+ * Earlier versions wrote the first 32 bytes; readers take peer 0,
+ * same_clock 0 for them. */
 enum ms_sync_phase { MS_SYNC_INIT = 0, MS_SYNC_FINALIZE = 1 };
 typedef struct ms_sync_sample {
     uint32_t phase;             /* enum ms_sync_phase */
-    uint32_t exchanges;         /* round trips completed, >= 1 */
+    uint32_t exchanges;         /* round trips completed, >= 1 (0 with same_clock) */
     uint64_t t_send;            /* log clock: the ping left this rank ... */
-    uint64_t t_recv;            /* ... and rank 0's reply arrived (>= t_send) */
-    uint64_t peer_mono_ns;      /* rank 0's CLOCK_MONOTONIC when the ping arrived */
+    uint64_t t_recv;            /* ... and the peer's reply arrived (>= t_send) */
+    uint64_t peer_mono_ns;      /* the peer's CLOCK_MONOTONIC when the ping arrived */
+    int32_t peer;               /* version 9: the peer's world rank */
+    uint32_t same_clock;        /* version 9: 1: the peer's clock, not measured */
 } ms_sync_sample;
-_Static_assert(sizeof(ms_sync_sample) == 32, "ms_sync_sample is 32 bytes on disk");
+_Static_assert(sizeof(ms_sync_sample) == 40, "ms_sync_sample is 40 bytes on disk");
+/* Its size in logs of versions 4 to 8. */
+#define MS_SYNC_SAMPLE_V4_SIZE 32u
 /* Most round trips one measurement makes. */
 #define MS_SYNC_MAX_EXCHANGES 64u
 

@@ -11,6 +11,7 @@ int ms_skew_on;
 static int set_up;
 static double skew_offset, skew_drift;
 static uint64_t skew_base;
+static long ranks_per_host;    /* 0: no simulated hosts */
 
 void ms_skew_setup(int rank)
 {
@@ -30,15 +31,30 @@ void ms_skew_setup(int rank)
         ppm = strtod(p, &end);
         ok = errno == 0 && end != p;
     }
+    long per_host = 1;
+    if (ok && *end == ',') {
+        const char *p = end + 1;
+        per_host = strtol(p, &end, 10);
+        ok = errno == 0 && end != p && per_host >= 1 && per_host <= 1000000;
+    }
     /* At most 1000 s and 10 % per rank: enough for any test. */
     if (!ok || *end || !(off >= -1e12 && off <= 1e12) || !(ppm >= -1e5 && ppm <= 1e5)) {
-        ms_warn_config(MS_WARN_CONFIG_LAST, "MPISCOPE_TEST_CLOCK_SKEW=\"%s\" is not \"<offset_ns>,<drift_ppm>\"; ignored", v);
+        ms_warn_config(MS_WARN_CONFIG_LAST,
+                       "MPISCOPE_TEST_CLOCK_SKEW=\"%s\" is not \"<offset_ns>,<drift_ppm>[,<ranks_per_host>]\"; ignored",
+                       v);
         return;
     }
-    skew_offset = off * rank;
-    skew_drift = ppm * 1e-6 * rank;
+    ranks_per_host = per_host;
+    double host = (double)(rank / per_host);
+    skew_offset = off * host;
+    skew_drift = ppm * 1e-6 * host;
     skew_base = ms_mono_ns();
     ms_skew_on = skew_offset != 0.0 || skew_drift != 0.0;
+}
+
+long ms_skew_host(int rank)
+{
+    return ranks_per_host > 0 ? rank / ranks_per_host : -1;
 }
 
 int64_t ms_skew_delta(uint64_t mono_ns)

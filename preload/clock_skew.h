@@ -1,8 +1,13 @@
 /*
- * Test-only clock skew: MPISCOPE_TEST_CLOCK_SKEW="<offset_ns>,<drift_ppm>"
- * makes rank r's clock look r x offset_ns ahead and r x drift_ppm faster
- * than it is, to everything the log says about time, so that the merge's
- * clock alignment (analysis/reduce/clock_align.h) can be tested on one host.
+ * Test-only clock skew:
+ * MPISCOPE_TEST_CLOCK_SKEW="<offset_ns>,<drift_ppm>[,<ranks_per_host>]"
+ * simulates hosts of ranks_per_host consecutive ranks each (1 when not
+ * given): the clock of rank r, on simulated host h = r / ranks_per_host,
+ * looks h x offset_ns ahead and h x drift_ppm faster than it is, to
+ * everything the log says about time, and the clock synchronization
+ * (pmpi/clock_sync.c) groups ranks by simulated host within each real one,
+ * so that the merge's clock alignment (analysis/reduce/clock_align.h) and
+ * the tree of host leaders can be tested on one host.
  * Only tests set it; it is not part of the configuration (DESIGN section 3).
  *
  * The log clock itself (ms_now, the hot path) is never touched: the skew
@@ -27,6 +32,10 @@ extern __attribute__((visibility("hidden"))) int ms_skew_on;
 /* Read the variable (once; later calls do nothing) and set this rank's
  * skew. A malformed value is ignored with one warning. */
 __attribute__((visibility("hidden"))) void ms_skew_setup(int rank);
+
+/* The simulated host of a rank (after ms_skew_setup), or -1 when the
+ * variable is unset (ranks are grouped by real host only). */
+__attribute__((visibility("hidden"))) long ms_skew_host(int rank);
 
 /* mono' - mono for a CLOCK_MONOTONIC reading. Async-signal-safe. */
 __attribute__((visibility("hidden"))) int64_t ms_skew_delta(uint64_t mono_ns);

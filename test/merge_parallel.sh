@@ -27,8 +27,10 @@
 #               (warnings, exit 0)
 #   corrupt     halo-4 with bytes of rank 2's log overwritten (exit 2)
 #   empty, missing  no logs, no directory (exit 1)
-# and a bad option (exit 1), -j 1, and a timeline window of halo-4 (--from,
-# --to, --ranks) and a bad one (exit 1). When built, a copy of the program that
+# and a bad option (exit 1), -j 1, a timeline window of halo-4 (--from,
+# --to, --ranks) and a bad one (exit 1), and the memory guard (--mem-limit
+# below what halo-4's wait-state analysis needs: left out, said so; a bad
+# size, exit 1). When built, a copy of the program that
 # sends its packets in pieces of 4093 bytes runs at P = 4 on each directory too
 # (packets of several pieces, pieces that end inside a struct).
 #
@@ -267,6 +269,35 @@ timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n 2 "$pmerge" --from 2 --to 1 "$
     2>"$out/badwin.p2.err"
 compare badwin p2 $?
 expect_status badwin 1
+
+# The memory guard: a --mem-limit below what the wait-state analysis of
+# halo-4 would hold leaves it out, says so on stderr and in the reports, and
+# the MPI merge decides the same (its process 0 holds the analysis); a size
+# that is not one is a usage error. halo-4 above had its wait states under
+# the default limit.
+# shellcheck disable=SC2046
+"$merge" --mem-limit 64K $(outputs "$out/memlimit.serial") "$data/halo-4" 2>"$out/memlimit.serial.err"
+echo $? >"$out/memlimit.serial.status"
+# shellcheck disable=SC2046
+timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n 2 "$pmerge" --mem-limit 64K $(outputs "$out/memlimit.p2") \
+    "$data/halo-4" 2>"$out/memlimit.p2.err"
+compare memlimit p2 $?
+expect_status memlimit 0
+grep -q "warning: the wait-state analysis would hold about .* over --mem-limit 64.0 KiB: .* left out" \
+    "$out/memlimit.serial.err" || fail "memlimit: no warning: $(cat "$out/memlimit.serial.err")"
+grep -q "^Wait states: left out, with the critical path: .*--mem-limit" "$out/memlimit.serial.txt" ||
+    fail "memlimit: the text report does not say why the wait states are missing"
+$PYTHON -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+sys.exit(d["wait_states"] is not None or "--mem-limit" not in d.get("wait_states_skipped", ""))' \
+    "$out/memlimit.serial.json" || fail "memlimit: the JSON does not say why the wait states are missing"
+grep -q '"skipped":"the wait-state analysis' "$out/memlimit.serial.html" || fail "memlimit: the HTML page does not say it"
+"$merge" --mem-limit 12parsecs "$data/coll-4" >/dev/null 2>"$out/badlimit.serial.err"
+echo $? >"$out/badlimit.serial.status"
+timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n 2 "$pmerge" --mem-limit 12parsecs "$data/coll-4" >/dev/null \
+    2>"$out/badlimit.p2.err"
+compare badlimit p2 $?
+expect_status badlimit 1
 
 if [ "$failures" -ne 0 ]; then
     echo "merge_parallel: $failures failure(s)"

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../reduce/mem_guard.h"
 #include "../report/report.h"
 #include "../report/out_file.h"
 #include "../report/safe_text.h"
@@ -75,6 +76,9 @@ static void usage(FILE *fp)
           "  -j, --jobs N      threads reading logs (default: one per CPU)\n"
           "  --no-waits        leave out the wait-state analysis and the critical path\n"
           "                    (their memory grows with the MPI calls of the trace)\n"
+          "  --mem-limit SIZE  leave them out (and say so) when they would take more\n"
+          "                    than SIZE (512M, 8G; 0: no limit; default: half of the\n"
+          "                    memory available, MemAvailable or the cgroup's room)\n"
           "  -h, --help        show this help\n"
           "  -V, --version     show the version\n"
           "FILE may be - for stdout.\n"
@@ -121,6 +125,7 @@ static const struct option other_opts[] = {
     {"bandwidth-metric", required_argument, NULL, 'b'},
     {"jobs", required_argument, NULL, 'j'},
     {"no-waits", no_argument, NULL, 'W'},
+    {"mem-limit", required_argument, NULL, 'M'},
     {"from", required_argument, NULL, 's'},
     {"to", required_argument, NULL, 'e'},
     {"ranks", required_argument, NULL, 'r'},
@@ -159,6 +164,12 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
             break;
         case 'W':
             ms_reduce_set_waits(0);
+            o->no_waits = 1;
+            break;
+        case 'M':
+            if (ms_mem_parse_size(optarg, &o->mem_limit) != 0)
+                return usage_error("--mem-limit wants a size such as 512M or 8G (0: no limit), not \"%s\"", optarg);
+            o->mem_limit_set = 1;
             break;
         case 's':
         case 'e':
@@ -425,6 +436,7 @@ int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
             return EXIT_USAGE;
         }
     run->window = ms_window_bounds(o->window) ? o->window : NULL;
+    run->waits_skipped = o->waits_skipped[0] ? o->waits_skipped : NULL;
     /* Reports made of single calls need a trace: summary logs have none. */
     bool no_timeline = run->summary_ranks > 0 && timeline;
     if (no_timeline) {

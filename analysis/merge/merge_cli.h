@@ -27,12 +27,28 @@ typedef struct ms_merge_opts {
     const ms_window *window;       /* --from, --to, --ranks (ms_merge_finish
                                       frees its ranks) */
     const char *dir;
+    int no_waits;                  /* --no-waits */
+    int mem_limit_set;             /* --mem-limit given */
+    uint64_t mem_limit;            /* bytes; 0: none */
+    char waits_skipped[256];       /* why the guard left the analysis out
+                                      (merge_guard.c); "" when it did not */
 } ms_merge_opts;
 
 /* Parse the command line into *o. Returns -1 to go on with the merge, else
  * the exit status (after --help or --version, or a usage error and its
  * message). quiet: print nothing, only return the same status. */
 int ms_merge_parse(int argc, char **argv, int quiet, ms_merge_opts *o);
+
+/* The memory guard (merge_guard.c; DESIGN section 6), before the logs are
+ * read: when the wait-state analysis of the logs at paths would exceed
+ * --mem-limit (or its default), say so on stderr with what to do, leave the
+ * analysis out (ms_reduce_set_waits) and keep the reason in o for the
+ * reports. Returns 1 when it left it out, else 0. */
+int ms_merge_guard(ms_merge_opts *o, const char *const *paths, size_t n);
+
+/* The same for the serial merge, listing o->dir itself (a directory that
+ * cannot be listed is left to the reduction to report). */
+int ms_merge_guard_dir(ms_merge_opts *o);
 
 /* After the reduction (st, run as ms_reduce_dir gives them): print its
  * errors and warnings, write every output asked for; frees run. Returns

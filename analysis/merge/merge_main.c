@@ -17,6 +17,7 @@ int main(int argc, char **argv)
     int rc = ms_merge_parse(argc, argv, 0, &o);
     if (rc >= 0)
         return rc;
+    ms_merge_guard_dir(&o);
     ms_run *run = NULL;
     ms_reduce_status st = ms_reduce_dir(o.dir, o.jobs, &run);
     return ms_merge_finish(st, run, &o);

@@ -323,6 +323,21 @@ int main(int argc, char **argv)
         free(owner);
         return finish_all(rank, rc);
     }
+    /* The memory guard: process 0 decides (it holds the analysis), every
+     * process follows. */
+    uint64_t skip_waits = 0;
+    if (rank == 0) {
+        const char **paths = malloc((p.nfiles ? p.nfiles : 1) * sizeof *paths);
+        if (paths) {
+            for (size_t i = 0; i < p.nfiles; i++)
+                paths[i] = p.files[i].path;
+            skip_waits = (uint64_t)ms_merge_guard(&o, paths, p.nfiles);
+            free(paths);
+        }
+    }
+    bcast_u64(&skip_waits);
+    if (skip_waits)
+        ms_reduce_set_waits(0);
     if (rank != 0 && !(list.p = malloc((size_t)list_len))) {
         fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
         MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);

@@ -334,18 +334,27 @@ static ms_read_status decode_block(ms_reader *r, const uint8_t *blk, size_t n, i
     }
     case MS_BLOCK_SYNC: {
         ms_sync_sample ss;
-        if (r->version < 4 || bh.length != sizeof ss || bh.thread != 0)
+        size_t want = r->version >= 9 ? sizeof ss : MS_SYNC_SAMPLE_V4_SIZE;
+        if (r->version < 4 || bh.length != want || bh.thread != 0)
             return ms_rd_corrupt_at(r, "malformed sync block");
-        memcpy(&ss, p, sizeof ss);
-        if (ss.phase > MS_SYNC_FINALIZE || ss.exchanges < 1 || ss.exchanges > MS_SYNC_MAX_EXCHANGES ||
-            ss.t_send > ss.t_recv || ss.t_recv > MS_RD_MAX_TIME || ss.peer_mono_ns > MS_RD_MAX_TIME)
+        memset(&ss, 0, sizeof ss);
+        memcpy(&ss, p, want);
+        const ms_file_header *h = &r->meta.header;
+        int peer_ok = r->version < 9 || (ss.peer >= 0 && ss.peer < h->size && ss.peer != h->rank && ss.same_clock <= 1);
+        int same_ok = !ss.same_clock || (ss.phase == MS_SYNC_INIT && ss.exchanges == 0 && ss.t_send == 0 &&
+                                         ss.t_recv == 0 && ss.peer_mono_ns == 0);
+        if (ss.phase > MS_SYNC_FINALIZE || (!ss.same_clock && ss.exchanges < 1) ||
+            ss.exchanges > MS_SYNC_MAX_EXCHANGES || !peer_ok || !same_ok || ss.t_send > ss.t_recv ||
+            ss.t_recv > MS_RD_MAX_TIME || ss.peer_mono_ns > MS_RD_MAX_TIME)
             return ms_rd_corrupt_at(r, "bad values in a sync block");
         if (r->sync_seen & (1u << ss.phase))
             return ms_rd_corrupt_at(r, "second sync block of one phase");
         r->sync_seen |= 1u << ss.phase;
         /* Consumers see the rank's times in CLOCK_MONOTONIC ns, like events. */
-        ss.t_send = to_ns(r, ss.t_send);
-        ss.t_recv = to_ns(r, ss.t_recv);
+        if (!ss.same_clock) {
+            ss.t_send = to_ns(r, ss.t_send);
+            ss.t_recv = to_ns(r, ss.t_recv);
+        }
         if (ss.t_recv < ss.t_send)
             ss.t_recv = ss.t_send;
         if (r->cb && r->cb->sync && r->cb->sync(r->ctx, &ss) != 0)

@@ -9,6 +9,11 @@ void ms_clock_obs_set(ms_clock_align *a, const ms_sync_sample *s, int64_t clock_
 {
     if (s->phase > MS_SYNC_FINALIZE)
         return;
+    a->peer = s->peer;
+    if (s->same_clock) {
+        a->same_clock = 1;
+        return;
+    }
     ms_clock_obs *o = &a->obs[s->phase];
     uint64_t rtt = s->t_recv - s->t_send;
     o->has = 1;
@@ -62,6 +67,55 @@ void ms_clock_fit(ms_clock_align *a, int64_t peer_offset_ns)
     a->drift = b;
 }
 
+void ms_clock_compose(ms_clock_align *a, const ms_clock_align *p)
+{
+    if (p->model == MS_ALIGN_NONE)
+        return;
+    if (a->model == MS_ALIGN_NONE) {
+        /* Not measured: the peer's clock is the best guess there is. */
+        ms_clock_share(a, p, 0);
+        return;
+    }
+    /* t_p = t + a_c + b_c (t - x_c), t_0 = t_p + a_p + b_p (t_p - x_p):
+     * t_0 = t + A + B (t - x_c) with A = a_c + a_p + b_p (x_c + a_c - x_p),
+     * B = b_c + b_p + b_p b_c. */
+    double bp = p->model == MS_ALIGN_DRIFT ? p->drift : 0.0;
+    double bc = a->model == MS_ALIGN_DRIFT ? a->drift : 0.0;
+    int64_t at_p = ms_sat_add_i64(a->ref, a->offset_ns);
+    double x = (double)sat_sub(at_p, p->ref) * bp;
+    if (!(fabs(x) < 9e18))
+        x = x < 0 ? -9e18 : 9e18;
+    a->offset_ns = ms_sat_add_i64(ms_sat_add_i64(a->offset_ns, p->offset_ns), (int64_t)llround(x));
+    a->path_error_ns = ms_clock_error_ns(p);
+    double b = bc + bp + bp * bc;
+    if (bc != 0.0 || bp != 0.0) {
+        a->model = MS_ALIGN_DRIFT;
+        a->drift = b;
+    }
+}
+
+void ms_clock_share(ms_clock_align *a, const ms_clock_align *leader, int64_t shift_ns)
+{
+    int32_t peer = a->peer, same = a->same_clock;
+    *a = *leader;
+    a->peer = peer;
+    a->same_clock = same;
+    if (shift_ns == 0)
+        return;
+    /* t + shift on the leader's header clock: A(t) = t + shift + a + b (t + shift - x_L),
+     * i.e. offset a + shift and reference x_L - shift. */
+    if (a->model == MS_ALIGN_NONE) {
+        a->model = MS_ALIGN_OFFSET;
+        a->offset_ns = shift_ns;
+        a->ref = 0;
+        a->drift = 0.0;
+        return;
+    }
+    a->offset_ns = ms_sat_add_i64(a->offset_ns, shift_ns);
+    if (a->model == MS_ALIGN_DRIFT)
+        a->ref = ms_sat_add_i64(a->ref, -shift_ns);
+}
+
 int64_t ms_clock_apply(const ms_clock_align *a, int64_t t)
 {
     if (a->model == MS_ALIGN_NONE)
@@ -97,7 +151,7 @@ int64_t ms_clock_error_ns(const ms_clock_align *a)
     for (int i = 0; i < 2; i++)
         if (a->obs[i].has && (a->model == MS_ALIGN_DRIFT || a->obs[i].local == a->ref) && a->obs[i].rtt_ns > rtt)
             rtt = a->obs[i].rtt_ns;
-    return (int64_t)(rtt / 2);
+    return ms_sat_add_i64((int64_t)(rtt / 2), a->path_error_ns);
 }
 
 int64_t ms_clock_max_shift(const ms_clock_align *a)

@@ -147,6 +147,9 @@ typedef struct ms_run {
                                       records (format version 5) */
     const ms_window *window;       /* the timeline outputs' bounds (window.h),
                                       set by the merge; NULL: everything */
+    const char *waits_skipped;     /* why the merge left the wait-state
+                                      analysis out (its --mem-limit guard),
+                                      set by the merge; NULL: it did not */
     size_t nwarnings;
     char **warnings;               /* in file order, then run-wide ones */
     size_t nerrors;

@@ -8,9 +8,9 @@
  * build until the pair below carries it (sizes of LP64 machines). */
 #if UINTPTR_MAX == UINT64_MAX && defined(__LP64__)
 #define CARRIED(T, n) _Static_assert(sizeof(T) == (n), #T " changed: carry its new fields in " __FILE__)
-CARRIED(ms_rank_info, 432);
+CARRIED(ms_rank_info, 448);
 CARRIED(ms_clock_obs, 40);
-CARRIED(ms_clock_align, 112);
+CARRIED(ms_clock_align, 128);
 CARRIED(ms_gpu_rank, 88);
 CARRIED(ms_gpu_origin, 24);
 CARRIED(ms_io_file, 24);
@@ -48,6 +48,9 @@ static void put_clock_align(ms_pbuf *b, const ms_clock_align *a)
     ms_wire_i64(b, a->offset_ns);
     ms_wire_i64(b, a->ref);
     ms_wire_f64(b, a->drift);
+    ms_wire_i32(b, a->peer);
+    ms_wire_i32(b, a->same_clock);
+    ms_wire_i64(b, a->path_error_ns);
 }
 
 static void get_clock_align(ms_wire_in *r, ms_clock_align *a)
@@ -58,6 +61,9 @@ static void get_clock_align(ms_wire_in *r, ms_clock_align *a)
     a->offset_ns = ms_wire_get_i64(r);
     a->ref = ms_wire_get_i64(r);
     a->drift = ms_wire_get_f64(r);
+    a->peer = ms_wire_get_i32(r);
+    a->same_clock = ms_wire_get_i32(r);
+    a->path_error_ns = ms_wire_get_i64(r);
 }
 
 static void put_gpu(ms_pbuf *b, const ms_gpu_rank *g)

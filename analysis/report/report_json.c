@@ -100,7 +100,8 @@ static void put_rank(FILE *fp, const ms_run *run, const ms_rank_info *in)
             in->finalized ? "true" : "false", in->threads, in->events, in->dropped);
     ms_model_rank_times(fp, run, in, &json_style);
     static const char *const models[] = {"none", "offset", "offset+drift"};
-    fprintf(fp, ",\"clock_sync\":\"%s\",\"clock_offset_ns\":%" PRId64 ",", models[in->align.model],
+    fprintf(fp, ",\"clock_sync\":\"%s\",\"clock_offset_ns\":%" PRId64 ",",
+            in->align.same_clock ? "host" : models[in->align.model],
             ms_clock_ahead_ns(&in->align));
     ms_json_put_num(fp, "clock_drift_ppm", ms_clock_drift_ppm(&in->align));
     fprintf(fp, ",\"clock_error_ns\":%" PRId64, ms_clock_error_ns(&in->align));

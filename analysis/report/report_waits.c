@@ -187,7 +187,11 @@ static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
 int ms_report_waits_text(FILE *fp, const ms_run *run)
 {
     if (!run->waits) {
-        if (run->summary_ranks)
+        if (run->waits_skipped)
+            fprintf(fp, "\nWait states: left out, with the critical path: %s (a higher --mem-limit, or "
+                        "the MPI merge, gives them)\n",
+                    run->waits_skipped);
+        else if (run->summary_ranks)
             fputs("\nWait states: they need a trace; this run was recorded in summary mode "
                   "(MPISCOPE_MODE=summary)\n", fp);
         return ferror(fp) ? -1 : 0;
@@ -206,6 +210,10 @@ int ms_report_waits_json(FILE *fp, const ms_run *run)
     const ms_waits *w = run->waits;
     if (!w) {
         fputs("\"wait_states\":null,\n\"critical_path\":null", fp);
+        if (run->waits_skipped) {
+            fputs(",\n\"wait_states_skipped\":", fp);
+            ms_json_put_str(fp, run->waits_skipped, strlen(run->waits_skipped));
+        }
         return ferror(fp) ? -1 : 0;
     }
     fputs("\"wait_states\":[", fp);

@@ -1,22 +1,28 @@
 #!/usr/bin/env bash
 # Clock alignment across ranks (pmpi/clock_sync.c, analysis/reduce/clock_align.h)
 # with test/mpi/clock/barriers.c: 20 barriers over about 1 s.
-#   skew    at 2 and 4 ranks, rank r's clock made to look r x 50 ms ahead
-#           and r x 200 ppm fast (MPISCOPE_TEST_CLOCK_SKEW): the merge's
+#   skew    at 4 ranks, simulated host h's clock made to look h x 50 ms
+#           ahead and h x 200 ppm fast (MPISCOPE_TEST_CLOCK_SKEW), hosts of
+#           one rank and of two: the merge's
 #           --events-csv puts every barrier's last entry no later than
 #           BOUND_US after its first exit (clock_sync_check.py), the
-#           reported offsets and drifts match the injected ones, the events
-#           were off by about the injected offset before the correction,
-#           and the text report names the correction; the same without
-#           skew. stdout and exit status as without the library.
-#   late    the last rank sleeps 3 s before MPI_Finalize (offset skew
+#           reported offsets and drifts match the injected ones, the ranks
+#           that share a host report their leader's time base ("host"), the
+#           events were off by about the injected offset before the
+#           correction, and the text report names the correction; the same
+#           without skew (one host: every rank on rank 0's time base).
+#           stdout and exit status as without the library.
+#   tree    rank 0 answers 16 round trips per level of the tree of hosts
+#           (MPISCOPE_VERBOSE), 32 one-rank hosts (Open MPI; 8 with MPICH)
+#   late    the last rank sleeps 1.5 s before MPI_Finalize (offset skew
 #           only): the run exits 0, less than LATE_SLACK_S slower than
 #           without the library (rank 0 gives up on the late rank after
 #           MS_SYNC_FINALIZE_MS and tells it so: nobody waits twice), and
 #           the late rank is aligned by its offset only
-#   late0   rank 0 sleeps 3 s before MPI_Finalize: the same bound (the
+#   late0   rank 0 sleeps 1.5 s before MPI_Finalize: the same bound (the
 #           others give up and tell rank 0, which does not wait for them);
-#           every rank other than 0 is aligned by its offset only
+#           every rank other than 0 is aligned by its offset only (or
+#           through a parent that measured a drift), at 4 ranks
 #   exit, abort  the last rank leaves without MPI_Finalize (exit(3),
 #           MPI_Abort): the run ends within the same bound, with the
 #           launcher's status of a run without the library
@@ -80,34 +86,70 @@ merge() {
         { problem "$(basename "$d"): mpiscope-merge fails (files in $d)"; return 1; }
 }
 
-for n in 2 4; do
-    for skew in on off; do
-        name=skew-$skew-$n
-        extra_env=
-        [ $skew = on ] && extra_env="MPISCOPE_TEST_CLOCK_SKEW=$OFFSET_NS,$DRIFT_PPM"
-        run_pair "$name" $n normal
-        d=$dir/$name
-        [ $rc = 0 ] && [ $plain_rc = 0 ] || problem "$name: exit status $rc with the library, $plain_rc without"
-        cmp -s "$d/plain.out" "$d/profiled.out" || problem "$name: stdout differs with the library"
-        ! grep 'mpiscope:\|not matched' "$d/profiled.err" || problem "$name: diagnostics with the library"
-        merge "$d" --events-csv "$d/events.csv" --json "$d/run.json" --text "$d/report.txt" || continue
-        if [ $skew = on ]; then
-            $PYTHON "$check" "$d/events.csv" "$d/run.json" $n $OFFSET_NS $DRIFT_PPM $BOUND_US --uncorrected ||
-                problem "$name: clocks not aligned (files in $d)"
-            grep -q '^  clocks       aligned to rank 0' "$d/report.txt" ||
-                problem "$name: the text report does not name the clock correction"
-        else
-            $PYTHON "$check" "$d/events.csv" "$d/run.json" $n 0 0 $BOUND_US ||
-                problem "$name: clocks not aligned (files in $d)"
-        fi
-    done
+# run_profiled NAME N MODE: the profiled run alone into $dir/NAME; sets rc.
+run_profiled() {
+    local d=$dir/$1
+    rm -rf "$d"
+    mkdir -p "$d"
+    launch "$2" "$d/logs" "$dir/barriers" "$3" >"$d/profiled.out" 2>"$d/profiled.err"
+    rc=$?
+}
+
+# Skew: 4 simulated hosts of one rank (a tree of depth 2), 2 hosts of 2
+# ranks (the second rank of each shares its leader's clock); no skew: one
+# real host, every rank on rank 0's time base.
+for c in on:1 on:2 off:0; do
+    skew=${c%%:*} per_host=${c#*:} n=4
+    name=skew-$skew-$per_host
+    extra_env=
+    [ $skew = on ] && extra_env="MPISCOPE_TEST_CLOCK_SKEW=$OFFSET_NS,$DRIFT_PPM,$per_host"
+    run_profiled "$name" $n normal
+    d=$dir/$name
+    [ $rc = 0 ] || problem "$name: exit status $rc with the library"
+    [ "$(cat "$d/profiled.out")" = "20 barriers on $n ranks" ] || problem "$name: stdout differs with the library"
+    ! grep 'mpiscope:\|not matched' "$d/profiled.err" || problem "$name: diagnostics with the library"
+    merge "$d" --events-csv "$d/events.csv" --json "$d/run.json" --text "$d/report.txt" || continue
+    if [ $skew = on ]; then
+        $PYTHON "$check" "$d/events.csv" "$d/run.json" $n $OFFSET_NS $DRIFT_PPM $BOUND_US --uncorrected \
+            --per-host $per_host || problem "$name: clocks not aligned (files in $d)"
+        grep -q '^  clocks       aligned to rank 0' "$d/report.txt" ||
+            problem "$name: the text report does not name the clock correction"
+    else
+        $PYTHON "$check" "$d/events.csv" "$d/run.json" $n 0 0 $BOUND_US --per-host 0 ||
+            problem "$name: clocks not aligned (files in $d)"
+    fi
 done
+
+# Round trips at rank 0: with every rank a simulated host of its own, rank 0
+# answers MS_SYNC_EXCHANGES (16) per child in the tree of hosts, ceil(log2 N)
+# children, where it answered 16 (N - 1) before (MPISCOPE_VERBOSE says how
+# many). 32 ranks under Open MPI; 8 under MPICH, whose start-up of 32
+# oversubscribed ranks takes seconds. Every rank is aligned (by its offset:
+# the two measurements are too close for a drift).
+n=32
+[ "$flavour" = mpich ] && n=8
+levels=$(awk -v n=$n 'BEGIN { l = 0; while (2 ^ l < n) l++; print l }')
+extra_env="MPISCOPE_TEST_CLOCK_SKEW=0,0,1 MPISCOPE_VERBOSE=1"
+run_profiled tree-$n $n bare
+d=$dir/tree-$n
+[ $rc = 0 ] || problem "tree-$n: exit status $rc with the library"
+! grep 'not matched' "$d/profiled.err" || problem "tree-$n: unmatched messages"
+line=$(grep 'clock sync:' "$d/profiled.err")
+echo "tree-$n: $line"
+want="mpiscope: clock sync: $n hosts; rank 0 answered $((16 * levels)) round trips at MPI_Init, $((16 * levels)) at MPI_Finalize"
+[ "$line" = "$want" ] || problem "tree-$n: \"$line\", expected \"$want\""
+merge "$d" --json "$d/run.json" &&
+    { $PYTHON -c 'import json, sys
+models = [r["clock_sync"] for r in json.load(open(sys.argv[1]))["ranks"]]
+sys.exit(len(models) != int(sys.argv[2]) or models[0] != "none" or
+         any(m not in ("offset", "offset+drift") for m in models[1:]))' "$d/run.json" $n ||
+        problem "tree-$n: not every rank aligned through the tree (files in $d)"; }
 
 # Offset only: the late rank has no finalize measurement, so a drift would
 # stay uncorrected for it.
 extra_env="MPISCOPE_TEST_CLOCK_SKEW=$OFFSET_NS,0"
 for mode in late late0; do
-    for n in 2 4; do
+    for n in 4; do
         name=$mode-$n
         run_pair $name $n $mode
         d=$dir/$name

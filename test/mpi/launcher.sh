@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The launcher, build/bin/mpiscope, under this flavour's own launcher command
 # (mpiexec.mpich or mpirun.openmpi): it must recognize it, profile every rank,
-# keep the program's exit status (3 here), write the reports into --dir, and
-# refuse a non-empty directory, a command that is not an MPI launcher and an
+# keep the program's exit status (3 here), write the reports into --dir, pass
+# --merge-arg and --merge-args on to the merge, and refuse a non-empty
+# directory, a command that is not an MPI launcher and an
 # unknown option with a clear message. `make install PREFIX=...` gives a
 # launcher that works from its installed place.
 #
@@ -37,7 +38,10 @@ run() {
     echo $? >"$dir/$name.status"
 }
 
-run profiled "$mpiscope" --dir "$dir/logs" -- "${launch[@]}" "$dir/exit_status" 3
+# Merge options pass through: one argument each (--merge-arg, a path with a
+# blank), and a list split at blanks (--merge-args).
+run profiled "$mpiscope" --dir "$dir/logs" --merge-arg --events-csv --merge-arg "$dir/events of the run.csv" \
+    --merge-args "--no-waits --from 0" -- "${launch[@]}" "$dir/exit_status" 3
 [ "$(cat "$dir/profiled.status")" = 3 ] || fail "exit status $(cat "$dir/profiled.status"), not the program's 3"
 grep -q "^ranks 3$" "$dir/profiled.out" || fail "the program's output is missing"
 grep -q "^mpiscope report: " "$dir/profiled.out" || fail "no text report on stdout"
@@ -51,6 +55,11 @@ r = next(r for n, r in rows.items() if n.startswith("mpi:allreduce"))
 assert r["ranks"] == "3" and r["calls"] == "15", r
 PY
 grep -q "logs and reports in $dir/logs/" "$dir/profiled.err" || fail "it does not say where the reports are"
+grep -q "^mpi:allreduce" "$dir/events of the run.csv" 2>/dev/null ||
+    fail "--merge-arg --events-csv did not reach the merge: $(cat "$dir/profiled.err")"
+# wait_states: null with --no-waits; the installed launcher's run below has them.
+waits_of() { $PYTHON -c 'import json, sys; print(json.load(open(sys.argv[1]))["wait_states"] is None)' "$1"; }
+[ "$(waits_of "$dir/logs/report.json")" = True ] || fail "--merge-args \"--no-waits ...\" did not reach the merge"
 
 # Settings in the environment reach every rank (Open MPI: through -x).
 MPISCOPE_MODE=summary run summary "$mpiscope" --dir "$dir/logs-summary" -- "${launch[@]}" "$dir/exit_status" 0
@@ -125,4 +134,5 @@ run installed "$dir/prefix/bin/mpiscope" --dir "$dir/logs-installed" -- "${launc
 grep -q "LD_PRELOAD.*$dir/prefix/lib/libmpiscope-$flavour.so" "$dir/installed.err" ||
     fail "the installed launcher does not use the installed library: $(cat "$dir/installed.err")"
 [ -s "$dir/logs-installed/regions.csv" ] || fail "installed launcher: no reports"
+[ "$(waits_of "$dir/logs-installed/report.json")" = False ] || fail "installed launcher: no wait states by default"
 echo ok

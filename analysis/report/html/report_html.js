@@ -354,7 +354,8 @@
   function waitStates() {
     const W = D.waits, note = document.getElementById('waits-note');
     if (!W.available) {
-      note.textContent = W.summary_ranks > 0 ? 'Wait states need trace mode: ' + NO_TRACE
+      note.textContent = W.skipped ? 'Wait states left out: ' + W.skipped + ' (a higher --mem-limit, or the MPI merge, gives them).'
+        : W.summary_ranks > 0 ? 'Wait states need trace mode: ' + NO_TRACE
         : 'No wait-state analysis: no rank was traced.';
       drawn.push('waits');
       return;
@@ -448,7 +449,8 @@
   function criticalPath() {
     const W = D.waits, note = document.getElementById('path-note');
     if (!W.available || !W.path) {
-      note.textContent = !W.available ? (W.summary_ranks > 0 ? 'The critical path needs trace mode: ' + NO_TRACE
+      note.textContent = !W.available ? (W.skipped ? 'Critical path left out: ' + W.skipped + '.'
+        : W.summary_ranks > 0 ? 'The critical path needs trace mode: ' + NO_TRACE
         : 'No critical path: no rank was traced.') : 'No critical path: the traced ranks have no application time.';
       drawn.push('path');
       return;

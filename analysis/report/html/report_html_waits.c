@@ -306,7 +306,12 @@ int ms_html_waits(FILE *fp, const ms_run *run)
 {
     const ms_waits *w = run->waits;
     if (!w) {
-        fprintf(fp, "\"waits\":{\"available\":false,\"summary_ranks\":%zu},\n", run->summary_ranks);
+        fprintf(fp, "\"waits\":{\"available\":false,\"summary_ranks\":%zu", run->summary_ranks);
+        if (run->waits_skipped) {
+            fputs(",\"skipped\":", fp);
+            ms_html_json_str(fp, run->waits_skipped);
+        }
+        fputs("},\n", fp);
         return ferror(fp) ? -1 : 0;
     }
     fprintf(fp, "\"waits\":{\"available\":true,\"summary_ranks\":%zu,\"traced_ranks\":%zu,\"old_ranks\":%zu,"
