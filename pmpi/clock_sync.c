@@ -47,6 +47,7 @@
 #include "../preload/clock.h"
 #include "../preload/clock_skew.h"
 #include "../preload/runtime.h"
+#include "stacking.h"
 
 /* The sequence number of a "bye": the sender gives up the exchange. */
 #define SYNC_BYE UINT32_MAX
@@ -94,14 +95,14 @@ static void drop(MPI_Request *rq)
 {
     if (*rq == MPI_REQUEST_NULL)
         return;
-    PMPI_Cancel(rq);
+    ms_pmpi_Cancel(rq);
     uint64_t until = deadline_in(SYNC_CANCEL_MS);
     int flag = 0;
-    while (*rq != MPI_REQUEST_NULL && PMPI_Test(rq, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag &&
+    while (*rq != MPI_REQUEST_NULL && ms_pmpi_Test(rq, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag &&
            ms_mono_ns() < until)
         pause_cpu();
     if (*rq != MPI_REQUEST_NULL && !flag)
-        PMPI_Request_free(rq);
+        ms_pmpi_Request_free(rq);
     *rq = MPI_REQUEST_NULL;
 }
 
@@ -113,7 +114,7 @@ static int wait_until(MPI_Request *rq, MPI_Status *st, uint64_t deadline)
     uint64_t spin_until = ms_mono_ns() + SYNC_SPIN_NS;
     for (;;) {
         int flag = 0;
-        if (PMPI_Test(rq, &flag, st ? st : &ignored) != MPI_SUCCESS)
+        if (ms_pmpi_Test(rq, &flag, st ? st : &ignored) != MPI_SUCCESS)
             break;
         if (flag)
             return 1;
@@ -137,7 +138,7 @@ static void send_byes(const uint8_t *want, int phase)
         return;
     int n = 0;
     for (int r = 1; r < sync_size; r++)
-        if (want[r] && PMPI_Isend((void *)&bye, (int)sizeof bye, MPI_BYTE, r, tag_reply(phase), sync_comm,
+        if (want[r] && ms_pmpi_Isend((void *)&bye, (int)sizeof bye, MPI_BYTE, r, tag_reply(phase), sync_comm,
                                   &rq[n]) == MPI_SUCCESS)
             n++;
     uint64_t until = deadline_in(SYNC_CANCEL_MS);
@@ -145,9 +146,9 @@ static void send_byes(const uint8_t *want, int phase)
         for (int i = 0; i < n; i++) {
             int flag = 0;
             if (rq[i] != MPI_REQUEST_NULL &&
-                (PMPI_Test(&rq[i], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)) {
+                (ms_pmpi_Test(&rq[i], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)) {
                 if (rq[i] != MPI_REQUEST_NULL)
-                    PMPI_Request_free(&rq[i]);
+                    ms_pmpi_Request_free(&rq[i]);
                 rq[i] = MPI_REQUEST_NULL;
                 pending--;
             }
@@ -157,8 +158,8 @@ static void send_byes(const uint8_t *want, int phase)
     }
     for (int i = 0; i < n; i++)
         if (rq[i] != MPI_REQUEST_NULL) {
-            PMPI_Cancel(&rq[i]);
-            PMPI_Request_free(&rq[i]);
+            ms_pmpi_Cancel(&rq[i]);
+            ms_pmpi_Request_free(&rq[i]);
         }
     free(rq);
 }
@@ -170,11 +171,11 @@ static int take_waiting(int src, int tag)
 {
     int flag = 0;
     MPI_Status st;
-    if (PMPI_Iprobe(src, tag, sync_comm, &flag, &st) != MPI_SUCCESS || !flag)
+    if (ms_pmpi_Iprobe(src, tag, sync_comm, &flag, &st) != MPI_SUCCESS || !flag)
         return 0;
     sync_reply rp;
     MPI_Request rq = MPI_REQUEST_NULL;
-    if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, src, tag, sync_comm, &rq) == MPI_SUCCESS)
+    if (ms_pmpi_Irecv(&rp, (int)sizeof rp, MPI_BYTE, src, tag, sync_comm, &rq) == MPI_SUCCESS)
         wait_until(&rq, NULL, deadline_in(SYNC_CANCEL_MS));
     return 1;
 }
@@ -202,7 +203,7 @@ static void serve(int phase, uint64_t deadline)
         uint32_t seq = 0;
         MPI_Request rq = MPI_REQUEST_NULL;
         MPI_Status st;
-        if (PMPI_Irecv(&seq, (int)sizeof seq, MPI_BYTE, MPI_ANY_SOURCE, tag_ping(phase), sync_comm, &rq) !=
+        if (ms_pmpi_Irecv(&seq, (int)sizeof seq, MPI_BYTE, MPI_ANY_SOURCE, tag_ping(phase), sync_comm, &rq) !=
                 MPI_SUCCESS ||
             !wait_until(&rq, &st, deadline))
             break;
@@ -221,7 +222,7 @@ static void serve(int phase, uint64_t deadline)
         }
         sync_reply rp = {.mono_ns = now, .seq = seq, .pad = 0};
         MPI_Request sr = MPI_REQUEST_NULL;
-        if (PMPI_Isend(&rp, (int)sizeof rp, MPI_BYTE, src, tag_reply(phase), sync_comm, &sr) != MPI_SUCCESS ||
+        if (ms_pmpi_Isend(&rp, (int)sizeof rp, MPI_BYTE, src, tag_reply(phase), sync_comm, &sr) != MPI_SUCCESS ||
             !wait_until(&sr, NULL, deadline))
             break;
     }
@@ -249,13 +250,13 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
         sync_reply rp;
         memset(&rp, 0, sizeof rp);
         MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-        if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, 0, tag_reply(phase), sync_comm, &rq[1]) != MPI_SUCCESS) {
+        if (ms_pmpi_Irecv(&rp, (int)sizeof rp, MPI_BYTE, 0, tag_reply(phase), sync_comm, &rq[1]) != MPI_SUCCESS) {
             bye = 1;
             break;
         }
         uint32_t seq = k;
         uint64_t t_send = ms_now(), t_recv = 0;
-        if (PMPI_Isend(&seq, (int)sizeof seq, MPI_BYTE, 0, tag_ping(phase), sync_comm, &rq[0]) != MPI_SUCCESS) {
+        if (ms_pmpi_Isend(&seq, (int)sizeof seq, MPI_BYTE, 0, tag_ping(phase), sync_comm, &rq[0]) != MPI_SUCCESS) {
             drop(&rq[1]);
             bye = 1;
             break;
@@ -265,14 +266,14 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
         while (rq[0] != MPI_REQUEST_NULL || rq[1] != MPI_REQUEST_NULL) {
             int flag = 0;
             if (rq[1] != MPI_REQUEST_NULL) {
-                if (PMPI_Test(&rq[1], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+                if (ms_pmpi_Test(&rq[1], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
                     ok = 0;
                     break;
                 }
                 if (flag)
                     t_recv = ms_now();
             }
-            if (rq[0] != MPI_REQUEST_NULL && PMPI_Test(&rq[0], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+            if (rq[0] != MPI_REQUEST_NULL && ms_pmpi_Test(&rq[0], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
                 ok = 0;
                 break;
             }
@@ -311,14 +312,14 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
         sync_reply rp;
         MPI_Request rq = MPI_REQUEST_NULL;
         uint64_t release_by = deadline_in(MS_SYNC_FINALIZE_MS + SYNC_CANCEL_MS);
-        if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, 0, tag_reply(phase), sync_comm, &rq) != MPI_SUCCESS ||
+        if (ms_pmpi_Irecv(&rp, (int)sizeof rp, MPI_BYTE, 0, tag_reply(phase), sync_comm, &rq) != MPI_SUCCESS ||
             !wait_until(&rq, NULL, release_by))
             bye = 1;
     }
     if (bye) {
         uint32_t seq = SYNC_BYE;
         MPI_Request rq = MPI_REQUEST_NULL;
-        if (PMPI_Isend(&seq, (int)sizeof seq, MPI_BYTE, 0, tag_ping(phase), sync_comm, &rq) == MPI_SUCCESS)
+        if (ms_pmpi_Isend(&seq, (int)sizeof seq, MPI_BYTE, 0, tag_ping(phase), sync_comm, &rq) == MPI_SUCCESS)
             wait_until(&rq, NULL, deadline_in(SYNC_CANCEL_MS));
     }
     out->phase = (uint32_t)phase;
@@ -342,7 +343,7 @@ int ms_sync_init(MPI_Comm world, int rank, int size, ms_sync_sample *out)
     if (size < 2 || sync_comm != MPI_COMM_NULL)
         return 0;
     MPI_Comm c;
-    if (PMPI_Comm_dup(world, &c) != MPI_SUCCESS)
+    if (ms_pmpi_Comm_dup(world, &c) != MPI_SUCCESS)
         return 0;
     PMPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN);
     sync_comm = c;
