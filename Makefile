@@ -31,7 +31,7 @@ ifeq ($(HAVE_CUPTI),1)
   LIB_CFLAGS  += -isystem $(CUDA_HOME)/include
 endif
 GEN_SRCS      := $(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_op_table.c
-GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/report_html_assets.h
+GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/pmpi_next.h $(BUILD)/gen/report_html_assets.h
 # The call-site symbolizer is linked into the merge and the unit tests only;
 # its file reader uses elfutils when config.mk's probe links it
 # (symbolize_file.h), else it resolves nothing.
@@ -119,7 +119,7 @@ $(BUILD)/gen/stamp: pmpi/calls.tbl scripts/gen_wrappers.py
 	@mkdir -p $(BUILD)/gen
 	$(PYTHON) scripts/gen_wrappers.py pmpi/calls.tbl $(BUILD)/gen
 	@touch $@
-$(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_op_table.c $(BUILD)/gen/pmpi_ops.h: $(BUILD)/gen/stamp ;
+$(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_op_table.c $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/pmpi_next.h: $(BUILD)/gen/stamp ;
 $(BUILD)/gen/op_names.c: pmpi/calls.tbl scripts/gen_op_names.py
 	@mkdir -p $(BUILD)/gen
 	$(PYTHON) scripts/gen_op_names.py pmpi/calls.tbl $@

@@ -63,6 +63,7 @@ typedef struct site_chain {
 
 /* The last chain walked on this thread: its definition, if the key is new. */
 static __thread site_chain last_chain __attribute__((tls_model("initial-exec")));
+MS_HIDDEN __thread void *ms_caller __attribute__((tls_model("initial-exec")));
 
 typedef struct walk {
     uint64_t ra;        /* the wrapper's return address */

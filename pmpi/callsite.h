@@ -33,6 +33,10 @@
 enum { MS_SITE_OFF = 0, MS_SITE_FAST = 1, MS_SITE_SLOW = 2 };
 extern MS_HIDDEN _Atomic int ms_site_mode;
 
+/* The address a generated wrapper returns to, kept by its exported
+ * function for its recording body (scripts/gen_wrappers.py). */
+extern MS_HIDDEN __thread void *ms_caller __attribute__((tls_model("initial-exec")));
+
 /* The call site (key) of a call whose wrapper returns to ra; 0 when off. */
 MS_HIDDEN uint64_t ms_site_slow(void *ra);
 

@@ -60,6 +60,7 @@
 #include "../preload/config.h"
 #include "../preload/diag.h"
 #include "../preload/runtime.h"
+#include "stacking.h"
 
 /* The sequence number of a "bye": the sender gives up the exchange. */
 #define SYNC_BYE UINT32_MAX
@@ -117,14 +118,14 @@ static void drop(MPI_Request *rq)
 {
     if (*rq == MPI_REQUEST_NULL)
         return;
-    PMPI_Cancel(rq);
+    ms_pmpi_Cancel(rq);
     uint64_t until = deadline_in(SYNC_CANCEL_MS);
     int flag = 0;
-    while (*rq != MPI_REQUEST_NULL && PMPI_Test(rq, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag &&
+    while (*rq != MPI_REQUEST_NULL && ms_pmpi_Test(rq, &flag, MPI_STATUS_IGNORE) == MPI_SUCCESS && !flag &&
            ms_mono_ns() < until)
         pause_cpu();
     if (*rq != MPI_REQUEST_NULL && !flag)
-        PMPI_Request_free(rq);
+        ms_pmpi_Request_free(rq);
     *rq = MPI_REQUEST_NULL;
 }
 
@@ -136,7 +137,7 @@ static int wait_until(MPI_Request *rq, MPI_Status *st, uint64_t deadline)
     uint64_t spin_until = ms_mono_ns() + SYNC_SPIN_NS;
     for (;;) {
         int flag = 0;
-        if (PMPI_Test(rq, &flag, st ? st : &ignored) != MPI_SUCCESS)
+        if (ms_pmpi_Test(rq, &flag, st ? st : &ignored) != MPI_SUCCESS)
             break;
         if (flag)
             return 1;
@@ -160,7 +161,7 @@ static void send_byes(MPI_Comm comm, const uint8_t *want, int n_want, int phase)
         return;
     int n = 0;
     for (int r = 0; r < n_want; r++)
-        if (want[r] && PMPI_Isend((void *)&bye, (int)sizeof bye, MPI_BYTE, r, tag_reply(phase), comm,
+        if (want[r] && ms_pmpi_Isend((void *)&bye, (int)sizeof bye, MPI_BYTE, r, tag_reply(phase), comm,
                                   &rq[n]) == MPI_SUCCESS)
             n++;
     uint64_t until = deadline_in(SYNC_CANCEL_MS);
@@ -168,9 +169,9 @@ static void send_byes(MPI_Comm comm, const uint8_t *want, int n_want, int phase)
         for (int i = 0; i < n; i++) {
             int flag = 0;
             if (rq[i] != MPI_REQUEST_NULL &&
-                (PMPI_Test(&rq[i], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)) {
+                (ms_pmpi_Test(&rq[i], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS || flag)) {
                 if (rq[i] != MPI_REQUEST_NULL)
-                    PMPI_Request_free(&rq[i]);
+                    ms_pmpi_Request_free(&rq[i]);
                 rq[i] = MPI_REQUEST_NULL;
                 pending--;
             }
@@ -180,8 +181,8 @@ static void send_byes(MPI_Comm comm, const uint8_t *want, int n_want, int phase)
     }
     for (int i = 0; i < n; i++)
         if (rq[i] != MPI_REQUEST_NULL) {
-            PMPI_Cancel(&rq[i]);
-            PMPI_Request_free(&rq[i]);
+            ms_pmpi_Cancel(&rq[i]);
+            ms_pmpi_Request_free(&rq[i]);
         }
     free(rq);
 }
@@ -193,11 +194,11 @@ static int take_waiting(MPI_Comm comm, int src, int tag)
 {
     int flag = 0;
     MPI_Status st;
-    if (PMPI_Iprobe(src, tag, comm, &flag, &st) != MPI_SUCCESS || !flag)
+    if (ms_pmpi_Iprobe(src, tag, comm, &flag, &st) != MPI_SUCCESS || !flag)
         return 0;
     sync_reply rp;
     MPI_Request rq = MPI_REQUEST_NULL;
-    if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, src, tag, comm, &rq) == MPI_SUCCESS)
+    if (ms_pmpi_Irecv(&rp, (int)sizeof rp, MPI_BYTE, src, tag, comm, &rq) == MPI_SUCCESS)
         wait_until(&rq, NULL, deadline_in(SYNC_CANCEL_MS));
     return 1;
 }
@@ -238,7 +239,7 @@ static uint8_t *serve(int phase, uint64_t deadline)
         uint32_t seq = 0;
         MPI_Request rq = MPI_REQUEST_NULL;
         MPI_Status st;
-        if (PMPI_Irecv(&seq, (int)sizeof seq, MPI_BYTE, MPI_ANY_SOURCE, tag_ping(phase), lead_comm, &rq) !=
+        if (ms_pmpi_Irecv(&seq, (int)sizeof seq, MPI_BYTE, MPI_ANY_SOURCE, tag_ping(phase), lead_comm, &rq) !=
                 MPI_SUCCESS ||
             !wait_until(&rq, &st, deadline))
             break;
@@ -258,7 +259,7 @@ static uint8_t *serve(int phase, uint64_t deadline)
         }
         sync_reply rp = {.mono_ns = now, .seq = seq, .pad = 0};
         MPI_Request sr = MPI_REQUEST_NULL;
-        if (PMPI_Isend(&rp, (int)sizeof rp, MPI_BYTE, src, tag_reply(phase), lead_comm, &sr) != MPI_SUCCESS ||
+        if (ms_pmpi_Isend(&rp, (int)sizeof rp, MPI_BYTE, src, tag_reply(phase), lead_comm, &sr) != MPI_SUCCESS ||
             !wait_until(&sr, NULL, deadline))
             break;
     }
@@ -292,14 +293,14 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
         sync_reply rp;
         memset(&rp, 0, sizeof rp);
         MPI_Request rq[2] = {MPI_REQUEST_NULL, MPI_REQUEST_NULL};
-        if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, parent, tag_reply(phase), lead_comm, &rq[1]) !=
+        if (ms_pmpi_Irecv(&rp, (int)sizeof rp, MPI_BYTE, parent, tag_reply(phase), lead_comm, &rq[1]) !=
             MPI_SUCCESS) {
             bye = 1;
             break;
         }
         uint32_t seq = k;
         uint64_t t_send = ms_now(), t_recv = 0;
-        if (PMPI_Isend(&seq, (int)sizeof seq, MPI_BYTE, parent, tag_ping(phase), lead_comm, &rq[0]) !=
+        if (ms_pmpi_Isend(&seq, (int)sizeof seq, MPI_BYTE, parent, tag_ping(phase), lead_comm, &rq[0]) !=
             MPI_SUCCESS) {
             drop(&rq[1]);
             bye = 1;
@@ -310,14 +311,14 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
         while (rq[0] != MPI_REQUEST_NULL || rq[1] != MPI_REQUEST_NULL) {
             int flag = 0;
             if (rq[1] != MPI_REQUEST_NULL) {
-                if (PMPI_Test(&rq[1], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+                if (ms_pmpi_Test(&rq[1], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
                     ok = 0;
                     break;
                 }
                 if (flag)
                     t_recv = ms_now();
             }
-            if (rq[0] != MPI_REQUEST_NULL && PMPI_Test(&rq[0], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
+            if (rq[0] != MPI_REQUEST_NULL && ms_pmpi_Test(&rq[0], &flag, MPI_STATUS_IGNORE) != MPI_SUCCESS) {
                 ok = 0;
                 break;
             }
@@ -356,14 +357,14 @@ static int measure(int phase, uint64_t deadline, ms_sync_sample *out)
         sync_reply rp;
         MPI_Request rq = MPI_REQUEST_NULL;
         uint64_t release_by = deadline_in(SYNC_RELEASE_MS);
-        if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, parent, tag_reply(phase), lead_comm, &rq) != MPI_SUCCESS ||
+        if (ms_pmpi_Irecv(&rp, (int)sizeof rp, MPI_BYTE, parent, tag_reply(phase), lead_comm, &rq) != MPI_SUCCESS ||
             !wait_until(&rq, NULL, release_by))
             bye = 1;
     }
     if (bye) {
         uint32_t seq = SYNC_BYE;
         MPI_Request rq = MPI_REQUEST_NULL;
-        if (PMPI_Isend(&seq, (int)sizeof seq, MPI_BYTE, parent, tag_ping(phase), lead_comm, &rq) == MPI_SUCCESS)
+        if (ms_pmpi_Isend(&seq, (int)sizeof seq, MPI_BYTE, parent, tag_ping(phase), lead_comm, &rq) == MPI_SUCCESS)
             wait_until(&rq, NULL, deadline_in(SYNC_CANCEL_MS));
     }
     memset(out, 0, sizeof *out);
@@ -397,12 +398,12 @@ static void await_release(int phase)
         return;
     sync_reply rp;
     MPI_Request rq = MPI_REQUEST_NULL;
-    if (PMPI_Irecv(&rp, (int)sizeof rp, MPI_BYTE, 0, tag_reply(phase), host_comm, &rq) == MPI_SUCCESS &&
+    if (ms_pmpi_Irecv(&rp, (int)sizeof rp, MPI_BYTE, 0, tag_reply(phase), host_comm, &rq) == MPI_SUCCESS &&
         wait_until(&rq, NULL, deadline_in(SYNC_RELEASE_MS + MS_SYNC_FINALIZE_MS)))
         return;
     uint32_t seq = SYNC_BYE;
     rq = MPI_REQUEST_NULL;
-    if (PMPI_Isend(&seq, (int)sizeof seq, MPI_BYTE, 0, tag_ping(phase), host_comm, &rq) == MPI_SUCCESS)
+    if (ms_pmpi_Isend(&seq, (int)sizeof seq, MPI_BYTE, 0, tag_ping(phase), host_comm, &rq) == MPI_SUCCESS)
         wait_until(&rq, NULL, deadline_in(SYNC_CANCEL_MS));
 }
 
@@ -462,13 +463,13 @@ static int world_of(MPI_Comm comm, int r, MPI_Comm tool)
 {
     MPI_Group g, w;
     int out = MPI_UNDEFINED;
-    if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
+    if (ms_pmpi_Comm_group(comm, &g) != MPI_SUCCESS)
         return -1;
-    if (PMPI_Comm_group(tool, &w) == MPI_SUCCESS) {
-        PMPI_Group_translate_ranks(g, 1, &r, w, &out);
-        PMPI_Group_free(&w);
+    if (ms_pmpi_Comm_group(tool, &w) == MPI_SUCCESS) {
+        ms_pmpi_Group_translate_ranks(g, 1, &r, w, &out);
+        ms_pmpi_Group_free(&w);
     }
-    PMPI_Group_free(&g);
+    ms_pmpi_Group_free(&g);
     return out == MPI_UNDEFINED ? -1 : out;
 }
 
@@ -478,32 +479,32 @@ int ms_sync_init(MPI_Comm world, int rank, int size, ms_sync_sample *out)
         return 0;
     started = 1;
     MPI_Comm tool, node = MPI_COMM_NULL;
-    if (PMPI_Comm_dup(world, &tool) != MPI_SUCCESS)
+    if (ms_pmpi_Comm_dup(world, &tool) != MPI_SUCCESS)
         return 0;
-    PMPI_Comm_set_errhandler(tool, MPI_ERRORS_RETURN);
+    ms_pmpi_Comm_set_errhandler(tool, MPI_ERRORS_RETURN);
     /* The host: the ranks sharing memory, split by simulated host (tests). */
-    if (PMPI_Comm_split_type(tool, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+    if (ms_pmpi_Comm_split_type(tool, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) != MPI_SUCCESS)
         node = MPI_COMM_NULL;
     long sim = ms_skew_host(rank);
     int color = node == MPI_COMM_NULL ? rank : sim >= 0 ? (int)(sim % 0x40000000L) : 0;
-    if (PMPI_Comm_split(node == MPI_COMM_NULL ? tool : node, color, rank, &host_comm) != MPI_SUCCESS) {
+    if (ms_pmpi_Comm_split(node == MPI_COMM_NULL ? tool : node, color, rank, &host_comm) != MPI_SUCCESS) {
         host_comm = MPI_COMM_NULL;
         return 0;
     }
     if (node != MPI_COMM_NULL)
-        PMPI_Comm_free(&node);
-    PMPI_Comm_set_errhandler(host_comm, MPI_ERRORS_RETURN);
-    PMPI_Comm_rank(host_comm, &host_rank);
-    PMPI_Comm_size(host_comm, &host_size);
+        ms_pmpi_Comm_free(&node);
+    ms_pmpi_Comm_set_errhandler(host_comm, MPI_ERRORS_RETURN);
+    ms_pmpi_Comm_rank(host_comm, &host_rank);
+    ms_pmpi_Comm_size(host_comm, &host_size);
     leader_world = world_of(host_comm, 0, tool);
-    if (PMPI_Comm_split(tool, host_rank == 0 ? 0 : MPI_UNDEFINED, rank, &lead_comm) != MPI_SUCCESS)
+    if (ms_pmpi_Comm_split(tool, host_rank == 0 ? 0 : MPI_UNDEFINED, rank, &lead_comm) != MPI_SUCCESS)
         lead_comm = MPI_COMM_NULL;
     if (host_rank == 0 && lead_comm == MPI_COMM_NULL)
         return 0;
     if (lead_comm != MPI_COMM_NULL) {
-        PMPI_Comm_set_errhandler(lead_comm, MPI_ERRORS_RETURN);
-        PMPI_Comm_rank(lead_comm, &lead_rank);
-        PMPI_Comm_size(lead_comm, &lead_size);
+        ms_pmpi_Comm_set_errhandler(lead_comm, MPI_ERRORS_RETURN);
+        ms_pmpi_Comm_rank(lead_comm, &lead_rank);
+        ms_pmpi_Comm_size(lead_comm, &lead_size);
         if (lead_rank > 0)
             parent_world = world_of(lead_comm, lead_rank & (lead_rank - 1), tool);
     }

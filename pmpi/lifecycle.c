@@ -30,6 +30,7 @@
 #include "../preload/diag.h"
 #include "files.h"
 #include "fortran.h"
+#include "mpi_match.h"
 #include "mpi_scope.h"
 #include "objects.h"
 #include "pmpi_collector.h"
@@ -76,7 +77,7 @@ static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64
     }
     /* Every rank takes part, even with MPISCOPE_DISABLE=1, so that a value
      * that differs between ranks cannot leave a rank waiting here. */
-    PMPI_Bcast(&a, (int)sizeof a, MPI_CHAR, 0, world);
+    ms_pmpi_Bcast(&a, (int)sizeof a, MPI_CHAR, 0, world);
     a.dir[sizeof a.dir - 1] = 0;
     a.run[sizeof a.run - 1] = 0;
     const char *dir = a.dir;
@@ -150,6 +151,8 @@ static void after_init(uint16_t op, uint64_t t0)
     static atomic_flag done = ATOMIC_FLAG_INIT;
     if (atomic_flag_test_and_set(&done))
         return;
+    if (ms_mpi_foreign())
+        return;  /* the other MPI: nothing recorded, every call passed on */
     if (init_in_session_run(op, t0))
         return;  /* sessions began the run: this is one of its calls */
     if (!ms_runtime_allowed() && !ms_cfg.disable)
@@ -157,24 +160,70 @@ static void after_init(uint16_t op, uint64_t t0)
     begin_run(MPI_COMM_WORLD, MPI_GROUP_NULL, op, t0);
 }
 
-MS_EXPORT int MPI_Init(int *argc, char ***argv)
+/* Set on this thread while one of the functions here passes its call on
+ * (to the next tool's MPI_X, the MPI library's PMPI_X or a Fortran
+ * binding's routine): a PMPI_X (or C MPI_X) of the same function that the
+ * call reaches again (the tool after mpiscope passes it on to PMPI_X;
+ * Open MPI's Fortran bindings and MPICH's pmpi_finalize_ call the C
+ * function) passes it straight on, counted once. */
+static _Thread_local int passing;
+
+/* MPI_Init through fn: the next tool's MPI_Init or the MPI library's. */
+static int init_via(int (*fn)(int *, char ***), int *argc, char ***argv)
 {
-    ms_mpi_make_global();
     uint64_t t0 = ms_now();
-    int rc = ms_next_MPI_Init(argc, argv);
+    passing++;
+    int rc = fn(argc, argv);
+    passing--;
     if (rc == MPI_SUCCESS)
         after_init(MS_OP_INIT, t0);
     return rc;
 }
 
-MS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+static int init_thread_via(int (*fn)(int *, char ***, int, int *), int *argc, char ***argv, int required,
+                           int *provided)
 {
-    ms_mpi_make_global();
     uint64_t t0 = ms_now();
-    int rc = ms_next_MPI_Init_thread(argc, argv, required, provided);
+    passing++;
+    int rc = fn(argc, argv, required, provided);
+    passing--;
     if (rc == MPI_SUCCESS)
         after_init(MS_OP_INIT_THREAD, t0);
     return rc;
+}
+
+/* The pointers are read after ms_mpi_make_global, which looks them up
+ * again once the MPI library is reachable. */
+MS_EXPORT int MPI_Init(int *argc, char ***argv)
+{
+    ms_mpi_make_global();
+    if (passing)
+        return ms_next_MPI_Init(argc, argv);
+    return init_via(ms_next_MPI_Init, argc, argv);
+}
+
+MS_EXPORT int PMPI_Init(int *argc, char ***argv)
+{
+    ms_mpi_make_global();
+    if (passing)
+        return ms_pmpi_Init(argc, argv);
+    return init_via(ms_pmpi_Init, argc, argv);
+}
+
+MS_EXPORT int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    ms_mpi_make_global();
+    if (passing)
+        return ms_next_MPI_Init_thread(argc, argv, required, provided);
+    return init_thread_via(ms_next_MPI_Init_thread, argc, argv, required, provided);
+}
+
+MS_EXPORT int PMPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    ms_mpi_make_global();
+    if (passing)
+        return ms_pmpi_Init_thread(argc, argv, required, provided);
+    return init_thread_via(ms_pmpi_Init_thread, argc, argv, required, provided);
 }
 
 static int world_finalized(void);
@@ -203,38 +252,65 @@ static void after_finalize(ms_thread *t, uint64_t t0, uint64_t t1)
     record_last(t, MS_OP_FINALIZE, world_finalized(), t0, t1);
 }
 
-/* Set on this thread while a Fortran entry point's MPI_Finalize runs: a
- * binding that calls the C MPI_Finalize inside (MPICH's pmpi_finalize_)
- * must not end the run before the entry point records the call. */
-static _Thread_local int f_finalizing;
-
-MS_EXPORT int MPI_Finalize(void)
+/* MPI_Finalize through fn. A binding that calls the C function inside a
+ * Fortran entry point's (MPICH's pmpi_finalize_) must not end the run
+ * before the entry point records the call: passing. */
+static int finalize_via(int (*fn)(void))
 {
-    if (f_finalizing)
-        return ms_next_MPI_Finalize();
     ms_thread *t = ms_enter();
     uint64_t t0 = ms_now();
     ms_sync_finalize();
-    int rc = ms_next_MPI_Finalize();
+    passing++;
+    int rc = fn();
+    passing--;
     after_finalize(t, t0, ms_now());
     return rc;
+}
+
+MS_EXPORT int MPI_Finalize(void)
+{
+    if (passing)
+        return ms_next_MPI_Finalize();
+    return finalize_via(ms_next_MPI_Finalize);
+}
+
+MS_EXPORT int PMPI_Finalize(void)
+{
+    if (passing)
+        return ms_pmpi_Finalize();
+    return finalize_via(ms_pmpi_Finalize);
 }
 
 /* The job is about to die: close this rank's log first (not recorded as a
  * call; the other ranks' logs end with the signal the launcher sends them). */
 MS_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
+    if (ms_mpi_is_foreign)
+        return ms_next_MPI_Abort(comm, errorcode);
     ms_runtime_stop(0);
+    passing++;
     return ms_next_MPI_Abort(comm, errorcode);
+}
+
+MS_EXPORT int PMPI_Abort(MPI_Comm comm, int errorcode)
+{
+    if (ms_mpi_is_foreign)
+        return ms_pmpi_Abort(comm, errorcode);
+    if (!passing)
+        ms_runtime_stop(0);
+    return ms_pmpi_Abort(comm, errorcode);
 }
 
 /* From Fortran: the binding's own PMPI entry point does the work; ierror may
  * be NULL (optional in mpi_f08). */
 void ms_f_init(ms_f_init_fn *pmpi, MPI_Fint *ierror)
 {
+    ms_mpi_make_global();
     uint64_t t0 = ms_now();
     MPI_Fint rc = MPI_SUCCESS;
+    passing++;
     pmpi(&rc);
+    passing--;
     if (rc == MPI_SUCCESS)
         after_init(MS_OP_INIT, t0);
     if (ierror)
@@ -243,9 +319,12 @@ void ms_f_init(ms_f_init_fn *pmpi, MPI_Fint *ierror)
 
 void ms_f_init_thread(ms_f_init_thread_fn *pmpi, MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierror)
 {
+    ms_mpi_make_global();
     uint64_t t0 = ms_now();
     MPI_Fint rc = MPI_SUCCESS;
+    passing++;
     pmpi(required, provided, &rc);
+    passing--;
     if (rc == MPI_SUCCESS)
         after_init(MS_OP_INIT_THREAD, t0);
     if (ierror)
@@ -258,7 +337,9 @@ void ms_f_abort(ms_f_abort_fn *pmpi, MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fi
 {
     ms_runtime_stop(0);
     MPI_Fint rc = MPI_SUCCESS;
+    passing++;
     pmpi(comm, errorcode, &rc);
+    passing--;
     if (ierror)
         *ierror = rc;
 }
@@ -269,9 +350,9 @@ void ms_f_finalize(ms_f_finalize_fn *pmpi, MPI_Fint *ierror)
     uint64_t t0 = ms_now();
     ms_sync_finalize();
     MPI_Fint rc = MPI_SUCCESS;
-    f_finalizing = 1;
+    passing++;
     pmpi(&rc);
-    f_finalizing = 0;
+    passing--;
     after_finalize(t, t0, ms_now());
     if (ierror)
         *ierror = rc;
@@ -335,10 +416,6 @@ static int world_finalized(void)
 }
 
 #if MPI_VERSION >= 4
-/* The custom session rows' pointers (generated with the others: stacking.h). */
-MS_HIDDEN extern int (*ms_next_MPI_Session_init)(MPI_Info, MPI_Errhandler, MPI_Session *);
-MS_HIDDEN extern int (*ms_next_MPI_Session_finalize)(MPI_Session *);
-
 static MPI_Session tool_session = MPI_SESSION_NULL;
 
 /* The tool's communicators of its session are left to its finalization,
@@ -346,7 +423,7 @@ static MPI_Session tool_session = MPI_SESSION_NULL;
 static void release_tool_session(void)
 {
     if (tool_session != MPI_SESSION_NULL)
-        PMPI_Session_finalize(&tool_session);
+        ms_pmpi_Session_finalize(&tool_session);
     tool_session = MPI_SESSION_NULL;
 }
 
@@ -359,13 +436,13 @@ static void begin_session_run(MPI_Info info, uint64_t t0)
     MPI_Group world = MPI_GROUP_NULL;
     MPI_Comm comm = MPI_COMM_NULL;
     const char *failed = NULL;
-    if (PMPI_Session_init(info, MPI_ERRORS_RETURN, &tool_session) != MPI_SUCCESS) {
+    if (ms_pmpi_Session_init(info, MPI_ERRORS_RETURN, &tool_session) != MPI_SUCCESS) {
         tool_session = MPI_SESSION_NULL;
         failed = "MPI_Session_init";
-    } else if (PMPI_Group_from_session_pset(tool_session, "mpi://WORLD", &world) != MPI_SUCCESS) {
+    } else if (ms_pmpi_Group_from_session_pset(tool_session, "mpi://WORLD", &world) != MPI_SUCCESS) {
         world = MPI_GROUP_NULL;
         failed = "MPI_Group_from_session_pset(\"mpi://WORLD\")";
-    } else if (PMPI_Comm_create_from_group(world, MS_TOOL_TAG, MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm) !=
+    } else if (ms_pmpi_Comm_create_from_group(world, MS_TOOL_TAG, MPI_INFO_NULL, MPI_ERRORS_RETURN, &comm) !=
                MPI_SUCCESS) {
         comm = MPI_COMM_NULL;
         failed = "MPI_Comm_create_from_group";
@@ -385,6 +462,8 @@ static void begin_session_run(MPI_Info info, uint64_t t0)
 /* After a successful MPI_Session_init that began at t0. */
 static void after_session_init(MPI_Info info, uint64_t t0)
 {
+    if (ms_mpi_foreign())
+        return;
     uint64_t t1 = ms_now();
     atomic_fetch_add(&sessions_open, 1);
     static atomic_flag first = ATOMIC_FLAG_INIT;
@@ -416,32 +495,69 @@ static void after_session_finalize(ms_thread *t, int rc, int last, uint64_t t0, 
     record_last(t, MS_OP_SESSION_FINALIZE, last, t0, t1);
 }
 
-MS_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+static int session_init_via(int (*fn)(MPI_Info, MPI_Errhandler, MPI_Session *), MPI_Info info,
+                            MPI_Errhandler errhandler, MPI_Session *session)
 {
-    ms_mpi_make_global();
     uint64_t t0 = ms_now();
-    int rc = ms_next_MPI_Session_init(info, errhandler, session);
+    passing++;
+    int rc = fn(info, errhandler, session);
+    passing--;
     if (rc == MPI_SUCCESS)
         after_session_init(info, t0);
     return rc;
 }
 
-MS_EXPORT int MPI_Session_finalize(MPI_Session *session)
+static int session_finalize_via(int (*fn)(MPI_Session *), MPI_Session *session)
 {
     ms_thread *t = ms_enter();
     uint64_t t0 = ms_now();
     int last = before_session_finalize();
-    int rc = ms_next_MPI_Session_finalize(session);
+    passing++;
+    int rc = fn(session);
+    passing--;
     after_session_finalize(t, rc, last, t0, ms_now());
     return rc;
+}
+
+MS_EXPORT int MPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+{
+    ms_mpi_make_global();
+    if (passing)
+        return ms_next_MPI_Session_init(info, errhandler, session);
+    return session_init_via(ms_next_MPI_Session_init, info, errhandler, session);
+}
+
+MS_EXPORT int PMPI_Session_init(MPI_Info info, MPI_Errhandler errhandler, MPI_Session *session)
+{
+    ms_mpi_make_global();
+    if (passing)
+        return ms_pmpi_Session_init(info, errhandler, session);
+    return session_init_via(ms_pmpi_Session_init, info, errhandler, session);
+}
+
+MS_EXPORT int MPI_Session_finalize(MPI_Session *session)
+{
+    if (passing)
+        return ms_next_MPI_Session_finalize(session);
+    return session_finalize_via(ms_next_MPI_Session_finalize, session);
+}
+
+MS_EXPORT int PMPI_Session_finalize(MPI_Session *session)
+{
+    if (passing)
+        return ms_pmpi_Session_finalize(session);
+    return session_finalize_via(ms_pmpi_Session_finalize, session);
 }
 
 void ms_f_session_init(ms_f_session_init_fn *pmpi, MPI_Fint *info, MPI_Fint *errhandler, MPI_Fint *session,
                        MPI_Fint *ierror)
 {
+    ms_mpi_make_global();
     uint64_t t0 = ms_now();
     MPI_Fint rc = MPI_SUCCESS;
+    passing++;
     pmpi(info, errhandler, session, &rc);
+    passing--;
     if (rc == MPI_SUCCESS)
         after_session_init(PMPI_Info_f2c(*info), t0);
     if (ierror)
@@ -454,7 +570,9 @@ void ms_f_session_finalize(ms_f_session_finalize_fn *pmpi, MPI_Fint *session, MP
     uint64_t t0 = ms_now();
     int last = before_session_finalize();
     MPI_Fint rc = MPI_SUCCESS;
+    passing++;
     pmpi(session, &rc);
+    passing--;
     after_session_finalize(t, rc, last, t0, ms_now());
     if (ierror)
         *ierror = rc;

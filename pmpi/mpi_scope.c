@@ -4,13 +4,16 @@
  * called. A program that loads its MPI with dlopen(RTLD_LOCAL) — Python's
  * mpi4py does — keeps the MPI library out of that scope, so those calls
  * would find nothing. Before the first PMPI call (at MPI_Init), every loaded
- * MPI library is made global with dlopen(RTLD_NOLOAD | RTLD_GLOBAL).
+ * MPI library is made global with dlopen(RTLD_NOLOAD | RTLD_GLOBAL), and
+ * the pointers to the MPI library's functions and the next tool's
+ * (stacking.h), looked up at load, are looked up again.
  */
 #include <dlfcn.h>
 #include <link.h>
 #include <string.h>
 
 #include "mpi_scope.h"
+#include "stacking.h"
 
 static const char *const mpi_libraries[] = {"libmpi.so", "libmpich.so", "libmpi_mpifh.so",
                                             "libmpichfort.so", "libmpi_usempif08.so"};
@@ -43,4 +46,5 @@ void ms_mpi_make_global(void)
         return;
     done = 1;
     dl_iterate_phdr(promote, NULL);
+    ms_pmpi_find_next();
 }

@@ -1,20 +1,29 @@
 /*
  * Another PMPI tool preloaded with mpiscope (stacking.c).
  *
+ * mpiscope defines both MPI_X and PMPI_X for every function of calls.tbl
+ * (generated, scripts/gen_wrappers.py), and records in whichever a call
+ * reaches first; the other passes it on untouched, since the calling
+ * thread is busy recording it (ms_enter). The MPI library's PMPI_X is
+ * ms_pmpi_X (dlsym(RTLD_NEXT)): mpiscope's own calls (clock sync,
+ * communicator ids, the agreement at init) go there, unseen by any tool
+ * and unrecorded.
+ *
  * Ahead of mpiscope: a tool that comes first in LD_PRELOAD takes the
- * program's MPI_* calls and passes them on to PMPI_*, so none of them
- * reaches mpiscope's wrappers: mpiscope would record nothing, silently. At
- * load, it looks up which object defines the MPI_Init the program calls;
- * when that is neither mpiscope nor the MPI library, rank 0 says so once,
- * and how to order LD_PRELOAD.
+ * program's MPI_X calls and passes them on to PMPI_X, which is mpiscope's:
+ * mpiscope records them there and calls the MPI library's. The calls that
+ * tool makes on its own in its MPI_Init, MPI_Init_thread and MPI_Finalize
+ * (mpiP gathers its report there) are not the program's: a PMPI_X call
+ * made while one of those functions of the tool is on the stack
+ * (backtrace, only on this path) is passed on unrecorded.
  *
  * After mpiscope: each wrapper calls the function its pointer
- * ms_next_MPI_X names (generated with the wrappers, from calls.tbl): PMPI_X
- * until load, when ms_pmpi_find_next (a constructor there) points it at
- * the next MPI_X (dlsym(RTLD_NEXT)) where another object than the one
- * defining PMPI_X has it. That tool then sees every call mpiscope sees, MPI_Init too. The
- * profiler's own calls (clock sync, communicator ids...) go to PMPI_X
- * directly, unseen by the other tool.
+ * ms_next_MPI_X names: the next MPI_X (dlsym(RTLD_NEXT)) where another
+ * object than the MPI library has it, else ms_pmpi_X. That tool then sees
+ * every call mpiscope sees, MPI_Init too; what it passes on to PMPI_X
+ * reaches mpiscope's PMPI_X, which, the thread being busy, records it no
+ * second time. The pointers are looked up at load and again at the first
+ * MPI_Init (an MPI loaded after mpiscope, as mpi4py loads it).
  */
 #ifndef MPISCOPE_STACKING_H
 #define MPISCOPE_STACKING_H
@@ -23,7 +32,16 @@
 
 #include "../preload/tstate.h"
 
+/* At load: whether another tool is ahead of mpiscope, and its functions. */
 MS_HIDDEN void ms_pmpi_check_stacking(void);
+
+/* 1 when a tool is ahead of mpiscope and this PMPI_X call is one it makes
+ * on its own, from its MPI_Init, MPI_Init_thread or MPI_Finalize. */
+MS_HIDDEN int ms_pmpi_tool_own_call(void);
+
+/* The definition of NAME after mpiscope's (the MPI library's PMPI_X),
+ * else old. */
+MS_HIDDEN void *ms_pmpi_real(const char *name, void *old);
 
 /* The next tool's definition of NAME where another object than PMPI's
  * (the object defining PMPI, the function at pmpi) has one, else pmpi. */
@@ -35,10 +53,7 @@ MS_HIDDEN void *ms_pmpi_next(const char *name, void *pmpi);
  * (gen_fortran.py) call through such pointers, set at load. */
 MS_HIDDEN void *ms_pmpi_next_of(const char *names, void *pmpi);
 
-/* The custom rows' pointers (generated; pmpi/lifecycle.c calls them). */
-MS_HIDDEN extern int (*ms_next_MPI_Init)(int *, char ***);
-MS_HIDDEN extern int (*ms_next_MPI_Init_thread)(int *, char ***, int, int *);
-MS_HIDDEN extern int (*ms_next_MPI_Finalize)(void);
-MS_HIDDEN extern int (*ms_next_MPI_Abort)(MPI_Comm, int);
+/* The pointers, ms_pmpi_X and ms_next_MPI_X (generated). */
+#include "pmpi_next.h"
 
 #endif

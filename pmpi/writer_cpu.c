@@ -8,6 +8,7 @@
 
 #include "../preload/config.h"
 #include "../preload/writer.h"
+#include "stacking.h"
 
 /* The online CPUs, from /sys (a list like "0-3,8,10-11"); else the first
  * get_nprocs(). */
@@ -47,11 +48,11 @@ void ms_writer_cpu_choose(MPI_Comm world)
         CPU_ZERO(&mine);
     MPI_Comm node;
     int local = 0;
-    if (PMPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
+    if (ms_pmpi_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node) != MPI_SUCCESS)
         return;
     PMPI_Comm_rank(node, &local);
-    PMPI_Allreduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, node);
-    PMPI_Comm_free(&node);
+    ms_pmpi_Allreduce(&mine, &all, (int)sizeof mine, MPI_BYTE, MPI_BOR, node);
+    ms_pmpi_Comm_free(&node);
     if (ms_cfg.disable || ms_cfg.writer_cpu != MS_WRITER_CPU_AUTO || CPU_COUNT(&mine) == 0)
         return;
     online_cpus(&online);

@@ -83,10 +83,27 @@ MS_HIDDEN int ms_writer_wait(const struct timespec *deadline);
 /* Begin recording a call: the calling thread's state, or NULL when this call
  * is not to be recorded (recording off, or a call made from inside another
  * recorded call or by the tool itself). */
+MS_HOT ms_thread *ms_enter_on(void);
+
+/* Whether recording is on: the first test of ms_enter, which the generated
+ * wrappers make alone, first, so that a call they pass on unrecorded goes
+ * on as it came (a jump, every argument's register untouched: what a
+ * program of another MPI, whose handles are of other types, needs). */
+MS_HOT int ms_recording(void)
+{
+    return MS_LIKELY(atomic_load_explicit(&ms_active, memory_order_relaxed) != 0);
+}
+
 MS_HOT ms_thread *ms_enter(void)
 {
-    if (MS_UNLIKELY(!atomic_load_explicit(&ms_active, memory_order_relaxed)))
+    if (MS_UNLIKELY(!ms_recording()))
         return NULL;
+    return ms_enter_on();
+}
+
+/* ms_enter once ms_recording said yes. */
+MS_HOT ms_thread *ms_enter_on(void)
+{
     ms_thread *t = ms_tls_thread;
     if (MS_UNLIKELY(!t)) {
         t = ms_thread_attach();

@@ -18,7 +18,8 @@ parameters that the table does not mark conly().
 
 Which bindings each MPI needs, and why, is in docs/FORTRAN.md: Open MPI's
 Fortran bindings call PMPI_* (or its internal ompi_*_f) directly, so the C
-wrappers never see them; MPICH's mpif.h and `use mpi` bindings call the C
+MPI_* wrappers never see them (mpiscope's C PMPI_*, pmpi/stacking.h, pass
+them on: the entry point is recording them); MPICH's mpif.h and `use mpi` bindings call the C
 MPI_* functions, but are wrapped so that the calls also reach the next tool's
 Fortran entry points (the re-entry guard keeps the C wrapper they call from
 recording them again); its buffer-taking mpi_f08 routines (mpi_*_f08ts_) call

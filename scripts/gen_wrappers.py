@@ -4,10 +4,11 @@
 usage: gen_wrappers.py TABLE OUTDIR
 
 Writes OUTDIR/pmpi_ops.h (op ids, names, kinds), OUTDIR/pmpi_op_table.c
-(the names and kinds) and OUTDIR/pmpi_wrappers.c
-(one C wrapper per row that is not `custom`, and one more for the `_c`
-variant of each `largecount` row; and, for every row, the pointer to the
-function its wrapper calls, the next tool's or PMPI's, with its lookup). Fails, naming the row, on a malformed
+(the names and kinds), OUTDIR/pmpi_wrappers.c (two C wrappers, MPI_X and
+PMPI_X, per row that is not `custom`, and two more for the `_c` variant of
+each `largecount` row; and, for every row, the pointers to the functions
+they call, the next tool's MPI_X and the MPI library's PMPI_X, with their
+lookup) and OUTDIR/pmpi_next.h (those pointers' declarations). Fails, naming the row, on a malformed
 row, an id used twice or taken from a `retired` row, a name used twice, an
 unknown kind or semantic, a row without a class (or with an unknown class or
 trait, or a post or init trait its semantics do not say), a semantic that names a parameter the row does
@@ -665,16 +666,33 @@ def record_call(row):
     return "ms_call_record(t, &c, t0, t1);"
 
 
-def gen_wrapper(row):
+def gen_wrapper(row, name=None, call_ptr=None):
+    """The wrapper of a row: MPI_X, which calls the next tool's MPI_X or the
+    MPI library's PMPI_X (next_pointer), or with name and call_ptr given its
+    PMPI_X entry point, which calls the MPI library's (pmpi_pointer). Both
+    record only where ms_enter_on gives a thread: a call that came through
+    the other one (mpiscope's MPI_X, then another tool's, then PMPI_X) finds
+    its thread busy and passes straight on. PMPI_X also passes on the calls
+    a tool ahead of mpiscope makes on its own (pmpi/stacking.h).
+
+    The exported function only asks whether recording is on: where it is
+    not, it jumps on with the caller's registers untouched (a program of
+    the other MPI, pmpi/mpi_match.h, passes handles of other types), else it
+    keeps its caller's address (ms_caller) and jumps to the recording body,
+    a function of its own."""
     pre, post = semantic_code(row)
+    fn = name or row.function
+    rec = "ms_rec_" + fn
     params = ", ".join(f"{p.ctype} {p.name}" for p in row.params) or "void"
     args = ", ".join(p.name for p in row.params)
-    call = f"{next_pointer(row)}({args})"
-    body = [f"MS_EXPORT int {row.function}({params})\n{{\n"]
-    body.append("    ms_thread *t = ms_enter();\n")
+    call = f"{call_ptr or next_pointer(row)}({args})"
+    body = [f"static __attribute__((noinline)) int {rec}({params})\n{{\n"]
+    body.append("    ms_thread *t = ms_enter_on();\n")
     body.append(f"    if (!t)\n        return {call};\n")
+    if name:
+        body.append(f"    if (ms_pmpi_tool_own_call()) {{\n        ms_leave(t);\n        return {call};\n    }}\n")
     body.append(f"    ms_call c = ms_call_init({row.enum});\n")
-    body.append("    c.site = ms_site(__builtin_return_address(0));\n")
+    body.append("    c.site = ms_site(ms_caller);\n")
     for s in pre:
         body.append(f"    {s}\n")
     body.append("    uint64_t t0 = ms_now();\n")
@@ -682,13 +700,29 @@ def gen_wrapper(row):
     body.append("    uint64_t t1 = ms_now();\n")
     for s in post:
         body.append(f"    {s}\n")
-    body.append(f"    {record_call(row)}\n    ms_leave(t);\n    return rc;\n}}\n")
+    body.append(f"    {record_call(row)}\n    ms_leave(t);\n    return rc;\n}}\n\n")
+    body.append(f"MS_EXPORT int {fn}({params})\n{{\n")
+    body.append(f"    if (!ms_recording())\n        return {call};\n")
+    body.append("    ms_caller = __builtin_return_address(0);\n")
+    body.append(f"    return {rec}({args});\n}}\n")
     return "".join(body)
+
+
+def gen_wrapper_pair(row):
+    """MPI_X and PMPI_X: the second takes the calls of a tool ahead of
+    mpiscope in LD_PRELOAD, which passes the program's calls on to PMPI."""
+    return gen_wrapper(row) + "\n" + gen_wrapper(row, "P" + row.function, pmpi_pointer(row))
 
 
 def next_pointer(row):
     """The pointer a wrapper calls: the next tool's MPI_X, or PMPI_X."""
     return "ms_next_" + row.function
+
+
+def pmpi_pointer(row):
+    """The pointer to the MPI library's PMPI_X (mpiscope defines PMPI_X too:
+    its own calls and its PMPI_X entry points go through this one)."""
+    return "ms_pmpi_" + row.function[len("MPI_"):]
 
 
 def wrapped(rows):
@@ -702,20 +736,47 @@ def wrapped(rows):
     return out
 
 
-def gen_next(rows):
-    """The pointers the wrappers call and their lookup at load (see
-    pmpi/stacking.h): each starts as PMPI_X, and ms_pmpi_find_next (a
-    constructor) points it at the next MPI_X where another tool, after mpiscope in LD_PRELOAD,
-    defines one. The custom rows' wrappers (pmpi/lifecycle.c) call theirs."""
-    out = ["\n/* The next tool's MPI_X, or PMPI_X (pmpi/stacking.h). */\n"]
-    look = ["\n/* At library load, before the program runs. */\n"
-            "__attribute__((constructor)) static void ms_pmpi_find_next(void)\n{\n"]
+def pointer_decls(rows, extern):
+    """The two pointers of each function: the MPI library's PMPI_X and the
+    next tool's MPI_X (else that PMPI_X), both NULL until the lookup."""
+    out = []
     for r, mpi4 in wrapped(rows):
         params = ", ".join(p.ctype for p in r.params) or "void"
-        ptr = next_pointer(r)
-        out.append(guarded(f"MS_HIDDEN int (*{ptr})({params}) = P{r.function};\n", mpi4))
-        look.append(guarded(f"    {ptr} = ms_pmpi_next(\"{r.function}\", (void *){ptr});\n", mpi4))
-    look.append("}\n")
+        lines = "".join(f"MS_HIDDEN {'extern ' if extern else ''}int (*{ptr})({params});\n"
+                        for ptr in (pmpi_pointer(r), next_pointer(r)))
+        out.append(guarded(lines, mpi4))
+    return "".join(out)
+
+
+def gen_next_h(rows):
+    """pmpi_next.h: the pointers, for the hand-written wrappers and the
+    profiler's own calls (pmpi/stacking.h includes it)."""
+    return "".join([HEADER, "#ifndef MPISCOPE_PMPI_NEXT_H\n#define MPISCOPE_PMPI_NEXT_H\n\n#include <mpi.h>\n\n",
+                    "/* The MPI library's PMPI_X (ms_pmpi_X) and the next tool's MPI_X, else\n"
+                    " * that PMPI_X (ms_next_MPI_X): pmpi/stacking.h. */\n",
+                    pointer_decls(rows, True),
+                    "\n/* Look them up (at load, and again at MPI_Init: pmpi/mpi_scope.h). */\n"
+                    "MS_HIDDEN void ms_pmpi_find_next(void);\n\n#endif\n"])
+
+
+def gen_next(rows):
+    """The pointers the wrappers call and their lookup (see pmpi/stacking.h):
+    ms_pmpi_X is the MPI library's PMPI_X, the next definition after
+    mpiscope (mpiscope defines PMPI_X itself); ms_next_MPI_X the next MPI_X
+    where another tool, after mpiscope in LD_PRELOAD, defines one, else
+    ms_pmpi_X. ms_pmpi_find_next runs at load (a constructor) and again at
+    the first MPI_Init, for an MPI loaded after mpiscope. The custom rows'
+    wrappers (pmpi/lifecycle.c) call theirs."""
+    out = ["\n/* The MPI library's PMPI_X and the next tool's MPI_X (pmpi/stacking.h). */\n",
+           pointer_decls(rows, False)]
+    look = ["\nvoid ms_pmpi_find_next(void)\n{\n"]
+    for r, mpi4 in wrapped(rows):
+        ptr, pmpi = next_pointer(r), pmpi_pointer(r)
+        look.append(guarded(f"    {pmpi} = ms_pmpi_real(\"P{r.function}\", (void *){pmpi});\n"
+                            f"    {ptr} = ms_pmpi_next(\"{r.function}\", (void *){pmpi});\n", mpi4))
+    look.append("}\n\n/* At library load, before the program runs. */\n"
+                "__attribute__((constructor)) static void ms_pmpi_find_next_at_load(void)\n{\n"
+                "    ms_pmpi_find_next();\n}\n")
     return "".join(out + look)
 
 
@@ -766,10 +827,10 @@ def gen_wrappers_c(rows):
         if is_custom(r):
             continue
         out.append("\n")
-        out.append(guarded(gen_wrapper(r), has(r, "mpi4")))
+        out.append(guarded(gen_wrapper_pair(r), has(r, "mpi4")))
         if has(r, "largecount"):
             out.append("\n")
-            out.append(guarded(gen_wrapper(large_count_variant(r)), True))
+            out.append(guarded(gen_wrapper_pair(large_count_variant(r)), True))
     return "".join(out)
 
 
@@ -796,6 +857,7 @@ def main(argv):
     write_if_changed(f"{argv[2]}/pmpi_ops.h", gen_ops_h(rows))
     write_if_changed(f"{argv[2]}/pmpi_op_table.c", gen_op_table_c(rows))
     write_if_changed(f"{argv[2]}/pmpi_wrappers.c", gen_wrappers_c(rows))
+    write_if_changed(f"{argv[2]}/pmpi_next.h", gen_next_h(rows))
     return 0
 
 

@@ -74,7 +74,7 @@ OUTSIDE = ["test", "bench", "config", "examples", "include", "build", "shared"]
 COLLECTOR_FREE = ["preload", "analysis"]
 REGISTERS = re.compile(r"^(MS_COLLECTOR_REGISTER|MS_SETTINGS_REGISTER)\(", re.M)
 # Generated headers (in the build's gen/ folder), by the folder they belong to.
-GENERATED = {"pmpi_ops.h": "pmpi", "report_html_assets.h": "analysis/report/html"}
+GENERATED = {"pmpi_ops.h": "pmpi", "pmpi_next.h": "pmpi", "report_html_assets.h": "analysis/report/html"}
 
 # Rule 4's folders, and the files it leaves for now.
 OP_LIST_FOLDERS = ["analysis", "common"]

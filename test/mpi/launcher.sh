@@ -3,8 +3,11 @@
 # (mpiexec.mpich or mpirun.openmpi): it must recognize it, profile every rank,
 # keep the program's exit status (3 here), write the reports into --dir, pass
 # --merge-arg and --merge-args on to the merge, and refuse a non-empty
-# directory, a command that is not an MPI launcher and an
-# unknown option with a clear message. `make install PREFIX=...` gives a
+# directory, a command that is not an MPI launcher and an unknown option
+# with a clear message. A command that is not a known launcher (a script
+# that records whether it ran, given as the program, and a link named
+# mpiexec to it) is refused without being run; so is a --flavour that is
+# not the program's MPI, unless --force. `make install PREFIX=...` gives a
 # launcher that works from its installed place.
 #
 #   launcher.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh)
@@ -71,8 +74,23 @@ run again "$mpiscope" --dir "$dir/logs" -- "${launch[@]}" "$dir/exit_status"
 [ "$(cat "$dir/again.status")" = 1 ] && grep -q "not empty" "$dir/again.err" ||
     fail "a non-empty --dir is not refused: $(cat "$dir/again.err")"
 run notmpi "$mpiscope" --dir "$dir/other" -- true
-[ "$(cat "$dir/notmpi.status")" = 1 ] && grep -q "not MPICH's mpiexec" "$dir/notmpi.err" ||
+[ "$(cat "$dir/notmpi.status")" = 1 ] && grep -q "true is not a known MPI launcher" "$dir/notmpi.err" ||
     fail "a command that is not an MPI launcher is not refused: $(cat "$dir/notmpi.err")"
+# A program given without its launcher is never run to identify it.
+printf '#!/bin/sh\necho ran >>"%s"\n' "$dir/probe.ran" >"$dir/probe.sh"
+chmod +x "$dir/probe.sh"
+ln -sf probe.sh "$dir/mpiexec"
+rm -f "$dir/probe.ran"
+for cmd in "$dir/probe.sh" "$dir/mpiexec"; do
+    run probe "$mpiscope" --dir "$dir/probe" -- "$cmd" -n 2
+    [ ! -e "$dir/probe.ran" ] || fail "$cmd: mpiscope ran it"
+    [ "$(cat "$dir/probe.status")" = 1 ] && grep -q "is not a known MPI launcher.*it is a script (#!/bin/sh).*did not run it" "$dir/probe.err" ||
+        fail "$cmd: not refused as a script that is not a launcher: $(cat "$dir/probe.err")"
+done
+run probe_elf "$mpiscope" --dir "$dir/probe" -- "$dir/exit_status" 0
+[ "$(cat "$dir/probe_elf.status")" = 1 ] && grep -q "it is a program built for $flavour" "$dir/probe_elf.err" ||
+    fail "an MPI program given as the launcher: not refused as one: $(cat "$dir/probe_elf.err")"
+[ ! -e "$dir/probe" ] || fail "a refused command left $dir/probe"
 run badopt "$mpiscope" --frobnicate -- "${launch[@]}" true
 [ "$(cat "$dir/badopt.status")" = 1 ] && grep -q "unknown option --frobnicate" "$dir/badopt.err" ||
     fail "an unknown option is not refused"
@@ -98,11 +116,15 @@ pick same "$flavour" 0 "$dir/exit_status"
 if command -v "$other_cc" >/dev/null 2>&1 && [ -e "$BUILD/lib/libmpiscope-$other.so" ]; then
     $other_cc -O1 "$root/test/mpi/launcher/exit_status.c" -o "$dir/exit_status_$other" || fail "cannot build the $other program"
     pick other "$other" 1 "$dir/exit_status_$other"
-    run forced "$mpiscope" --dry-run --flavour "$flavour" --dir "$dir/dry-forced" -- "${launch[@]}" "$dir/exit_status_$other"
+    # A --flavour that is not the program's MPI: refused, unless --force.
+    run wrong "$mpiscope" --dry-run --flavour "$flavour" --dir "$dir/dry-wrong" -- "${launch[@]}" "$dir/exit_status_$other"
+    [ "$(cat "$dir/wrong.status")" = 1 ] && grep -q "is built for $other, not $flavour.*--flavour $other.*--force" "$dir/wrong.err" ||
+        fail "--flavour $flavour on an $other program is not refused: $(cat "$dir/wrong.err")"
+    run forced "$mpiscope" --dry-run --flavour "$flavour" --force --dir "$dir/dry-forced" -- "${launch[@]}" "$dir/exit_status_$other"
     grep -q "libmpiscope-$flavour.so" "$dir/forced.err" ||
-        fail "--flavour $flavour is not obeyed: $(cat "$dir/forced.err")"
-    [ "$(grep -c "warning: .* is built for $other, but --flavour $flavour" "$dir/forced.err")" = 1 ] ||
-        fail "--flavour $flavour on an $other program does not warn once: $(cat "$dir/forced.err")"
+        fail "--flavour $flavour --force is not obeyed: $(cat "$dir/forced.err")"
+    [ "$(grep -c "warning: .* is built for $other, but --flavour $flavour --force" "$dir/forced.err")" = 1 ] ||
+        fail "--flavour $flavour --force on an $other program does not warn once: $(cat "$dir/forced.err")"
 fi
 printf '#!/bin/sh\nexec "%s" "$@"\n' "$dir/exit_status" >"$dir/wrapper.sh"
 chmod +x "$dir/wrapper.sh"
