@@ -463,13 +463,13 @@ static int world_of(MPI_Comm comm, int r, MPI_Comm tool)
 {
     MPI_Group g, w;
     int out = MPI_UNDEFINED;
-    if (ms_pmpi_Comm_group(comm, &g) != MPI_SUCCESS)
+    if (PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
         return -1;
-    if (ms_pmpi_Comm_group(tool, &w) == MPI_SUCCESS) {
-        ms_pmpi_Group_translate_ranks(g, 1, &r, w, &out);
-        ms_pmpi_Group_free(&w);
+    if (PMPI_Comm_group(tool, &w) == MPI_SUCCESS) {
+        PMPI_Group_translate_ranks(g, 1, &r, w, &out);
+        PMPI_Group_free(&w);
     }
-    ms_pmpi_Group_free(&g);
+    PMPI_Group_free(&g);
     return out == MPI_UNDEFINED ? -1 : out;
 }
 
@@ -481,7 +481,7 @@ int ms_sync_init(MPI_Comm world, int rank, int size, ms_sync_sample *out)
     MPI_Comm tool, node = MPI_COMM_NULL;
     if (ms_pmpi_Comm_dup(world, &tool) != MPI_SUCCESS)
         return 0;
-    ms_pmpi_Comm_set_errhandler(tool, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(tool, MPI_ERRORS_RETURN);
     /* The host: the ranks sharing memory, split by simulated host (tests). */
     if (ms_pmpi_Comm_split_type(tool, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node) != MPI_SUCCESS)
         node = MPI_COMM_NULL;
@@ -493,18 +493,18 @@ int ms_sync_init(MPI_Comm world, int rank, int size, ms_sync_sample *out)
     }
     if (node != MPI_COMM_NULL)
         ms_pmpi_Comm_free(&node);
-    ms_pmpi_Comm_set_errhandler(host_comm, MPI_ERRORS_RETURN);
-    ms_pmpi_Comm_rank(host_comm, &host_rank);
-    ms_pmpi_Comm_size(host_comm, &host_size);
+    PMPI_Comm_set_errhandler(host_comm, MPI_ERRORS_RETURN);
+    PMPI_Comm_rank(host_comm, &host_rank);
+    PMPI_Comm_size(host_comm, &host_size);
     leader_world = world_of(host_comm, 0, tool);
     if (ms_pmpi_Comm_split(tool, host_rank == 0 ? 0 : MPI_UNDEFINED, rank, &lead_comm) != MPI_SUCCESS)
         lead_comm = MPI_COMM_NULL;
     if (host_rank == 0 && lead_comm == MPI_COMM_NULL)
         return 0;
     if (lead_comm != MPI_COMM_NULL) {
-        ms_pmpi_Comm_set_errhandler(lead_comm, MPI_ERRORS_RETURN);
-        ms_pmpi_Comm_rank(lead_comm, &lead_rank);
-        ms_pmpi_Comm_size(lead_comm, &lead_size);
+        PMPI_Comm_set_errhandler(lead_comm, MPI_ERRORS_RETURN);
+        PMPI_Comm_rank(lead_comm, &lead_rank);
+        PMPI_Comm_size(lead_comm, &lead_size);
         if (lead_rank > 0)
             parent_world = world_of(lead_comm, lead_rank & (lead_rank - 1), tool);
     }
