@@ -1,6 +1,8 @@
 /* The pattern names and the freeing of results: see wait_types.h. */
 #include "wait_types.h"
 
+#include "waits_internal.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +22,14 @@ void ms_waits_free(ms_waits *w)
     free(w->rows);
     free(w->site_rows);
     free(w->path_sites);
-    free(w->inst);
+    ms_wx_inst_file *f = w->inst_file;
+    if (f) {
+        ms_spill_file_free(&f->f);
+        free(f->off);
+        free(f);
+    }
+    free(w->late);
+    free(w->marks);
     free(w->path_ranks);
     free(w->path_regions);
     free(w->path_segs);

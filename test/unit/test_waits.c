@@ -46,11 +46,19 @@ static void compute(const ms_wx_rank *ranks, size_t n, ms_waits *w)
     cr_assert_eq(ms_waits_compute(ranks, n, w), 0);
 }
 
+/* Waiting call i of w, read back from the analysis's file. */
+static ms_wx_instance inst_at(const ms_waits *w, size_t i)
+{
+    ms_wx_instance x;
+    cr_assert_eq(ms_waits_inst_read(w, i, 1, &x), 0, "waiting call %zu of %zu", i, w->ninst);
+    return x;
+}
+
 static void expect_inst(const ms_waits *w, size_t i, int32_t rank, uint32_t ev, int pattern, int32_t cause,
                         int64_t from, int64_t to)
 {
     cr_assert_lt(i, w->ninst, "instance %zu of %zu", i, w->ninst);
-    const ms_wx_instance *x = &w->inst[i];
+    ms_wx_instance xv = inst_at(w, i), *x = &xv;
     cr_expect_eq(x->rank, rank, "instance %zu: rank %d", i, x->rank);
     cr_expect_eq(x->ev, ev, "instance %zu: event %u", i, x->ev);
     cr_expect_eq(x->pattern, pattern, "instance %zu: pattern %s", i, ms_wx_pattern_name(x->pattern));
@@ -124,7 +132,7 @@ Test(waits, late_sender)
     cr_expect_eq(w.clock_violations, 0);
     cr_assert_eq(w.ninst, 1);
     expect_inst(&w, 0, 0, 0, MS_WX_LATE_SENDER, 1, 20, 100);
-    cr_expect_eq(w.inst[0].cause_at, 100);
+    cr_expect_eq(inst_at(&w, 0).cause_at, 100);
     cr_expect_eq(w.wait_ns, 80);
     cr_expect_eq(w.pattern_ns[MS_WX_LATE_SENDER], 80);
     cr_expect_eq(w.pattern_ns[MS_WX_LATE_RECEIVER], 0);
@@ -229,7 +237,7 @@ Test(waits, waitall_waits_for_latest_sender)
     cr_expect_eq(w.messages, 2);
     cr_assert_eq(w.ninst, 1);
     expect_inst(&w, 0, 0, 2, MS_WX_LATE_SENDER, 2, 20, 300);
-    cr_expect_eq(w.inst[0].cause_at, 300);
+    cr_expect_eq(inst_at(&w, 0).cause_at, 300);
     cr_expect_eq(w.wait_ns, 280);
     cr_assert_eq(w.nrows, 1);
     expect_row(&w, 0, MS_WX_LATE_SENDER, 0, 3, 1, 280, 2);
@@ -276,7 +284,7 @@ Test(waits, late_receiver_synchronous_send)
     cr_expect_eq(w.messages, 1);
     cr_assert_eq(w.ninst, 1);
     expect_inst(&w, 0, 0, 0, MS_WX_LATE_RECEIVER, 1, 10, 150);
-    cr_expect_eq(w.inst[0].cause_at, 150);
+    cr_expect_eq(inst_at(&w, 0).cause_at, 150);
     cr_expect_eq(w.pattern_ns[MS_WX_LATE_RECEIVER], 140);
     cr_expect_eq(w.pattern_ns[MS_WX_LATE_SENDER], 0);
     cr_assert_eq(w.nrows, 1);
@@ -353,7 +361,7 @@ Test(waits, clock_condition_violation)
     cr_expect_eq(w.clock_violations, 1);
     cr_assert_eq(w.ninst, 2);
     expect_inst(&w, 0, 0, 0, MS_WX_LATE_SENDER, 1, 20, 150);
-    cr_expect_eq(w.inst[0].cause_at, 200);
+    cr_expect_eq(inst_at(&w, 0).cause_at, 200);
     expect_inst(&w, 1, 0, 1, MS_WX_LATE_SENDER, 1, 300, 350);
     cr_expect_eq(w.wait_ns, 130 + 50);
     ms_waits_free(&w);
@@ -801,8 +809,8 @@ Test(waits, critical_path_walks_first_thread_only)
     cr_assert_eq(w.ninst, 2);
     expect_inst(&w, 0, 0, 0, MS_WX_LATE_SENDER, 1, 100, 500);
     expect_inst(&w, 1, 0, 1, MS_WX_LATE_SENDER, 1, 50, 200);
-    cr_expect_eq(w.inst[0].thread, 0);
-    cr_expect_eq(w.inst[1].thread, 1);
+    cr_expect_eq(inst_at(&w, 0).thread, 0);
+    cr_expect_eq(inst_at(&w, 1).thread, 1);
     cr_expect_eq(w.path_ns, 1000);
     expect_path_rank(&w, 0, 0, 400, 100);
     expect_path_rank(&w, 1, 1, 450, 50);
@@ -941,7 +949,7 @@ Test(waits_logs, late_sender_from_names)
     cr_expect_eq(w->rows[0].wait_ns, 3000);
     cr_expect_eq(w->rows[0].cause_rank, 1);
     cr_assert_eq(w->ninst, 1);
-    cr_expect_eq(w->inst[0].to - w->inst[0].from, 3000);
+    cr_expect_eq(inst_at(w, 0).to - inst_at(w, 0).from, 3000);
     cr_expect_eq(w->wait_ns, 3000);
     cr_expect_eq(w->pattern_ns[MS_WX_LATE_SENDER], 3000);
 

@@ -1,0 +1,668 @@
+/* The replay: every rank's message ends and collective calls merged in
+ * entry order, matched as they come (waits.h, waits_internal.h). What is
+ * held: per channel its ends not yet matched, per collective (comm, k-th
+ * call) the calls until every member came, per event its best waiting
+ * until every end it completes was matched; each goes when done. */
+#include "waits_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../common/stats.h"
+
+/* ---- a hash of three integers to a slot, with deletion ---- */
+
+typedef struct okey {
+    int64_t a, b, c;
+} okey;
+
+typedef struct omap {
+    okey *k;
+    uint32_t *v;           /* slot + 1; 0 empty */
+    size_t n, cap;         /* used, slots (a power of two or 0) */
+} omap;
+
+static size_t ohash(const okey *k)
+{
+    uint64_t h = (uint64_t)k->a * 0x9e3779b97f4a7c15ull;
+    h ^= (uint64_t)k->b * 0xc2b2ae3d27d4eb4full;
+    h ^= (uint64_t)k->c * 0x165667b19e3779f9ull;
+    return (size_t)(h ^ (h >> 31));
+}
+
+static int osame(const okey *x, const okey *y)
+{
+    return x->a == y->a && x->b == y->b && x->c == y->c;
+}
+
+static void omap_free(omap *m)
+{
+    free(m->k);
+    free(m->v);
+    memset(m, 0, sizeof *m);
+}
+
+/* Where k is, or the empty place where it would go. */
+static size_t ofind(const omap *m, const okey *k)
+{
+    size_t j = ohash(k) & (m->cap - 1);
+    while (m->v[j] && !osame(&m->k[j], k))
+        j = (j + 1) & (m->cap - 1);
+    return j;
+}
+
+static int ogrow(omap *m)
+{
+    size_t cap = m->cap ? m->cap * 2 : 64;
+    okey *k = malloc(cap * sizeof *k);
+    uint32_t *v = calloc(cap, sizeof *v);
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return -1;
+    }
+    omap old = *m;
+    m->k = k;
+    m->v = v;
+    m->cap = cap;
+    for (size_t i = 0; i < old.cap; i++)
+        if (old.v[i]) {
+            size_t j = ofind(m, &old.k[i]);
+            m->k[j] = old.k[i];
+            m->v[j] = old.v[i];
+        }
+    free(old.k);
+    free(old.v);
+    return 0;
+}
+
+/* The slot of k; UINT32_MAX when absent. */
+static uint32_t oget(const omap *m, const okey *k)
+{
+    if (!m->cap)
+        return UINT32_MAX;
+    size_t j = ofind(m, k);
+    return m->v[j] ? m->v[j] - 1 : UINT32_MAX;
+}
+
+static int oput(omap *m, const okey *k, uint32_t slot)
+{
+    if ((m->n + 1) * 2 > m->cap && ogrow(m) != 0)
+        return -1;
+    size_t j = ofind(m, k);
+    m->n += !m->v[j];
+    m->k[j] = *k;
+    m->v[j] = slot + 1;
+    return 0;
+}
+
+/* Delete k (present), shifting back the run after it. */
+static void odel(omap *m, const okey *k)
+{
+    size_t mask = m->cap - 1, i = ofind(m, k);
+    m->v[i] = 0;
+    m->n--;
+    for (size_t j = (i + 1) & mask; m->v[j]; j = (j + 1) & mask) {
+        size_t h = ohash(&m->k[j]) & mask;
+        /* Move j to i when its home is not in (i, j]. */
+        if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
+            m->k[i] = m->k[j];
+            m->v[i] = m->v[j];
+            m->v[j] = 0;
+            i = j;
+        }
+    }
+}
+
+/* ---- slots of one kind, reused ---- */
+
+typedef struct pool {
+    void *v;
+    size_t size, n, cap;
+    uint32_t *free;
+    size_t nfree, free_cap;
+} pool;
+
+static uint32_t pool_take(pool *p)
+{
+    if (p->nfree)
+        return p->free[--p->nfree];
+    if (p->n == p->cap) {
+        size_t c = p->cap ? p->cap * 2 : 64;
+        void *v = realloc(p->v, c * p->size);
+        if (!v)
+            return UINT32_MAX;
+        p->v = v;
+        p->cap = c;
+    }
+    memset((char *)p->v + p->n * p->size, 0, p->size);
+    return (uint32_t)p->n++;
+}
+
+static int pool_give(pool *p, uint32_t i)
+{
+    if (p->nfree == p->free_cap) {
+        size_t c = p->free_cap ? p->free_cap * 2 : 64;
+        uint32_t *v = realloc(p->free, c * sizeof *v);
+        if (!v)
+            return -1;
+        p->free = v;
+        p->free_cap = c;
+    }
+    p->free[p->nfree++] = i;
+    memset((char *)p->v + (size_t)i * p->size, 0, p->size);
+    return 0;
+}
+
+static void pool_free(pool *p)
+{
+    free(p->v);
+    free(p->free);
+    memset(p, 0, sizeof *p);
+}
+
+#define AT(p, type, i) (&((type *)(p)->v)[i])
+
+/* ---- the replay's state ---- */
+
+/* An end as held: moved to the common clock, with its input's index. */
+typedef struct hend {
+    ms_wx_end e;
+    uint32_t ri;
+} hend;
+
+/* A channel's ends not yet matched, all of one side: a ring. */
+typedef struct chan {
+    hend *q;
+    size_t head, n, cap;
+    okey key;
+} chan;
+
+/* A collective's calls so far. */
+typedef struct group {
+    hend *m;
+    size_t n, size;
+    okey key;
+} group;
+
+/* An event with ends not yet matched and a waiting candidate or not. */
+typedef struct open_ev {
+    hend h;                /* one of its ends: the event's facts */
+    uint32_t left;
+    uint8_t has, pattern;
+    int32_t cause;
+    int64_t cause_at;
+    okey key;
+} open_ev;
+
+typedef struct replay {
+    const ms_wx_input *in;
+    size_t n;
+    ms_waits *w;
+    ms_wx_sums *sums;
+    ms_xsort_iter *it;     /* per input */
+    hend *head;            /* per input: its next end */
+    size_t *heap, nheap;
+    omap chans, groups, events, seqs;
+    pool chan_pool, group_pool, ev_pool;
+    uint64_t *seq_n;       /* per (input, comm): the calls so far */
+    size_t seq_cap;
+    /* Per communicator: how many ranks have more than k calls on it. */
+    ms_chan_index comm_ids;
+    uint64_t **totals;     /* per id: the ranks' call counts, descending */
+    size_t *ntotals;
+} replay;
+
+/* ---- events: the best waiting, final once every end is matched ---- */
+
+/* Is (pattern, cause, cause_at) the one to keep over x? The latest cause
+ * counts; ties go to the lower pattern, then the lower rank. */
+static int better(const open_ev *x, int pattern, int32_t cause, int64_t cause_at)
+{
+    if (!x->has)
+        return 1;
+    if (cause_at != x->cause_at)
+        return cause_at > x->cause_at;
+    if (pattern != x->pattern)
+        return pattern < x->pattern;
+    return cause < x->cause;
+}
+
+static int finish_event(replay *r, const hend *h, const open_ev *o)
+{
+    const ms_wx_end *e = &h->e;
+    int64_t to = o->cause_at < e->ev_end ? o->cause_at : e->ev_end;
+    if (!o->has || to <= e->ev_start)
+        return 0;
+    const ms_wx_input *in = &r->in[h->ri];
+    ms_wx_instance x = {.rank = in->rank, .ev = e->ev, .thread = e->thread, .pattern = o->pattern,
+                        .cause = o->cause, .from = e->ev_start, .to = to, .cause_at = o->cause_at};
+    return ms_wx_sums_add(r->sums, h->ri, &x, e->region);
+}
+
+/* End h is matched (or left over): its candidate wait (pattern >= 0) to
+ * its event, and the event done when it was its last end. */
+static int settle(replay *r, const hend *h, int pattern, int32_t cause, int64_t cause_at)
+{
+    const ms_wx_end *e = &h->e;
+    if (e->ev == MS_WX_NONE || !e->charge)
+        return 0;
+    if (e->nends <= 1) {
+        open_ev o = {.has = pattern >= 0, .pattern = (uint8_t)(pattern < 0 ? 0 : pattern), .cause = cause,
+                     .cause_at = cause_at};
+        return finish_event(r, h, &o);
+    }
+    okey k = {.a = h->ri, .b = e->ev};
+    uint32_t s = oget(&r->events, &k);
+    if (s == UINT32_MAX) {
+        if ((s = pool_take(&r->ev_pool)) == UINT32_MAX || oput(&r->events, &k, s) != 0)
+            return -1;
+        *AT(&r->ev_pool, open_ev, s) = (open_ev){.h = *h, .left = e->nends, .key = k};
+    }
+    open_ev *o = AT(&r->ev_pool, open_ev, s);
+    if (pattern >= 0 && better(o, pattern, cause, cause_at)) {
+        o->has = 1;
+        o->pattern = (uint8_t)pattern;
+        o->cause = cause;
+        o->cause_at = cause_at;
+    }
+    if (--o->left > 0)
+        return 0;
+    open_ev done = *o;
+    odel(&r->events, &k);
+    if (pool_give(&r->ev_pool, s) != 0)
+        return -1;
+    return finish_event(r, h, &done);
+}
+
+/* ---- point to point ---- */
+
+/* A matched pair: the waits it may cause. */
+static int pair(replay *r, const hend *s, const hend *v)
+{
+    const ms_wx_end *sm = &s->e, *rm = &v->e;
+    ms_waits *w = r->w;
+    w->messages++;
+    int pv = -1, ps = -1;
+    if (rm->ev != MS_WX_NONE) {
+        if (rm->ev_end < sm->entry) {
+            w->clock_violations++;
+            if ((uint64_t)(sm->entry - rm->ev_end) > w->clock_violation_max_ns)
+                w->clock_violation_max_ns = (uint64_t)(sm->entry - rm->ev_end);
+        }
+        if (rm->charge && sm->entry > rm->ev_start)
+            pv = MS_WX_LATE_SENDER;
+    }
+    if (sm->sync && sm->ev != MS_WX_NONE) {
+        /* A standard send waited for the receive only if it returned after
+         * the receive was posted. */
+        int held = sm->sync == 1 || sm->ev_end >= rm->entry;
+        if (sm->charge && held && rm->entry > sm->ev_start)
+            ps = MS_WX_LATE_RECEIVER;
+    }
+    if (settle(r, v, pv, r->in[s->ri].rank, sm->entry) != 0)
+        return -1;
+    return settle(r, s, ps, r->in[v->ri].rank, rm->entry);
+}
+
+static int p2p(replay *r, const hend *h)
+{
+    const ms_wx_end *e = &h->e;
+    int32_t me = r->in[h->ri].rank;
+    int send = e->kind == MS_WX_END_SEND;
+    int64_t src = send ? me : e->other, dst = send ? e->other : me;
+    okey k = {.a = e->comm, .b = e->tag, .c = (int64_t)((uint64_t)(uint32_t)src << 32 | (uint32_t)dst)};
+    uint32_t s = oget(&r->chans, &k);
+    if (s != UINT32_MAX) {
+        chan *c = AT(&r->chan_pool, chan, s);
+        if (c->q[c->head].e.kind != e->kind) {
+            hend other = c->q[c->head];
+            c->head = (c->head + 1) % c->cap;
+            if (--c->n == 0) {
+                free(c->q);
+                odel(&r->chans, &k);
+                if (pool_give(&r->chan_pool, s) != 0)
+                    return -1;
+            }
+            return send ? pair(r, h, &other) : pair(r, &other, h);
+        }
+    } else {
+        if ((s = pool_take(&r->chan_pool)) == UINT32_MAX || oput(&r->chans, &k, s) != 0)
+            return -1;
+        AT(&r->chan_pool, chan, s)->key = k;
+    }
+    chan *c = AT(&r->chan_pool, chan, s);
+    if (c->n == c->cap) {
+        size_t cap = c->cap ? c->cap * 2 : 4;
+        hend *q = malloc(cap * sizeof *q);
+        if (!q)
+            return -1;
+        for (size_t i = 0; i < c->n; i++)
+            q[i] = c->q[(c->head + i) % c->cap];
+        free(c->q);
+        c->q = q;
+        c->cap = cap;
+        c->head = 0;
+    }
+    c->q[(c->head + c->n++) % c->cap] = *h;
+    return 0;
+}
+
+/* ---- collectives ---- */
+
+/* The members of collective k of communicator comm: the ranks with more
+ * than k calls on it. */
+static size_t group_size(const replay *r, int64_t comm, uint64_t k)
+{
+    ms_chan_key key = {.a = comm};
+    uint32_t id;
+    if (!ms_chan_index_find(&r->comm_ids, &key, &id))
+        return 0;
+    const uint64_t *t = r->totals[id];
+    size_t lo = 0, hi = r->ntotals[id];
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (t[m] > k)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo;
+}
+
+static int member_cmp(const void *a, const void *b)
+{
+    const hend *x = a, *y = b;
+    return x->ri < y->ri ? -1 : x->ri > y->ri;
+}
+
+/* The waits of one complete collective: its calls g[0..n), one per rank. */
+static int coll_group(replay *r, hend *g, size_t n, size_t members)
+{
+    if (n > 1)
+        qsort(g, n, sizeof *g, member_cmp);
+    if (n < members) {
+        r->w->unmatched_colls += n;
+        for (size_t k = 0; k < n; k++)
+            if (settle(r, &g[k], -1, 0, 0) != 0)
+                return -1;
+        return 0;
+    }
+    r->w->colls++;
+    const ms_wx_end *first = &g[0].e;
+    int cls = first->sync;
+    size_t last = 0, early = SIZE_MAX, root = SIZE_MAX;
+    for (size_t k = 0; k < n; k++) {
+        if (g[k].e.entry > g[last].e.entry)
+            last = k;
+        if (r->in[g[k].ri].rank == first->other)
+            root = k;
+    }
+    for (size_t k = 0; k < n; k++)
+        if (k != root && (early == SIZE_MAX || g[k].e.entry < g[early].e.entry))
+            early = k;
+    for (size_t k = 0; k < n; k++) {
+        const ms_wx_end *c = &g[k].e;
+        size_t by = SIZE_MAX;
+        int pattern = -1;
+        if (c->ev != MS_WX_NONE && c->charge) {
+            switch (cls) {
+            case MS_WX_BARRIER:
+            case MS_WX_NXN:
+                if (k != last) {
+                    by = last;
+                    pattern = cls == MS_WX_BARRIER ? MS_WX_WAIT_BARRIER : MS_WX_WAIT_NXN;
+                }
+                break;
+            case MS_WX_BCAST:
+                if (root != SIZE_MAX && k != root) {
+                    by = root;
+                    pattern = MS_WX_LATE_BCAST;
+                }
+                break;
+            case MS_WX_REDUCE:
+                if (k == root && early != SIZE_MAX) {
+                    by = early;
+                    pattern = MS_WX_EARLY_REDUCE;
+                }
+                break;
+            }
+        }
+        int64_t at = pattern >= 0 ? g[by].e.entry : 0;
+        if (pattern >= 0 && !(at > c->ev_start))
+            pattern = -1;
+        if (settle(r, &g[k], pattern, pattern >= 0 ? r->in[g[by].ri].rank : 0, at) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+static int coll(replay *r, const hend *h)
+{
+    /* Its place among its rank's calls on the communicator. */
+    okey sk = {.a = h->ri, .b = h->e.comm};
+    uint32_t si = oget(&r->seqs, &sk);
+    if (si == UINT32_MAX) {
+        si = (uint32_t)r->seqs.n;
+        if (oput(&r->seqs, &sk, si) != 0)
+            return -1;
+    }
+    if (si >= r->seq_cap) {
+        size_t c = r->seq_cap ? r->seq_cap * 2 : 64;
+        uint64_t *v = realloc(r->seq_n, c * sizeof *v);
+        if (!v)
+            return -1;
+        memset(v + r->seq_cap, 0, (c - r->seq_cap) * sizeof *v);
+        r->seq_n = v;
+        r->seq_cap = c;
+    }
+    uint64_t k = r->seq_n[si]++;
+    size_t size = group_size(r, h->e.comm, k), members = group_size(r, h->e.comm, 0);
+    okey gk = {.a = h->e.comm, .b = (int64_t)k};
+    uint32_t s = oget(&r->groups, &gk);
+    if (s == UINT32_MAX) {
+        if ((s = pool_take(&r->group_pool)) == UINT32_MAX || oput(&r->groups, &gk, s) != 0)
+            return -1;
+        group *g = AT(&r->group_pool, group, s);
+        g->key = gk;
+        g->size = size;
+        if (!(g->m = malloc((size ? size : 1) * sizeof *g->m)))
+            return -1;
+    }
+    group *g = AT(&r->group_pool, group, s);
+    if (g->n >= g->size)
+        return -1;
+    g->m[g->n++] = *h;
+    if (g->n < g->size)
+        return 0;
+    hend *m = g->m;
+    size_t n = g->n;
+    odel(&r->groups, &gk);
+    if (pool_give(&r->group_pool, s) != 0) {
+        free(m);
+        return -1;
+    }
+    int rc = coll_group(r, m, n, members);
+    free(m);
+    return rc;
+}
+
+/* ---- the merge of the inputs' ends ---- */
+
+static int head_less(const replay *r, size_t a, size_t b)
+{
+    const hend *x = &r->head[a], *y = &r->head[b];
+    if (x->e.entry != y->e.entry)
+        return x->e.entry < y->e.entry;
+    if (a != b)
+        return a < b;
+    return x->e.seq < y->e.seq;
+}
+
+static void heap_sift(replay *r, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, rt = l + 1, m = i;
+        if (l < r->nheap && head_less(r, r->heap[l], r->heap[m]))
+            m = l;
+        if (rt < r->nheap && head_less(r, r->heap[rt], r->heap[m]))
+            m = rt;
+        if (m == i)
+            return;
+        size_t t = r->heap[i];
+        r->heap[i] = r->heap[m];
+        r->heap[m] = t;
+        i = m;
+    }
+}
+
+/* Input ri's next end into head[ri], moved; 1, 0 at its end, -1 on error. */
+static int advance(replay *r, size_t ri)
+{
+    const ms_wx_end *e = ms_xsort_next(&r->it[ri]);
+    if (!e)
+        return r->it[ri].failed ? -1 : 0;
+    const ms_wx_input *in = &r->in[ri];
+    hend *h = &r->head[ri];
+    h->e = *e;
+    h->ri = (uint32_t)ri;
+    h->e.entry = ms_wx_time(in, e->entry);
+    if (e->ev != MS_WX_NONE) {
+        ms_wx_span s = {.start = e->ev_start, .end = e->ev_end, .region = e->region};
+        s = ms_wx_span_moved(in, &s);
+        h->e.ev_start = s.start;
+        h->e.ev_end = s.end;
+        h->e.region = s.region;
+    }
+    return 1;
+}
+
+static int comm_totals(replay *r)
+{
+    size_t known = 0;
+    for (size_t i = 0; i < r->n; i++) {
+        const ms_wx_spill *sp = r->in[i].spill;
+        for (size_t c = 0; c < sp->comms.n; c++) {
+            uint32_t id;
+            if (ms_chan_index_id(&r->comm_ids, &sp->comms.keys[c], &id) != 0)
+                return -1;
+            if (id == known) {
+                uint64_t **t = realloc(r->totals, (known + 1) * sizeof *t);
+                if (!t)
+                    return -1;
+                r->totals = t;
+                size_t *nt = realloc(r->ntotals, (known + 1) * sizeof *nt);
+                if (!nt)
+                    return -1;
+                r->ntotals = nt;
+                r->ntotals[id] = 0;
+                if (!(r->totals[id] = malloc(r->n * sizeof **r->totals)))
+                    return -1;
+                known++;
+            }
+            r->totals[id][r->ntotals[id]++] = sp->ncoll[c];
+        }
+    }
+    /* Descending: the ranks with more than k calls come first. */
+    for (size_t id = 0; id < r->comm_ids.n; id++) {
+        uint64_t *t = r->totals[id];
+        for (size_t i = 1; i < r->ntotals[id]; i++)
+            for (size_t j = i; j > 0 && t[j - 1] < t[j]; j--) {
+                uint64_t x = t[j];
+                t[j] = t[j - 1];
+                t[j - 1] = x;
+            }
+    }
+    return 0;
+}
+
+static void replay_free(replay *r)
+{
+    for (size_t i = 0; r->it && i < r->n; i++)
+        ms_xsort_iter_free(&r->it[i]);
+    free(r->it);
+    free(r->head);
+    free(r->heap);
+    for (size_t i = 0; i < r->chan_pool.n; i++)
+        free(AT(&r->chan_pool, chan, i)->q);
+    for (size_t i = 0; i < r->group_pool.n; i++)
+        free(AT(&r->group_pool, group, i)->m);
+    omap_free(&r->chans);
+    omap_free(&r->groups);
+    omap_free(&r->events);
+    omap_free(&r->seqs);
+    pool_free(&r->chan_pool);
+    pool_free(&r->group_pool);
+    pool_free(&r->ev_pool);
+    free(r->seq_n);
+    for (size_t id = 0; r->totals && id < r->comm_ids.n; id++)
+        free(r->totals[id]);
+    free(r->totals);
+    free(r->ntotals);
+    ms_chan_index_free(&r->comm_ids);
+}
+
+/* What is left once every end came: unmatched ends, events still open. */
+static int leftovers(replay *r)
+{
+    for (size_t i = 0; i < r->chan_pool.n; i++) {
+        chan *c = AT(&r->chan_pool, chan, i);
+        for (size_t j = 0; j < c->n; j++) {
+            const hend *h = &c->q[(c->head + j) % c->cap];
+            if (h->e.kind == MS_WX_END_SEND)
+                r->w->unmatched_sends++;
+            else
+                r->w->unmatched_recvs++;
+            if (settle(r, h, -1, 0, 0) != 0)
+                return -1;
+        }
+    }
+    /* Groups are complete by construction: every member's calls were
+     * counted. An event still open had a count of ends larger than the
+     * ends written (facts from elsewhere): what it has counts. */
+    for (size_t i = 0; i < r->ev_pool.n; i++) {
+        const open_ev *o = AT(&r->ev_pool, open_ev, i);
+        if (o->left && finish_event(r, &o->h, o) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int ms_wx_replay(const ms_wx_input *in, size_t n, ms_waits *w, ms_wx_sums *sums)
+{
+    replay r = {.in = in, .n = n, .w = w, .sums = sums};
+    r.chan_pool.size = sizeof(chan);
+    r.group_pool.size = sizeof(group);
+    r.ev_pool.size = sizeof(open_ev);
+    ms_chan_index_init(&r.comm_ids);
+    r.it = calloc(n ? n : 1, sizeof *r.it);
+    r.head = calloc(n ? n : 1, sizeof *r.head);
+    r.heap = malloc((n ? n : 1) * sizeof *r.heap);
+    int rc = r.it && r.head && r.heap ? comm_totals(&r) : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        /* A small buffer per run of each input. */
+        rc = ms_xsort_iter_init(&r.it[i], &in[i].spill->ends, 256);
+        int got = rc == 0 ? advance(&r, i) : -1;
+        if (got < 0)
+            rc = -1;
+        else if (got)
+            r.heap[r.nheap++] = i;
+    }
+    for (size_t i = r.nheap / 2; rc == 0 && i-- > 0;)
+        heap_sift(&r, i);
+    while (rc == 0 && r.nheap) {
+        size_t ri = r.heap[0];
+        hend h = r.head[ri];
+        rc = h.e.kind == MS_WX_END_COLL ? coll(&r, &h) : p2p(&r, &h);
+        int got = rc == 0 ? advance(&r, ri) : -1;
+        if (got < 0)
+            rc = -1;
+        else if (!got)
+            r.heap[0] = r.heap[--r.nheap];
+        heap_sift(&r, 0);
+    }
+    if (rc == 0)
+        rc = leftovers(&r);
+    replay_free(&r);
+    return rc;
+}

@@ -1,0 +1,227 @@
+/* Record files in the merge's private temporary directory: see spill.h. */
+#include "spill.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static char dir[4096];
+static int dir_ok;
+static pthread_once_t dir_once = PTHREAD_ONCE_INIT;
+static unsigned long file_seq;
+static pthread_mutex_t seq_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void remove_dir(void)
+{
+    if (dir_ok)
+        rmdir(dir);
+}
+
+static const int caught[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE};
+static struct sigaction before[sizeof caught / sizeof caught[0]];
+
+/* The directory goes, then the signal does what it did before. */
+static void on_signal(int sig)
+{
+    remove_dir();
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++)
+        if (caught[i] == sig)
+            sigaction(sig, &before[i], NULL);
+    raise(sig);
+}
+
+static void make_dir(void)
+{
+    const char *t = getenv("TMPDIR");
+    if (!t || !*t)
+        t = "/tmp";
+    if (snprintf(dir, sizeof dir, "%s/mpiscope-merge-XXXXXX", t) >= (int)sizeof dir || !mkdtemp(dir))
+        return;
+    dir_ok = 1;
+    atexit(remove_dir);
+    for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        /* Only where the signal would end the merge as it is: a handler
+         * of the program's own (an MPI runtime's) or an ignored one stays. */
+        if (sigaction(caught[i], NULL, &before[i]) != 0 || (before[i].sa_flags & SA_SIGINFO) ||
+            before[i].sa_handler != SIG_DFL)
+            continue;
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(caught[i], &sa, NULL);
+    }
+}
+
+const char *ms_spill_dir(void)
+{
+    pthread_once(&dir_once, make_dir);
+    if (!dir_ok) {
+        errno = errno ? errno : EACCES;
+        return NULL;
+    }
+    return dir;
+}
+
+/* A new file in the directory, unlinked at once; -1 on error. */
+static int open_spill(void)
+{
+    const char *d = ms_spill_dir();
+    if (!d)
+        return -1;
+    pthread_mutex_lock(&seq_lock);
+    unsigned long k = file_seq++;
+    pthread_mutex_unlock(&seq_lock);
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%lu", d, k);
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0)
+        unlink(path);
+    return fd;
+}
+
+void ms_spill_file_init(ms_spill_file *f, size_t rec, size_t cap)
+{
+    memset(f, 0, sizeof *f);
+    f->fd = -1;
+    f->rec = rec;
+    f->cap = cap ? cap : 1;
+}
+
+static int write_all(int fd, const unsigned char *p, size_t len, uint64_t off)
+{
+    while (len) {
+        ssize_t k = pwrite(fd, p, len, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        len -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return 0;
+}
+
+int ms_spill_file_flush(ms_spill_file *f)
+{
+    int rc = 0;
+    if (f->nbuf) {
+        if (f->fd < 0 && (f->fd = open_spill()) < 0)
+            rc = -1;
+        else
+            rc = write_all(f->fd, f->buf, f->nbuf * f->rec, (f->n - f->nbuf) * f->rec);
+    }
+    f->nbuf = 0;
+    free(f->buf);
+    f->buf = NULL;
+    return rc;
+}
+
+int ms_spill_file_put_n(ms_spill_file *f, const void *r, size_t n)
+{
+    const unsigned char *p = r;
+    while (n) {
+        if (!f->buf && !(f->buf = malloc(f->cap * f->rec)))
+            return -1;
+        size_t k = f->cap - f->nbuf < n ? f->cap - f->nbuf : n;
+        memcpy(f->buf + f->nbuf * f->rec, p, k * f->rec);
+        f->nbuf += k;
+        f->n += k;
+        p += k * f->rec;
+        n -= k;
+        if (f->nbuf == f->cap) {
+            if (f->fd < 0 && (f->fd = open_spill()) < 0)
+                return -1;
+            if (write_all(f->fd, f->buf, f->nbuf * f->rec, (f->n - f->nbuf) * f->rec) != 0)
+                return -1;
+            f->nbuf = 0;
+        }
+    }
+    return 0;
+}
+
+int ms_spill_file_put(ms_spill_file *f, const void *r)
+{
+    if (f->buf && f->nbuf + 1 < f->cap) {
+        memcpy(f->buf + f->nbuf * f->rec, r, f->rec);
+        f->nbuf++;
+        f->n++;
+        return 0;
+    }
+    return ms_spill_file_put_n(f, r, 1);
+}
+
+void ms_spill_file_free(ms_spill_file *f)
+{
+    if (f->fd >= 0)
+        close(f->fd);
+    free(f->buf);
+    f->fd = -1;
+    f->buf = NULL;
+    f->n = f->nbuf = 0;
+}
+
+int ms_spill_read(const ms_spill_file *f, uint64_t at, size_t n, void *out)
+{
+    unsigned char *p = out;
+    size_t len = n * f->rec;
+    uint64_t off = at * f->rec;
+    while (len) {
+        ssize_t k = pread(f->fd, p, len, (off_t)off);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0) {
+            if (k == 0)
+                errno = EIO;
+            return -1;
+        }
+        p += k;
+        len -= (size_t)k;
+        off += (uint64_t)k;
+    }
+    return 0;
+}
+
+void ms_spill_reader_init(ms_spill_reader *r, const ms_spill_file *f, uint64_t lo, uint64_t n, size_t blk_cap)
+{
+    memset(r, 0, sizeof *r);
+    r->fd = f->fd;
+    r->rec = f->rec;
+    r->lo = lo;
+    r->n = n;
+    r->blk_cap = blk_cap ? blk_cap : 1;
+}
+
+void ms_spill_reader_free(ms_spill_reader *r)
+{
+    free(r->blk);
+    r->blk = NULL;
+    r->blk_n = 0;
+}
+
+const void *ms_spill_load(ms_spill_reader *r, uint64_t i)
+{
+    if (i >= r->n || r->failed)
+        return NULL;
+    if (!r->blk && !(r->blk = malloc(r->blk_cap * r->rec))) {
+        r->failed = 1;
+        return NULL;
+    }
+    /* Blocks on a grid: a backward scan reads each once, as a forward one. */
+    uint64_t at = i - i % r->blk_cap, n = r->n - at < r->blk_cap ? r->n - at : r->blk_cap;
+    ms_spill_file f = {.fd = r->fd, .rec = r->rec};
+    if (ms_spill_read(&f, r->lo + at, (size_t)n, r->blk) != 0) {
+        r->failed = 1;
+        r->blk_n = 0;
+        return NULL;
+    }
+    r->blk_at = at;
+    r->blk_n = n;
+    return r->blk + (size_t)(i - at) * r->rec;
+}
