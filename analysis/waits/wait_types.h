@@ -195,7 +195,4 @@ typedef struct ms_waits {
     size_t npath_segs_all;      /* pieces of the whole path */
 } ms_waits;
 
-/* Free what w holds (NULL: nothing); w is then empty. */
-void ms_waits_free(ms_waits *w);
-
 #endif

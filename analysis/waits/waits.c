@@ -5,27 +5,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/stats.h"
 #include "waits_internal.h"
 
-int64_t ms_wx_time(const ms_wx_input *in, int64_t t)
+void ms_waits_free(ms_waits *w)
 {
-    return in->clock ? in->clock(in->clock_ctx, t) : t;
-}
-
-ms_wx_span ms_wx_span_moved(const ms_wx_input *in, const ms_wx_span *x)
-{
-    ms_wx_span y = *x;
-    if (in->clock) {
-        /* The start on the common clock, the duration as measured: as the
-         * timeline and the trace place calls. */
-        int64_t d = x->end > x->start ? x->end - x->start : 0;
-        y.start = in->clock(in->clock_ctx, x->start);
-        y.end = ms_sat_add_i64(y.start, d);
+    if (!w)
+        return;
+    free(w->rows);
+    free(w->site_rows);
+    free(w->path_sites);
+    ms_wx_inst_file *f = w->inst_file;
+    if (f) {
+        ms_spill_file_free(&f->f);
+        free(f->off);
+        free(f);
     }
-    if (in->map && y.region != MS_WX_NONE)
-        y.region = y.region < in->nmap ? in->map[y.region] : MS_WX_NONE;
-    return y;
+    free(w->late);
+    free(w->marks);
+    free(w->path_ranks);
+    free(w->path_regions);
+    free(w->path_segs);
+    memset(w, 0, sizeof *w);
 }
 
 int ms_waits_run(const ms_wx_input *in, size_t n, const ms_wx_opts *opts, ms_waits *out)

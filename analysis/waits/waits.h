@@ -54,34 +54,8 @@
 
 #include <stddef.h>
 
-#include "wait_spill.h"
+#include "wait_input.h"
 #include "wait_types.h"
-
-/* One rank's facts as the analysis reads them. */
-typedef struct ms_wx_input {
-    int32_t rank;
-    int64_t app_start, app_end;   /* on the common clock */
-    int finalized;
-    uint64_t app_ns;
-    ms_wx_spill *spill;           /* finished (ms_wx_spill_finish) */
-    /* The spill's times to the common clock (an event keeps its duration);
-     * NULL: as they are. */
-    int64_t (*clock)(const void *ctx, int64_t t);
-    const void *clock_ctx;
-    /* The spill's regions to the caller's (nmap entries, MS_WX_NONE past
-     * them); NULL: as they are. */
-    const uint32_t *map;
-    size_t nmap;
-} ms_wx_input;
-
-typedef struct ms_wx_opts {
-    uint32_t nregions;            /* the caller's regions are below this */
-    /* Rows by group[region] (ngroup entries; MS_WX_NONE past them), the
-     * rows by region then kept as site_rows; NULL: rows by region. */
-    const uint32_t *group;
-    size_t ngroup;
-    int32_t mark_rank;            /* marks: of ranks up to this one; -1 none */
-} ms_wx_opts;
 
 /* Match and measure; inputs ascending by rank, each once. *out is zeroed
  * first. 0, or -1 when out of memory or on a temporary file's error
@@ -92,6 +66,9 @@ int ms_waits_run(const ms_wx_input *in, size_t n, const ms_wx_opts *opts, ms_wai
  * thread, messages and collectives in any order), spilled first; rows by
  * region, marks of every rank. */
 int ms_waits_compute(const ms_wx_rank *ranks, size_t nranks, ms_waits *out);
+
+/* Free what w holds (NULL: nothing); w is then empty. */
+void ms_waits_free(ms_waits *w);
 
 /* Waiting calls [at, at + n) of w (by rank, then event) into out. 0, or -1
  * (past the end, a read error). */

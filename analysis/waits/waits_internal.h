@@ -10,7 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "waits.h"
+#include "spill.h"
+#include "wait_input.h"
+#include "wait_types.h"
 
 /* What ms_waits.inst_file holds. */
 typedef struct ms_wx_inst_file {
@@ -30,9 +32,6 @@ int ms_wx_sums_add(ms_wx_sums *s, size_t ri, const ms_wx_instance *x, uint32_t r
 int ms_wx_sums_done(ms_wx_sums *s, ms_waits *w);
 void ms_wx_sums_free(ms_wx_sums *s);
 
-/* A span of the spill moved to the common clock and the caller's regions. */
-ms_wx_span ms_wx_span_moved(const ms_wx_input *in, const ms_wx_span *x);
-int64_t ms_wx_time(const ms_wx_input *in, int64_t t);
 
 /* Match every end of the inputs; counts into w, waiting calls into s.
  * 0, or -1. */
