@@ -21,6 +21,7 @@ typedef struct lane {
     ms_spill_reader pieces;  /* innermost user regions (piece), disjoint, by start */
     size_t npieces;
     ms_spill_reader inst;    /* its waiting calls, by event */
+    size_t piece_hint;     /* where the last lookup of a piece ended */
     int failed;
 } lane;
 
@@ -138,6 +139,9 @@ static int flatten(lane *l)
     return rc;
 }
 
+/* Steps a hinted search takes from its hint before it bisects. */
+#define HINT_STEPS 8
+
 /* Blocks of records the walk's readers hold. */
 #define WALK_BLOCK 1024
 
@@ -152,6 +156,7 @@ static int make_lane(const ms_wx_input *in, lane *l, const ms_wx_inst_file *f, s
     l->npieces = (size_t)l->pieces_file.n;
     ms_spill_reader_init(&l->pieces, &l->pieces_file, 0, l->npieces, WALK_BLOCK);
     ms_spill_reader_init(&l->inst, &f->f, f->off[ri], f->off[ri + 1] - f->off[ri], WALK_BLOCK);
+    l->piece_hint = l->npieces;
     return 0;
 }
 
@@ -281,8 +286,22 @@ static void add_compute_in(walk *k, lane *l, size_t ri, int64_t a, int64_t b)
 {
     uint64_t inside = 0;
     int64_t at = a;
-    /* The first piece that ends after a. */
-    size_t lo = 0, hi = l->npieces;
+    /* The first piece that ends after a: the walk goes backward, so it is
+     * at or just below where the last lookup ended (else a bisection
+     * below it finds it). */
+    size_t lo = 0, hi = l->piece_hint < l->npieces ? l->piece_hint + 1 : l->npieces;
+    if (hi < l->npieces && piece_at(l, hi).hi <= a) {
+        /* Not below the hint after all: bisect above it. */
+        lo = hi;
+        hi = l->npieces;
+    }
+    for (int step = 0; lo == 0 && step < HINT_STEPS && hi > 0; step++) {
+        if (piece_at(l, hi - 1).hi <= a) {
+            lo = hi;
+            break;
+        }
+        hi--;
+    }
     while (lo < hi) {
         size_t m = lo + (hi - lo) / 2;
         if (piece_at(l, m).hi <= a)
@@ -290,6 +309,7 @@ static void add_compute_in(walk *k, lane *l, size_t ri, int64_t a, int64_t b)
         else
             hi = m;
     }
+    l->piece_hint = lo;
     for (size_t i = lo; i < l->npieces; i++) {
         piece p = piece_at(l, i);
         if (p.lo >= b)
@@ -316,9 +336,6 @@ static inline __attribute__((always_inline)) void add_mpi(walk *k, size_t ri, ui
     k->region_ns[slot_of(k, region)] += (uint64_t)(b - a);
     add_seg(k, ri, region, 1, a, b);
 }
-
-/* Steps a hinted search takes from its hint before it bisects. */
-#define HINT_STEPS 8
 
 static inline uint32_t inst_ev(lane *l, size_t i)
 {
