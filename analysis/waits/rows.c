@@ -267,7 +267,7 @@ int ms_wx_sums_done(ms_wx_sums *s, ms_waits *w)
     for (size_t i = 0; i < s->nranks; i++)
         f->off[i + 1] = f->off[i] + s->per_rank[i];
     f->f = s->inst.file;
-    s->inst.file.fd = -1;
+    ms_spill_file_init(&s->inst.file, sizeof(ms_wx_instance), 1);
     w->inst_file = f;
     w->ninst = (size_t)s->n;
     w->wait_ns = s->wait_ns;

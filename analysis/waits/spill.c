@@ -15,6 +15,23 @@ static int dir_ok;
 static pthread_once_t dir_once = PTHREAD_ONCE_INIT;
 static unsigned long file_seq;
 static pthread_mutex_t seq_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Bytes of record files in memory now. */
+static size_t mem_used;
+
+/* Room for `bytes` more in memory: 1 taken, 0 over the share. */
+static int mem_take(size_t bytes)
+{
+    size_t was = __atomic_fetch_add(&mem_used, bytes, __ATOMIC_RELAXED);
+    if (was + bytes <= MS_SPILL_MEMORY && was + bytes >= was)
+        return 1;
+    __atomic_fetch_sub(&mem_used, bytes, __ATOMIC_RELAXED);
+    return 0;
+}
+
+static void mem_give(size_t bytes)
+{
+    __atomic_fetch_sub(&mem_used, bytes, __ATOMIC_RELAXED);
+}
 
 static void remove_dir(void)
 {
@@ -108,15 +125,44 @@ static int write_all(int fd, const unsigned char *p, size_t len, uint64_t off)
     return 0;
 }
 
+/* The file to disk: what memory held written, the share given back. */
+static int to_disk(ms_spill_file *f)
+{
+    if ((f->fd = open_spill()) < 0)
+        return -1;
+    int rc = f->n ? write_all(f->fd, f->mem, (size_t)f->n * f->rec, 0) : 0;
+    free(f->mem);
+    f->mem = NULL;
+    mem_give(f->mem_cap * f->rec);
+    f->mem_cap = 0;
+    return rc;
+}
+
+/* Room in memory for n more records; 0 when the file must go to disk. */
+static int mem_room(ms_spill_file *f, size_t n)
+{
+    if (f->n + n <= f->mem_cap)
+        return 1;
+    size_t cap = f->mem_cap ? f->mem_cap * 2 : 64;
+    while (cap < f->n + n)
+        cap *= 2;
+    if (!mem_take((cap - f->mem_cap) * f->rec))
+        return 0;
+    unsigned char *m = realloc(f->mem, cap * f->rec);
+    if (!m) {
+        mem_give((cap - f->mem_cap) * f->rec);
+        return 0;
+    }
+    f->mem = m;
+    f->mem_cap = cap;
+    return 1;
+}
+
 int ms_spill_file_flush(ms_spill_file *f)
 {
     int rc = 0;
-    if (f->nbuf) {
-        if (f->fd < 0 && (f->fd = open_spill()) < 0)
-            rc = -1;
-        else
-            rc = write_all(f->fd, f->buf, f->nbuf * f->rec, (f->n - f->nbuf) * f->rec);
-    }
+    if (f->nbuf)
+        rc = write_all(f->fd, f->buf, f->nbuf * f->rec, (f->n - f->nbuf) * f->rec);
     f->nbuf = 0;
     free(f->buf);
     f->buf = NULL;
@@ -126,6 +172,15 @@ int ms_spill_file_flush(ms_spill_file *f)
 int ms_spill_file_put_n(ms_spill_file *f, const void *r, size_t n)
 {
     const unsigned char *p = r;
+    if (f->fd < 0) {
+        if (mem_room(f, n)) {
+            memcpy(f->mem + (size_t)f->n * f->rec, p, n * f->rec);
+            f->n += n;
+            return 0;
+        }
+        if (to_disk(f) != 0)
+            return -1;
+    }
     while (n) {
         if (!f->buf && !(f->buf = malloc(f->cap * f->rec)))
             return -1;
@@ -136,8 +191,6 @@ int ms_spill_file_put_n(ms_spill_file *f, const void *r, size_t n)
         p += k * f->rec;
         n -= k;
         if (f->nbuf == f->cap) {
-            if (f->fd < 0 && (f->fd = open_spill()) < 0)
-                return -1;
             if (write_all(f->fd, f->buf, f->nbuf * f->rec, (f->n - f->nbuf) * f->rec) != 0)
                 return -1;
             f->nbuf = 0;
@@ -148,6 +201,11 @@ int ms_spill_file_put_n(ms_spill_file *f, const void *r, size_t n)
 
 int ms_spill_file_put(ms_spill_file *f, const void *r)
 {
+    if (f->fd < 0 && f->n < f->mem_cap) {
+        memcpy(f->mem + (size_t)f->n * f->rec, r, f->rec);
+        f->n++;
+        return 0;
+    }
     if (f->buf && f->nbuf + 1 < f->cap) {
         memcpy(f->buf + f->nbuf * f->rec, r, f->rec);
         f->nbuf++;
@@ -162,13 +220,23 @@ void ms_spill_file_free(ms_spill_file *f)
     if (f->fd >= 0)
         close(f->fd);
     free(f->buf);
+    free(f->mem);
+    mem_give(f->mem_cap * f->rec);
     f->fd = -1;
-    f->buf = NULL;
-    f->n = f->nbuf = 0;
+    f->buf = f->mem = NULL;
+    f->n = f->nbuf = f->mem_cap = 0;
 }
 
 int ms_spill_read(const ms_spill_file *f, uint64_t at, size_t n, void *out)
 {
+    if (f->fd < 0) {
+        if (at > f->n || n > f->n - at) {
+            errno = EIO;
+            return -1;
+        }
+        memcpy(out, f->mem + (size_t)at * f->rec, n * f->rec);
+        return 0;
+    }
     unsigned char *p = out;
     size_t len = n * f->rec;
     uint64_t off = at * f->rec;
@@ -191,15 +259,23 @@ int ms_spill_read(const ms_spill_file *f, uint64_t at, size_t n, void *out)
 void ms_spill_reader_init(ms_spill_reader *r, const ms_spill_file *f, uint64_t lo, uint64_t n, size_t blk_cap)
 {
     memset(r, 0, sizeof *r);
-    r->fd = f->fd;
+    r->f = f;
     r->rec = f->rec;
     r->lo = lo;
     r->n = n;
     r->blk_cap = blk_cap ? blk_cap : 1;
+    if (f->fd < 0 && f->mem) {
+        /* In memory: the whole range is the block. */
+        r->blk = f->mem + (size_t)lo * f->rec;
+        r->blk_at = 0;
+        r->blk_n = n;
+    }
 }
 
 void ms_spill_reader_free(ms_spill_reader *r)
 {
+    if (r->f && r->f->fd < 0)
+        r->blk = NULL;
     free(r->blk);
     r->blk = NULL;
     r->blk_n = 0;
@@ -209,14 +285,17 @@ const void *ms_spill_load(ms_spill_reader *r, uint64_t i)
 {
     if (i >= r->n || r->failed)
         return NULL;
+    if (r->f->fd < 0) {
+        r->failed = 1;    /* past what the file held when the reader began */
+        return NULL;
+    }
     if (!r->blk && !(r->blk = malloc(r->blk_cap * r->rec))) {
         r->failed = 1;
         return NULL;
     }
     /* Blocks on a grid: a backward scan reads each once, as a forward one. */
     uint64_t at = i - i % r->blk_cap, n = r->n - at < r->blk_cap ? r->n - at : r->blk_cap;
-    ms_spill_file f = {.fd = r->fd, .rec = r->rec};
-    if (ms_spill_read(&f, r->lo + at, (size_t)n, r->blk) != 0) {
+    if (ms_spill_read(r->f, r->lo + at, (size_t)n, r->blk) != 0) {
         r->failed = 1;
         r->blk_n = 0;
         return NULL;

@@ -7,6 +7,10 @@
  * included; the empty directory is removed at exit and on the usual
  * signals.
  *
+ * Small files never reach the disk: all of the merge's files together
+ * keep up to MS_SPILL_MEMORY bytes in memory, a file going to disk whole
+ * once the share would be exceeded.
+ *
  * A writer buffers and appends; a reader keeps one block of records and
  * serves them by index, so that scans forward or backward and bisections
  * cost one read per block.
@@ -17,12 +21,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* Bytes of all record files together kept in memory at most. */
+#define MS_SPILL_MEMORY (32u << 20)
+
 typedef struct ms_spill_file {
-    int fd;                /* -1: not opened yet (opened on the first put) */
+    int fd;                /* -1: in memory (mem), not on disk */
     size_t rec;            /* bytes per record */
     uint64_t n;            /* records written (buffered ones included) */
-    unsigned char *buf;    /* the write buffer */
+    unsigned char *buf;    /* the write buffer (on disk) */
     size_t nbuf, cap;      /* records in it, and its room */
+    unsigned char *mem;    /* every record, while in memory */
+    size_t mem_cap;        /* records mem has room for (counted in the share) */
 } ms_spill_file;
 
 /* An empty file of records of `rec` bytes, with a write buffer of `cap`
@@ -36,9 +45,10 @@ int ms_spill_file_put_n(ms_spill_file *f, const void *r, size_t n);
 int ms_spill_file_flush(ms_spill_file *f);
 void ms_spill_file_free(ms_spill_file *f);
 
-/* Records [lo, lo + n) of a flushed file, read a block at a time. */
+/* Records [lo, lo + n) of a flushed file, read a block at a time (in
+ * place while the file is in memory). The file must stay where it is. */
 typedef struct ms_spill_reader {
-    int fd;
+    const ms_spill_file *f;
     size_t rec;
     uint64_t lo, n;
     unsigned char *blk;
