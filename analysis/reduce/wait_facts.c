@@ -543,7 +543,6 @@ int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e, uint32_t site)
         x->region = kept.region;
         x->thread = kept.thread;
         x->charge = kept.charge;
-        x->nends = (uint32_t)a->nevends;
         rc = ms_wx_spill_end(&a->out->spill, x);
     }
     a->nevends = 0;

@@ -10,7 +10,7 @@ CARRIED(ms_wx_end, 64);
 CARRIED(ms_wx_span, 24);
 #endif
 
-#define END_BYTES (8 * 4 + 4 * 6 + 2 + 1 + 1 + 1)
+#define END_BYTES (8 * 4 + 4 * 5 + 2 + 1 + 1 + 1)
 #define SPAN_BYTES (8 + 8 + 4 + 4)
 #define NAME_MIN (8 + 8)
 /* Records read back from disk at a time. */
@@ -25,7 +25,6 @@ static void put_end(unsigned char **o, const ms_wx_end *x)
     ms_wire_st(o, x->seq, 4);
     ms_wire_st(o, x->ev, 4);
     ms_wire_st(o, x->region, 4);
-    ms_wire_st(o, x->nends, 4);
     ms_wire_st(o, (uint32_t)x->tag, 4);
     ms_wire_st(o, (uint32_t)x->other, 4);
     ms_wire_st(o, x->thread, 2);
@@ -43,7 +42,6 @@ static void get_end(const unsigned char **q, ms_wx_end *x)
     x->seq = (uint32_t)ms_wire_ld(q, 4);
     x->ev = (uint32_t)ms_wire_ld(q, 4);
     x->region = (uint32_t)ms_wire_ld(q, 4);
-    x->nends = (uint32_t)ms_wire_ld(q, 4);
     x->tag = (int32_t)(uint32_t)ms_wire_ld(q, 4);
     x->other = (int32_t)(uint32_t)ms_wire_ld(q, 4);
     x->thread = (uint16_t)ms_wire_ld(q, 2);

@@ -185,15 +185,32 @@ typedef struct group {
     okey key;
 } group;
 
-/* An event with ends not yet matched and a waiting candidate or not. */
-typedef struct open_ev {
-    hend h;                /* one of its ends: the event's facts */
-    uint32_t left;
-    uint8_t has, pattern;
-    int32_t cause;
+/* A call that may have waited: for `pattern`, until cause_at, for
+ * `cause`. A call may get several (a Waitall of several receives): sorted
+ * by (rank, event), the latest cause_at counts. */
+typedef struct cand {
     int64_t cause_at;
-    okey key;
-} open_ev;
+    int64_t ev_start, ev_end;
+    int32_t rank, cause;
+    uint32_t ev, region, ri;
+    uint16_t thread;
+    uint8_t pattern;
+    uint8_t pad;
+} cand;
+
+static int cand_cmp(const void *a, const void *b)
+{
+    const cand *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->ev != y->ev)
+        return x->ev < y->ev ? -1 : 1;
+    if (x->cause_at != y->cause_at)
+        return x->cause_at > y->cause_at ? -1 : 1;
+    if (x->pattern != y->pattern)
+        return x->pattern < y->pattern ? -1 : 1;
+    return x->cause < y->cause ? -1 : x->cause > y->cause;
+}
 
 typedef struct replay {
     const ms_wx_input *in;
@@ -203,8 +220,9 @@ typedef struct replay {
     ms_xsort_iter *it;     /* per input */
     hend *head;            /* per input: its next end */
     size_t *heap, nheap;
-    omap chans, groups, events, seqs;
-    pool chan_pool, group_pool, ev_pool;
+    omap chans, groups, seqs;
+    pool chan_pool, group_pool;
+    ms_xsort cands;        /* every candidate wait */
     uint64_t *seq_n;       /* per (input, comm): the calls so far */
     size_t seq_cap;
     /* Per communicator: how many ranks have more than k calls on it. */
@@ -213,66 +231,46 @@ typedef struct replay {
     size_t *ntotals;
 } replay;
 
-/* ---- events: the best waiting, final once every end is matched ---- */
+/* ---- candidates: the best per event is its waiting ---- */
 
-/* Is (pattern, cause, cause_at) the one to keep over x? The latest cause
- * counts; ties go to the lower pattern, then the lower rank. */
-static int better(const open_ev *x, int pattern, int32_t cause, int64_t cause_at)
-{
-    if (!x->has)
-        return 1;
-    if (cause_at != x->cause_at)
-        return cause_at > x->cause_at;
-    if (pattern != x->pattern)
-        return pattern < x->pattern;
-    return cause < x->cause;
-}
-
-static int finish_event(replay *r, const hend *h, const open_ev *o)
-{
-    const ms_wx_end *e = &h->e;
-    int64_t to = o->cause_at < e->ev_end ? o->cause_at : e->ev_end;
-    if (!o->has || to <= e->ev_start)
-        return 0;
-    const ms_wx_input *in = &r->in[h->ri];
-    ms_wx_instance x = {.rank = in->rank, .ev = e->ev, .thread = e->thread, .pattern = o->pattern,
-                        .cause = o->cause, .from = e->ev_start, .to = to, .cause_at = o->cause_at};
-    return ms_wx_sums_add(r->sums, h->ri, &x, e->region);
-}
-
-/* End h is matched (or left over): its candidate wait (pattern >= 0) to
- * its event, and the event done when it was its last end. */
+/* End h is matched: its candidate wait (pattern >= 0) to its event. */
 static int settle(replay *r, const hend *h, int pattern, int32_t cause, int64_t cause_at)
 {
     const ms_wx_end *e = &h->e;
-    if (e->ev == MS_WX_NONE || !e->charge)
+    if (pattern < 0 || e->ev == MS_WX_NONE || !e->charge)
         return 0;
-    if (e->nends <= 1) {
-        open_ev o = {.has = pattern >= 0, .pattern = (uint8_t)(pattern < 0 ? 0 : pattern), .cause = cause,
-                     .cause_at = cause_at};
-        return finish_event(r, h, &o);
-    }
-    okey k = {.a = h->ri, .b = e->ev};
-    uint32_t s = oget(&r->events, &k);
-    if (s == UINT32_MAX) {
-        if ((s = pool_take(&r->ev_pool)) == UINT32_MAX || oput(&r->events, &k, s) != 0)
-            return -1;
-        *AT(&r->ev_pool, open_ev, s) = (open_ev){.h = *h, .left = e->nends, .key = k};
-    }
-    open_ev *o = AT(&r->ev_pool, open_ev, s);
-    if (pattern >= 0 && better(o, pattern, cause, cause_at)) {
-        o->has = 1;
-        o->pattern = (uint8_t)pattern;
-        o->cause = cause;
-        o->cause_at = cause_at;
-    }
-    if (--o->left > 0)
-        return 0;
-    open_ev done = *o;
-    odel(&r->events, &k);
-    if (pool_give(&r->ev_pool, s) != 0)
+    cand c = {.cause_at = cause_at, .ev_start = e->ev_start, .ev_end = e->ev_end, .rank = r->in[h->ri].rank,
+              .cause = cause, .ev = e->ev, .region = e->region, .ri = h->ri, .thread = e->thread,
+              .pattern = (uint8_t)pattern};
+    return ms_xsort_add(&r->cands, &c);
+}
+
+/* The best candidate of each event (the first of its (rank, event): the
+ * latest cause; ties to the lower pattern, then the lower rank) as a
+ * waiting call, when it waited. */
+static int waiting_calls(replay *r)
+{
+    ms_xsort_iter it;
+    if (ms_xsort_finish(&r->cands) != 0 || ms_xsort_iter_init(&it, &r->cands, 1024) != 0)
         return -1;
-    return finish_event(r, h, &done);
+    int rc = 0, has = 0;
+    cand last = {0};
+    for (const cand *c; rc == 0 && (c = ms_xsort_next(&it));) {
+        if (has && c->rank == last.rank && c->ev == last.ev)
+            continue;
+        has = 1;
+        last = *c;
+        int64_t to = c->cause_at < c->ev_end ? c->cause_at : c->ev_end;
+        if (to <= c->ev_start)
+            continue;
+        ms_wx_instance x = {.rank = c->rank, .ev = c->ev, .thread = c->thread, .pattern = c->pattern,
+                            .cause = c->cause, .from = c->ev_start, .to = to, .cause_at = c->cause_at};
+        rc = ms_wx_sums_add(r->sums, c->ri, &x, c->region);
+    }
+    if (it.failed)
+        rc = -1;
+    ms_xsort_iter_free(&it);
+    return rc;
 }
 
 /* ---- point to point ---- */
@@ -589,11 +587,10 @@ static void replay_free(replay *r)
         free(AT(&r->group_pool, group, i)->m);
     omap_free(&r->chans);
     omap_free(&r->groups);
-    omap_free(&r->events);
     omap_free(&r->seqs);
     pool_free(&r->chan_pool);
     pool_free(&r->group_pool);
-    pool_free(&r->ev_pool);
+    ms_xsort_free(&r->cands);
     free(r->seq_n);
     for (size_t id = 0; r->totals && id < r->comm_ids.n; id++)
         free(r->totals[id]);
@@ -602,30 +599,19 @@ static void replay_free(replay *r)
     ms_chan_index_free(&r->comm_ids);
 }
 
-/* What is left once every end came: unmatched ends, events still open. */
-static int leftovers(replay *r)
+/* What is left once every end came: unmatched ends. Groups are complete
+ * by construction: every member's calls were counted. */
+static void leftovers(replay *r)
 {
     for (size_t i = 0; i < r->chan_pool.n; i++) {
         chan *c = AT(&r->chan_pool, chan, i);
         for (size_t j = 0; j < c->n; j++) {
-            const hend *h = &c->q[(c->head + j) % c->cap];
-            if (h->e.kind == MS_WX_END_SEND)
+            if (c->q[(c->head + j) % c->cap].e.kind == MS_WX_END_SEND)
                 r->w->unmatched_sends++;
             else
                 r->w->unmatched_recvs++;
-            if (settle(r, h, -1, 0, 0) != 0)
-                return -1;
         }
     }
-    /* Groups are complete by construction: every member's calls were
-     * counted. An event still open had a count of ends larger than the
-     * ends written (facts from elsewhere): what it has counts. */
-    for (size_t i = 0; i < r->ev_pool.n; i++) {
-        const open_ev *o = AT(&r->ev_pool, open_ev, i);
-        if (o->left && finish_event(r, &o->h, o) != 0)
-            return -1;
-    }
-    return 0;
 }
 
 int ms_wx_replay(const ms_wx_input *in, size_t n, ms_waits *w, ms_wx_sums *sums)
@@ -633,7 +619,7 @@ int ms_wx_replay(const ms_wx_input *in, size_t n, ms_waits *w, ms_wx_sums *sums)
     replay r = {.in = in, .n = n, .w = w, .sums = sums};
     r.chan_pool.size = sizeof(chan);
     r.group_pool.size = sizeof(group);
-    r.ev_pool.size = sizeof(open_ev);
+    ms_xsort_init(&r.cands, sizeof(cand), 65536, cand_cmp);
     ms_chan_index_init(&r.comm_ids);
     r.it = calloc(n ? n : 1, sizeof *r.it);
     r.head = calloc(n ? n : 1, sizeof *r.head);
@@ -661,8 +647,10 @@ int ms_wx_replay(const ms_wx_input *in, size_t n, ms_waits *w, ms_wx_sums *sums)
             r.heap[0] = r.heap[--r.nheap];
         heap_sift(&r, 0);
     }
-    if (rc == 0)
-        rc = leftovers(&r);
+    if (rc == 0) {
+        leftovers(&r);
+        rc = waiting_calls(&r);
+    }
     replay_free(&r);
     return rc;
 }

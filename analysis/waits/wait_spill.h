@@ -5,7 +5,6 @@
  *   ends   every message end and collective call, by entry (then the
  *          order they were made), each carrying what its match needs of
  *          the event it completes in: start, end, charge, region, thread
- *          and how many ends that event completes
  *   lane   the first thread's MPI calls, by start (the critical path)
  *   user   the first thread's user regions, by start, the enclosing first
  *
@@ -38,14 +37,13 @@ typedef struct ms_wx_end {
     uint32_t seq;       /* the order it was made in, among the rank's ends */
     uint32_t ev;        /* the event it completes in; MS_WX_NONE: not seen */
     uint32_t region;    /* that event's region */
-    uint32_t nends;     /* the ends that event completes, this one included */
     int32_t tag;        /* messages */
     int32_t other;      /* messages: the partner's world rank; collectives: the root's (-1: none) */
     uint16_t thread;    /* the event's thread */
     uint8_t kind;       /* enum ms_wx_end_kind */
     uint8_t sync;       /* sends: ms_wx_msg.sync; collectives: enum ms_wx_coll_class */
     uint8_t charge;     /* the event's */
-    uint8_t pad[3];
+    uint8_t pad[7];
 } ms_wx_end;
 
 /* A lane or user event. */

@@ -60,16 +60,6 @@ int ms_waits_inst_read(const ms_waits *w, size_t at, size_t n, ms_wx_instance *o
 /* One rank's facts in memory spilled as the merge spills a log's. */
 static int spill_rank(const ms_wx_rank *r, ms_wx_spill *sp)
 {
-    /* The ends each event completes. */
-    uint32_t *nends = calloc(r->nev ? r->nev : 1, sizeof *nends);
-    if (!nends)
-        return -1;
-    for (size_t m = 0; m < r->nmsg; m++)
-        if (r->msg[m].ev < r->nev)
-            nends[r->msg[m].ev]++;
-    for (size_t c = 0; c < r->ncoll; c++)
-        if (r->coll[c].ev < r->nev)
-            nends[r->coll[c].ev]++;
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < r->nev; i++)
         rc = ms_wx_spill_event(sp, (uint32_t)i, &r->ev[i]);
@@ -102,11 +92,9 @@ static int spill_rank(const ms_wx_rank *r, ms_wx_spill *sp)
             x.region = e->region;
             x.thread = e->thread;
             x.charge = e->charge;
-            x.nends = nends[ev];
         }
         rc = ms_wx_spill_end(sp, &x);
     }
-    free(nends);
     return rc == 0 ? ms_wx_spill_finish(sp) : -1;
 }
 

@@ -152,7 +152,6 @@ static void make_waits(ms_file_job *j, size_t i)
             x.region = ev[x.ev].region;
             x.thread = ev[x.ev].thread;
             x.charge = 1;
-            x.nends = 1;
         }
         cr_assert_eq(ms_wx_spill_end(&f->spill, &x), 0);
     }
