@@ -171,10 +171,16 @@ typedef struct hend {
     uint32_t ri;
 } hend;
 
-/* A channel's ends not yet matched, all of one side: a ring. */
+/* A channel's ends not yet matched, all of one side: the oldest in a
+ * ring of at most CHAN_RING, the newer ones on disk (over) in order. */
+#define CHAN_RING 1024u
+
 typedef struct chan {
     hend *q;
     size_t head, n, cap;
+    ms_spill_file over;
+    uint64_t over_at;      /* the next of over to come to the ring */
+    int has_over;
     okey key;
 } chan;
 
@@ -303,33 +309,17 @@ static int pair(replay *r, const hend *s, const hend *v)
     return settle(r, s, ps, r->in[v->ri].rank, rm->entry);
 }
 
-static int p2p(replay *r, const hend *h)
+/* Push h at the tail of c. 0, or -1. */
+static int chan_push(chan *c, const hend *h)
 {
-    const ms_wx_end *e = &h->e;
-    int32_t me = r->in[h->ri].rank;
-    int send = e->kind == MS_WX_END_SEND;
-    int64_t src = send ? me : e->other, dst = send ? e->other : me;
-    okey k = {.a = e->comm, .b = e->tag, .c = (int64_t)((uint64_t)(uint32_t)src << 32 | (uint32_t)dst)};
-    uint32_t s = oget(&r->chans, &k);
-    if (s != UINT32_MAX) {
-        chan *c = AT(&r->chan_pool, chan, s);
-        if (c->q[c->head].e.kind != e->kind) {
-            hend other = c->q[c->head];
-            c->head = (c->head + 1) % c->cap;
-            if (--c->n == 0) {
-                free(c->q);
-                odel(&r->chans, &k);
-                if (pool_give(&r->chan_pool, s) != 0)
-                    return -1;
-            }
-            return send ? pair(r, h, &other) : pair(r, &other, h);
-        }
-    } else {
-        if ((s = pool_take(&r->chan_pool)) == UINT32_MAX || oput(&r->chans, &k, s) != 0)
-            return -1;
-        AT(&r->chan_pool, chan, s)->key = k;
+    if (c->has_over && (c->over_at < c->over.n || c->n == CHAN_RING))
+        return ms_spill_file_put(&c->over, h);
+    if (c->n == CHAN_RING) {
+        ms_spill_file_init(&c->over, sizeof(hend), 256);
+        c->over_at = 0;
+        c->has_over = 1;
+        return ms_spill_file_put(&c->over, h);
     }
-    chan *c = AT(&r->chan_pool, chan, s);
     if (c->n == c->cap) {
         size_t cap = c->cap ? c->cap * 2 : 4;
         hend *q = malloc(cap * sizeof *q);
@@ -344,6 +334,76 @@ static int p2p(replay *r, const hend *h)
     }
     c->q[(c->head + c->n++) % c->cap] = *h;
     return 0;
+}
+
+/* Pop c's oldest into *out; the ring refilled from disk when it empties.
+ * 0, or -1. */
+static int chan_pop(chan *c, hend *out)
+{
+    *out = c->q[c->head];
+    c->head = (c->head + 1) % c->cap;
+    c->n--;
+    if (c->n || !c->has_over || c->over_at >= c->over.n)
+        return 0;
+    size_t k = c->over.n - c->over_at < CHAN_RING ? (size_t)(c->over.n - c->over_at) : CHAN_RING;
+    if (c->cap < k) {
+        hend *q = realloc(c->q, k * sizeof *q);
+        if (!q)
+            return -1;
+        c->q = q;
+        c->cap = k;
+    }
+    c->head = 0;
+    if (ms_spill_file_flush(&c->over) != 0 || ms_spill_read(&c->over, c->over_at, k, c->q) != 0)
+        return -1;
+    c->over_at += k;
+    c->n = k;
+    return 0;
+}
+
+/* Ends of c not yet matched. */
+static uint64_t chan_count(const chan *c)
+{
+    return c->n + (c->has_over ? c->over.n - c->over_at : 0);
+}
+
+static void chan_free(chan *c)
+{
+    free(c->q);
+    if (c->has_over)
+        ms_spill_file_free(&c->over);
+    c->q = NULL;
+    c->has_over = 0;
+}
+
+static int p2p(replay *r, const hend *h)
+{
+    const ms_wx_end *e = &h->e;
+    int32_t me = r->in[h->ri].rank;
+    int send = e->kind == MS_WX_END_SEND;
+    int64_t src = send ? me : e->other, dst = send ? e->other : me;
+    okey k = {.a = e->comm, .b = e->tag, .c = (int64_t)((uint64_t)(uint32_t)src << 32 | (uint32_t)dst)};
+    uint32_t s = oget(&r->chans, &k);
+    if (s != UINT32_MAX) {
+        chan *c = AT(&r->chan_pool, chan, s);
+        if (c->q[c->head].e.kind != e->kind) {
+            hend other;
+            if (chan_pop(c, &other) != 0)
+                return -1;
+            if (chan_count(c) == 0) {
+                chan_free(c);
+                odel(&r->chans, &k);
+                if (pool_give(&r->chan_pool, s) != 0)
+                    return -1;
+            }
+            return send ? pair(r, h, &other) : pair(r, &other, h);
+        }
+    } else {
+        if ((s = pool_take(&r->chan_pool)) == UINT32_MAX || oput(&r->chans, &k, s) != 0)
+            return -1;
+        AT(&r->chan_pool, chan, s)->key = k;
+    }
+    return chan_push(AT(&r->chan_pool, chan, s), h);
 }
 
 /* ---- collectives ---- */
@@ -582,7 +642,7 @@ static void replay_free(replay *r)
     free(r->head);
     free(r->heap);
     for (size_t i = 0; i < r->chan_pool.n; i++)
-        free(AT(&r->chan_pool, chan, i)->q);
+        chan_free(AT(&r->chan_pool, chan, i));
     for (size_t i = 0; i < r->group_pool.n; i++)
         free(AT(&r->group_pool, group, i)->m);
     omap_free(&r->chans);
@@ -605,12 +665,12 @@ static void leftovers(replay *r)
 {
     for (size_t i = 0; i < r->chan_pool.n; i++) {
         chan *c = AT(&r->chan_pool, chan, i);
-        for (size_t j = 0; j < c->n; j++) {
-            if (c->q[(c->head + j) % c->cap].e.kind == MS_WX_END_SEND)
-                r->w->unmatched_sends++;
-            else
-                r->w->unmatched_recvs++;
-        }
+        if (!chan_count(c))
+            continue;
+        if (c->q[c->head].e.kind == MS_WX_END_SEND)
+            r->w->unmatched_sends += chan_count(c);
+        else
+            r->w->unmatched_recvs += chan_count(c);
     }
 }
 
