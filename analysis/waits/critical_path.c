@@ -114,6 +114,10 @@ static int flatten(lane *l)
             break;
         if (depth) {
             const ms_wx_span *top = &stack[depth - 1];
+            /* The same region over the same time as the one on top (a log
+             * that repeats its events) adds nothing. */
+            if (top->start == e.start && top->end == e.end && top->region == e.region)
+                continue;
             if ((rc = add_piece(&o, at > top->start ? at : top->start, e.start, top->region)) != 0)
                 break;
         }
