@@ -685,9 +685,14 @@ int ms_wx_replay(const ms_wx_input *in, size_t n, ms_waits *w, ms_wx_sums *sums)
     r.head = calloc(n ? n : 1, sizeof *r.head);
     r.heap = malloc((n ? n : 1) * sizeof *r.heap);
     int rc = r.it && r.head && r.heap ? comm_totals(&r) : -1;
+    /* A buffer per run of each input: 16 MiB in all, 64 to 4096 ends each. */
+    size_t runs = 0;
+    for (size_t i = 0; i < n; i++)
+        runs += in[i].spill->ends.nruns;
+    size_t per = runs ? (16u << 20) / sizeof(ms_wx_end) / runs : 4096;
+    per = per < 64 ? 64 : per > 4096 ? 4096 : per;
     for (size_t i = 0; rc == 0 && i < n; i++) {
-        /* A small buffer per run of each input. */
-        rc = ms_xsort_iter_init(&r.it[i], &in[i].spill->ends, 256);
+        rc = ms_xsort_iter_init(&r.it[i], &in[i].spill->ends, per);
         int got = rc == 0 ? advance(&r, i) : -1;
         if (got < 0)
             rc = -1;

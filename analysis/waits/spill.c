@@ -181,6 +181,13 @@ int ms_spill_file_put_n(ms_spill_file *f, const void *r, size_t n)
         if (to_disk(f) != 0)
             return -1;
     }
+    if (f->nbuf == 0 && n >= f->cap) {
+        /* A batch of the buffer's size or more: written as it is. */
+        if (write_all(f->fd, p, n * f->rec, f->n * f->rec) != 0)
+            return -1;
+        f->n += n;
+        return 0;
+    }
     while (n) {
         if (!f->buf && !(f->buf = malloc(f->cap * f->rec)))
             return -1;
