@@ -33,6 +33,19 @@ static void mem_give(size_t bytes)
     __atomic_fetch_sub(&mem_used, bytes, __ATOMIC_RELAXED);
 }
 
+static int told;
+
+/* Say once why the analysis's files failed (errno), and what to do. */
+static void tell(const char *what)
+{
+    if (__atomic_exchange_n(&told, 1, __ATOMIC_RELAXED))
+        return;
+    const char *t = getenv("TMPDIR");
+    fprintf(stderr, "mpiscope-merge: the wait-state analysis's temporary files (%s, under %s): %s; "
+            "set TMPDIR to a directory with room, or leave the analysis out (--no-waits)\n", what,
+            t && *t ? t : "/tmp", strerror(errno));
+}
+
 static void remove_dir(void)
 {
     if (dir_ok)
@@ -57,8 +70,10 @@ static void make_dir(void)
     const char *t = getenv("TMPDIR");
     if (!t || !*t)
         t = "/tmp";
-    if (snprintf(dir, sizeof dir, "%s/mpiscope-merge-XXXXXX", t) >= (int)sizeof dir || !mkdtemp(dir))
+    if (snprintf(dir, sizeof dir, "%s/mpiscope-merge-XXXXXX", t) >= (int)sizeof dir || !mkdtemp(dir)) {
+        tell("making a directory");
         return;
+    }
     dir_ok = 1;
     atexit(remove_dir);
     for (size_t i = 0; i < sizeof caught / sizeof caught[0]; i++) {
@@ -99,6 +114,8 @@ static int open_spill(void)
     int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd >= 0)
         unlink(path);
+    else
+        tell("opening a file");
     return fd;
 }
 
@@ -116,8 +133,12 @@ static int write_all(int fd, const unsigned char *p, size_t len, uint64_t off)
         ssize_t k = pwrite(fd, p, len, (off_t)off);
         if (k < 0 && errno == EINTR)
             continue;
-        if (k <= 0)
+        if (k <= 0) {
+            if (k == 0)
+                errno = ENOSPC;
+            tell("writing");
             return -1;
+        }
         p += k;
         len -= (size_t)k;
         off += (uint64_t)k;
