@@ -116,6 +116,38 @@ Test(waits, ranks_out_of_order_refused)
 
 /* ---- point to point ---- */
 
+Test(waits, long_channel_in_order)
+{
+    /* Rank 0 posts 3,000 blocking receives from rank 1 (one call each,
+     * 0..3000 + k) before rank 1 sends any (10,000 + k): the channel holds
+     * more ends than its ring, the newer ones on disk; the k-th send still
+     * meets the k-th receive. */
+    enum { K = 3000 };
+    ms_wx_event *e0 = calloc(K, sizeof *e0), *e1 = calloc(K, sizeof *e1);
+    ms_wx_msg *m0 = calloc(K, sizeof *m0), *m1 = calloc(K, sizeof *m1);
+    cr_assert(e0 && e1 && m0 && m1);
+    for (int k = 0; k < K; k++) {
+        e0[k] = (ms_wx_event)MPI(k, 20000 + k, 0);
+        m0[k] = (ms_wx_msg)RECV(1, 7, k, (uint32_t)k);
+        e1[k] = (ms_wx_event)MPI(10000 + k, 10000 + k + 1, 1);
+        m1[k] = (ms_wx_msg)SEND(0, 7, 10000 + k, (uint32_t)k, 0);
+    }
+    ms_wx_rank r[] = {mk_rank(0, e0, K, m0, K, NULL, 0), mk_rank(1, e1, K, m1, K, NULL, 0)};
+    ms_waits w;
+    compute(r, N(r), &w);
+    cr_expect_eq(w.messages, K);
+    cr_expect_eq(w.unmatched_sends + w.unmatched_recvs, 0);
+    cr_assert_eq(w.ninst, K);
+    for (size_t k = 0; k < K; k += 997)
+        expect_inst(&w, k, 0, (uint32_t)k, MS_WX_LATE_SENDER, 1, (int64_t)k, 10000 + (int64_t)k);
+    expect_inst(&w, K - 1, 0, K - 1, MS_WX_LATE_SENDER, 1, K - 1, 10000 + K - 1);
+    ms_waits_free(&w);
+    free(e0);
+    free(e1);
+    free(m0);
+    free(m1);
+}
+
 Test(waits, late_sender)
 {
     /* Rank 0's blocking receive from 20 to 120; rank 1 sends at 100. */
