@@ -8,160 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../common/stats.h"
-
-/* ---- a hash of three integers to a slot, with deletion ---- */
-
-typedef struct okey {
-    int64_t a, b, c;
-} okey;
-
-typedef struct omap {
-    okey *k;
-    uint32_t *v;           /* slot + 1; 0 empty */
-    size_t n, cap;         /* used, slots (a power of two or 0) */
-} omap;
-
-static size_t ohash(const okey *k)
-{
-    uint64_t h = (uint64_t)k->a * 0x9e3779b97f4a7c15ull;
-    h ^= (uint64_t)k->b * 0xc2b2ae3d27d4eb4full;
-    h ^= (uint64_t)k->c * 0x165667b19e3779f9ull;
-    return (size_t)(h ^ (h >> 31));
-}
-
-static int osame(const okey *x, const okey *y)
-{
-    return x->a == y->a && x->b == y->b && x->c == y->c;
-}
-
-static void omap_free(omap *m)
-{
-    free(m->k);
-    free(m->v);
-    memset(m, 0, sizeof *m);
-}
-
-/* Where k is, or the empty place where it would go. */
-static size_t ofind(const omap *m, const okey *k)
-{
-    size_t j = ohash(k) & (m->cap - 1);
-    while (m->v[j] && !osame(&m->k[j], k))
-        j = (j + 1) & (m->cap - 1);
-    return j;
-}
-
-static int ogrow(omap *m)
-{
-    size_t cap = m->cap ? m->cap * 2 : 64;
-    okey *k = malloc(cap * sizeof *k);
-    uint32_t *v = calloc(cap, sizeof *v);
-    if (!k || !v) {
-        free(k);
-        free(v);
-        return -1;
-    }
-    omap old = *m;
-    m->k = k;
-    m->v = v;
-    m->cap = cap;
-    for (size_t i = 0; i < old.cap; i++)
-        if (old.v[i]) {
-            size_t j = ofind(m, &old.k[i]);
-            m->k[j] = old.k[i];
-            m->v[j] = old.v[i];
-        }
-    free(old.k);
-    free(old.v);
-    return 0;
-}
-
-/* The slot of k; UINT32_MAX when absent. */
-static uint32_t oget(const omap *m, const okey *k)
-{
-    if (!m->cap)
-        return UINT32_MAX;
-    size_t j = ofind(m, k);
-    return m->v[j] ? m->v[j] - 1 : UINT32_MAX;
-}
-
-static int oput(omap *m, const okey *k, uint32_t slot)
-{
-    if ((m->n + 1) * 2 > m->cap && ogrow(m) != 0)
-        return -1;
-    size_t j = ofind(m, k);
-    m->n += !m->v[j];
-    m->k[j] = *k;
-    m->v[j] = slot + 1;
-    return 0;
-}
-
-/* Delete k (present), shifting back the run after it. */
-static void odel(omap *m, const okey *k)
-{
-    size_t mask = m->cap - 1, i = ofind(m, k);
-    m->v[i] = 0;
-    m->n--;
-    for (size_t j = (i + 1) & mask; m->v[j]; j = (j + 1) & mask) {
-        size_t h = ohash(&m->k[j]) & mask;
-        /* Move j to i when its home is not in (i, j]. */
-        if ((j > i && (h <= i || h > j)) || (j < i && h <= i && h > j)) {
-            m->k[i] = m->k[j];
-            m->v[i] = m->v[j];
-            m->v[j] = 0;
-            i = j;
-        }
-    }
-}
-
-/* ---- slots of one kind, reused ---- */
-
-typedef struct pool {
-    void *v;
-    size_t size, n, cap;
-    uint32_t *free;
-    size_t nfree, free_cap;
-} pool;
-
-static uint32_t pool_take(pool *p)
-{
-    if (p->nfree)
-        return p->free[--p->nfree];
-    if (p->n == p->cap) {
-        size_t c = p->cap ? p->cap * 2 : 64;
-        void *v = realloc(p->v, c * p->size);
-        if (!v)
-            return UINT32_MAX;
-        p->v = v;
-        p->cap = c;
-    }
-    memset((char *)p->v + p->n * p->size, 0, p->size);
-    return (uint32_t)p->n++;
-}
-
-static int pool_give(pool *p, uint32_t i)
-{
-    if (p->nfree == p->free_cap) {
-        size_t c = p->free_cap ? p->free_cap * 2 : 64;
-        uint32_t *v = realloc(p->free, c * sizeof *v);
-        if (!v)
-            return -1;
-        p->free = v;
-        p->free_cap = c;
-    }
-    p->free[p->nfree++] = i;
-    memset((char *)p->v + (size_t)i * p->size, 0, p->size);
-    return 0;
-}
-
-static void pool_free(pool *p)
-{
-    free(p->v);
-    free(p->free);
-    memset(p, 0, sizeof *p);
-}
-
-#define AT(p, type, i) (&((type *)(p)->v)[i])
+#include "omap.h"
 
 /* ---- the replay's state ---- */
 
@@ -181,14 +28,14 @@ typedef struct chan {
     ms_spill_file over;
     uint64_t over_at;      /* the next of over to come to the ring */
     int has_over;
-    okey key;
+    ms_okey key;
 } chan;
 
 /* A collective's calls so far. */
 typedef struct group {
     hend *m;
     size_t n, size;
-    okey key;
+    ms_okey key;
 } group;
 
 /* A call that may have waited: for `pattern`, until cause_at, for
@@ -226,8 +73,8 @@ typedef struct replay {
     ms_xsort_iter *it;     /* per input */
     hend *head;            /* per input: its next end */
     size_t *heap, nheap;
-    omap chans, groups, seqs;
-    pool chan_pool, group_pool;
+    ms_omap chans, groups, seqs;
+    ms_pool chan_pool, group_pool;
     ms_xsort cands;        /* every candidate wait */
     uint64_t *seq_n;       /* per (input, comm): the calls so far */
     size_t seq_cap;
@@ -382,28 +229,28 @@ static int p2p(replay *r, const hend *h)
     int32_t me = r->in[h->ri].rank;
     int send = e->kind == MS_WX_END_SEND;
     int64_t src = send ? me : e->other, dst = send ? e->other : me;
-    okey k = {.a = e->comm, .b = e->tag, .c = (int64_t)((uint64_t)(uint32_t)src << 32 | (uint32_t)dst)};
-    uint32_t s = oget(&r->chans, &k);
+    ms_okey k = {.a = e->comm, .b = e->tag, .c = (int64_t)((uint64_t)(uint32_t)src << 32 | (uint32_t)dst)};
+    uint32_t s = ms_omap_get(&r->chans, &k);
     if (s != UINT32_MAX) {
-        chan *c = AT(&r->chan_pool, chan, s);
+        chan *c = MS_POOL_AT(&r->chan_pool, chan, s);
         if (c->q[c->head].e.kind != e->kind) {
             hend other;
             if (chan_pop(c, &other) != 0)
                 return -1;
             if (chan_count(c) == 0) {
                 chan_free(c);
-                odel(&r->chans, &k);
-                if (pool_give(&r->chan_pool, s) != 0)
+                ms_omap_del(&r->chans, &k);
+                if (ms_pool_give(&r->chan_pool, s) != 0)
                     return -1;
             }
             return send ? pair(r, h, &other) : pair(r, &other, h);
         }
     } else {
-        if ((s = pool_take(&r->chan_pool)) == UINT32_MAX || oput(&r->chans, &k, s) != 0)
+        if ((s = ms_pool_take(&r->chan_pool)) == UINT32_MAX || ms_omap_put(&r->chans, &k, s) != 0)
             return -1;
-        AT(&r->chan_pool, chan, s)->key = k;
+        MS_POOL_AT(&r->chan_pool, chan, s)->key = k;
     }
-    return chan_push(AT(&r->chan_pool, chan, s), h);
+    return chan_push(MS_POOL_AT(&r->chan_pool, chan, s), h);
 }
 
 /* ---- collectives ---- */
@@ -498,11 +345,11 @@ static int coll_group(replay *r, hend *g, size_t n, size_t members)
 static int coll(replay *r, const hend *h)
 {
     /* Its place among its rank's calls on the communicator. */
-    okey sk = {.a = h->ri, .b = h->e.comm};
-    uint32_t si = oget(&r->seqs, &sk);
+    ms_okey sk = {.a = h->ri, .b = h->e.comm};
+    uint32_t si = ms_omap_get(&r->seqs, &sk);
     if (si == UINT32_MAX) {
         si = (uint32_t)r->seqs.n;
-        if (oput(&r->seqs, &sk, si) != 0)
+        if (ms_omap_put(&r->seqs, &sk, si) != 0)
             return -1;
     }
     if (si >= r->seq_cap) {
@@ -516,18 +363,18 @@ static int coll(replay *r, const hend *h)
     }
     uint64_t k = r->seq_n[si]++;
     size_t size = group_size(r, h->e.comm, k), members = group_size(r, h->e.comm, 0);
-    okey gk = {.a = h->e.comm, .b = (int64_t)k};
-    uint32_t s = oget(&r->groups, &gk);
+    ms_okey gk = {.a = h->e.comm, .b = (int64_t)k};
+    uint32_t s = ms_omap_get(&r->groups, &gk);
     if (s == UINT32_MAX) {
-        if ((s = pool_take(&r->group_pool)) == UINT32_MAX || oput(&r->groups, &gk, s) != 0)
+        if ((s = ms_pool_take(&r->group_pool)) == UINT32_MAX || ms_omap_put(&r->groups, &gk, s) != 0)
             return -1;
-        group *g = AT(&r->group_pool, group, s);
+        group *g = MS_POOL_AT(&r->group_pool, group, s);
         g->key = gk;
         g->size = size;
         if (!(g->m = malloc((size ? size : 1) * sizeof *g->m)))
             return -1;
     }
-    group *g = AT(&r->group_pool, group, s);
+    group *g = MS_POOL_AT(&r->group_pool, group, s);
     if (g->n >= g->size)
         return -1;
     g->m[g->n++] = *h;
@@ -535,8 +382,8 @@ static int coll(replay *r, const hend *h)
         return 0;
     hend *m = g->m;
     size_t n = g->n;
-    odel(&r->groups, &gk);
-    if (pool_give(&r->group_pool, s) != 0) {
+    ms_omap_del(&r->groups, &gk);
+    if (ms_pool_give(&r->group_pool, s) != 0) {
         free(m);
         return -1;
     }
@@ -642,14 +489,14 @@ static void replay_free(replay *r)
     free(r->head);
     free(r->heap);
     for (size_t i = 0; i < r->chan_pool.n; i++)
-        chan_free(AT(&r->chan_pool, chan, i));
+        chan_free(MS_POOL_AT(&r->chan_pool, chan, i));
     for (size_t i = 0; i < r->group_pool.n; i++)
-        free(AT(&r->group_pool, group, i)->m);
-    omap_free(&r->chans);
-    omap_free(&r->groups);
-    omap_free(&r->seqs);
-    pool_free(&r->chan_pool);
-    pool_free(&r->group_pool);
+        free(MS_POOL_AT(&r->group_pool, group, i)->m);
+    ms_omap_free(&r->chans);
+    ms_omap_free(&r->groups);
+    ms_omap_free(&r->seqs);
+    ms_pool_free(&r->chan_pool);
+    ms_pool_free(&r->group_pool);
     ms_xsort_free(&r->cands);
     free(r->seq_n);
     for (size_t id = 0; r->totals && id < r->comm_ids.n; id++)
@@ -664,7 +511,7 @@ static void replay_free(replay *r)
 static void leftovers(replay *r)
 {
     for (size_t i = 0; i < r->chan_pool.n; i++) {
-        chan *c = AT(&r->chan_pool, chan, i);
+        chan *c = MS_POOL_AT(&r->chan_pool, chan, i);
         if (!chan_count(c))
             continue;
         if (c->q[c->head].e.kind == MS_WX_END_SEND)
