@@ -75,7 +75,9 @@ typedef struct replay {
     size_t *heap, nheap;
     ms_omap chans, groups, seqs;
     ms_pool chan_pool, group_pool;
-    ms_xsort cands;        /* every candidate wait */
+    ms_xsort cands;        /* the candidate waits */
+    cand *last;            /* per input: its latest candidate, not yet written */
+    uint8_t *has_last;
     uint64_t *seq_n;       /* per (input, comm): the calls so far */
     size_t seq_cap;
     /* Per communicator: how many ranks have more than k calls on it. */
@@ -95,7 +97,18 @@ static int settle(replay *r, const hend *h, int pattern, int32_t cause, int64_t 
     cand c = {.cause_at = cause_at, .ev_start = e->ev_start, .ev_end = e->ev_end, .rank = r->in[h->ri].rank,
               .cause = cause, .ev = e->ev, .region = e->region, .ri = h->ri, .thread = e->thread,
               .pattern = (uint8_t)pattern};
-    return ms_xsort_add(&r->cands, &c);
+    /* The candidates of one call (a Waitall's receives) mostly come one
+     * after the other: only the better goes on. */
+    cand *l = &r->last[h->ri];
+    if (r->has_last[h->ri] && l->ev == c.ev) {
+        if (cand_cmp(&c, l) < 0)
+            *l = c;
+        return 0;
+    }
+    int rc = r->has_last[h->ri] ? ms_xsort_add(&r->cands, l) : 0;
+    *l = c;
+    r->has_last[h->ri] = 1;
+    return rc;
 }
 
 /* The best candidate of each event (the first of its (rank, event): the
@@ -104,6 +117,9 @@ static int settle(replay *r, const hend *h, int pattern, int32_t cause, int64_t 
 static int waiting_calls(replay *r)
 {
     ms_xsort_iter it;
+    for (size_t i = 0; i < r->n; i++)
+        if (r->has_last[i] && ms_xsort_add(&r->cands, &r->last[i]) != 0)
+            return -1;
     if (ms_xsort_finish(&r->cands) != 0 || ms_xsort_iter_init(&it, &r->cands, 1024) != 0)
         return -1;
     int rc = 0, has = 0;
@@ -488,6 +504,8 @@ static void replay_free(replay *r)
     free(r->it);
     free(r->head);
     free(r->heap);
+    free(r->last);
+    free(r->has_last);
     for (size_t i = 0; i < r->chan_pool.n; i++)
         chan_free(MS_POOL_AT(&r->chan_pool, chan, i));
     for (size_t i = 0; i < r->group_pool.n; i++)
@@ -531,7 +549,9 @@ int ms_wx_replay(const ms_wx_input *in, size_t n, ms_waits *w, ms_wx_sums *sums)
     r.it = calloc(n ? n : 1, sizeof *r.it);
     r.head = calloc(n ? n : 1, sizeof *r.head);
     r.heap = malloc((n ? n : 1) * sizeof *r.heap);
-    int rc = r.it && r.head && r.heap ? comm_totals(&r) : -1;
+    r.last = malloc((n ? n : 1) * sizeof *r.last);
+    r.has_last = calloc(n ? n : 1, 1);
+    int rc = r.it && r.head && r.heap && r.last && r.has_last ? comm_totals(&r) : -1;
     /* A buffer per run of each input: 16 MiB in all, 64 to 4096 ends each. */
     size_t runs = 0;
     for (size_t i = 0; i < n; i++)
