@@ -5,7 +5,7 @@
 
 #if UINTPTR_MAX == UINT64_MAX && defined(__LP64__)
 #define CARRIED(T, n) _Static_assert(sizeof(T) == (n), #T " changed: carry its new fields in " __FILE__)
-CARRIED(ms_wait_facts, 536);
+CARRIED(ms_wait_facts, 608);
 CARRIED(ms_wx_end, 64);
 CARRIED(ms_wx_span, 24);
 #endif

@@ -146,20 +146,25 @@ static int flatten(lane *l)
 /* Steps a hinted search takes from its hint before it bisects. */
 #define HINT_STEPS 8
 
-/* Blocks of records the walk's readers hold. */
-#define WALK_BLOCK 1024
+/* Records each of the walk's readers holds: 16 MiB for the three readers
+ * of every rank together, 64 to 1,024 each. */
+static size_t walk_block(size_t nranks)
+{
+    size_t per = (16u << 20) / (sizeof(ms_wx_span) + sizeof(piece) + sizeof(ms_wx_instance)) / (nranks ? nranks : 1);
+    return per < 64 ? 64 : per > 1024 ? 1024 : per;
+}
 
-static int make_lane(const ms_wx_input *in, lane *l, const ms_wx_inst_file *f, size_t ri)
+static int make_lane(const ms_wx_input *in, lane *l, const ms_wx_inst_file *f, size_t ri, size_t blk)
 {
     l->in = in;
     ms_spill_file_init(&l->pieces_file, sizeof(piece), 4096);
     if (ms_xsort_flatten(&in->spill->lane) != 0 || flatten(l) != 0)
         return -1;
     l->nmpi = (size_t)ms_xsort_count(&in->spill->lane);
-    ms_spill_reader_init(&l->mpi, &in->spill->lane.file, 0, l->nmpi, WALK_BLOCK);
+    ms_spill_reader_init(&l->mpi, &in->spill->lane.file, 0, l->nmpi, blk);
     l->npieces = (size_t)l->pieces_file.n;
-    ms_spill_reader_init(&l->pieces, &l->pieces_file, 0, l->npieces, WALK_BLOCK);
-    ms_spill_reader_init(&l->inst, &f->f, f->off[ri], f->off[ri + 1] - f->off[ri], WALK_BLOCK);
+    ms_spill_reader_init(&l->pieces, &l->pieces_file, 0, l->npieces, blk);
+    ms_spill_reader_init(&l->inst, &f->f, f->off[ri], f->off[ri + 1] - f->off[ri], blk);
     l->piece_hint = l->npieces;
     return 0;
 }
@@ -494,7 +499,7 @@ int ms_wx_critical_path(const ms_wx_input *in, size_t nranks, const ms_wx_opts *
     w->path_ranks = calloc(nranks, sizeof *w->path_ranks);
     int rc = k.lanes && k.region_ns && w->path_ranks ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < nranks; i++)
-        rc = make_lane(&in[i], &k.lanes[i], w->inst_file, i);
+        rc = make_lane(&in[i], &k.lanes[i], w->inst_file, i, walk_block(nranks));
     if (rc == 0) {
         w->npath_ranks = nranks;
         for (size_t i = 0; i < nranks; i++)

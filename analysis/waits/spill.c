@@ -13,8 +13,6 @@
 static char dir[4096];
 static int dir_ok;
 static pthread_once_t dir_once = PTHREAD_ONCE_INIT;
-static unsigned long file_seq;
-static pthread_mutex_t seq_lock = PTHREAD_MUTEX_INITIALIZER;
 /* Bytes of record files in memory now. */
 static size_t mem_used;
 
@@ -100,23 +98,52 @@ const char *ms_spill_dir(void)
     return dir;
 }
 
-/* A new file in the directory, unlinked at once; -1 on error. */
-static int open_spill(void)
+/* The merge's one file of chunks, unlinked at once; where its next chunk
+ * goes. */
+static int shared_fd = -1;
+static uint64_t shared_end;
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The shared file's descriptor (opened on the first call); -1 on error. */
+static int open_shared(void)
 {
-    const char *d = ms_spill_dir();
-    if (!d)
-        return -1;
-    pthread_mutex_lock(&seq_lock);
-    unsigned long k = file_seq++;
-    pthread_mutex_unlock(&seq_lock);
-    char path[4200];
-    snprintf(path, sizeof path, "%s/%lu", d, k);
-    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd >= 0)
-        unlink(path);
-    else
-        tell("opening a file");
+    pthread_mutex_lock(&shared_lock);
+    if (shared_fd < 0) {
+        const char *d = ms_spill_dir();
+        if (d) {
+            char path[4200];
+            snprintf(path, sizeof path, "%s/spill", d);
+            shared_fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+            if (shared_fd >= 0)
+                unlink(path);
+            else
+                tell("opening a file");
+        }
+    }
+    int fd = shared_fd;
+    pthread_mutex_unlock(&shared_lock);
     return fd;
+}
+
+/* Room for chunk k of f (made when new). 0, or -1. */
+static int chunk(ms_spill_file *f, size_t k)
+{
+    while (f->nchunks <= k) {
+        if (f->nchunks == f->chunks_cap) {
+            size_t c = f->chunks_cap ? f->chunks_cap * 2 : 8;
+            uint64_t *v = realloc(f->chunks, c * sizeof *v);
+            if (!v)
+                return -1;
+            f->chunks = v;
+            f->chunks_cap = c;
+        }
+        uint64_t bytes = (uint64_t)MS_SPILL_CHUNK * f->rec;
+        pthread_mutex_lock(&shared_lock);
+        f->chunks[f->nchunks++] = shared_end;
+        shared_end += bytes;
+        pthread_mutex_unlock(&shared_lock);
+    }
+    return 0;
 }
 
 void ms_spill_file_init(ms_spill_file *f, size_t rec, size_t cap)
@@ -146,12 +173,27 @@ static int write_all(int fd, const unsigned char *p, size_t len, uint64_t off)
     return 0;
 }
 
+/* Records [at, at + n) of f from p, chunk by chunk. 0, or -1. */
+static int write_recs(ms_spill_file *f, const unsigned char *p, uint64_t at, size_t n)
+{
+    while (n) {
+        size_t k = (size_t)(at / MS_SPILL_CHUNK), in = (size_t)(at % MS_SPILL_CHUNK);
+        size_t m = MS_SPILL_CHUNK - in < n ? MS_SPILL_CHUNK - in : n;
+        if (chunk(f, k) != 0 || write_all(f->fd, p, m * f->rec, f->chunks[k] + (uint64_t)in * f->rec) != 0)
+            return -1;
+        p += m * f->rec;
+        at += m;
+        n -= m;
+    }
+    return 0;
+}
+
 /* The file to disk: what memory held written, the share given back. */
 static int to_disk(ms_spill_file *f)
 {
-    if ((f->fd = open_spill()) < 0)
+    if ((f->fd = open_shared()) < 0)
         return -1;
-    int rc = f->n ? write_all(f->fd, f->mem, (size_t)f->n * f->rec, 0) : 0;
+    int rc = f->n ? write_recs(f, f->mem, 0, (size_t)f->n) : 0;
     free(f->mem);
     f->mem = NULL;
     mem_give(f->mem_cap * f->rec);
@@ -183,7 +225,7 @@ int ms_spill_file_flush(ms_spill_file *f)
 {
     int rc = 0;
     if (f->nbuf)
-        rc = write_all(f->fd, f->buf, f->nbuf * f->rec, (f->n - f->nbuf) * f->rec);
+        rc = write_recs(f, f->buf, f->n - f->nbuf, f->nbuf);
     f->nbuf = 0;
     free(f->buf);
     f->buf = NULL;
@@ -204,7 +246,7 @@ int ms_spill_file_put_n(ms_spill_file *f, const void *r, size_t n)
     }
     if (f->nbuf == 0 && n >= f->cap) {
         /* A batch of the buffer's size or more: written as it is. */
-        if (write_all(f->fd, p, n * f->rec, f->n * f->rec) != 0)
+        if (write_recs(f, p, f->n, n) != 0)
             return -1;
         f->n += n;
         return 0;
@@ -219,7 +261,7 @@ int ms_spill_file_put_n(ms_spill_file *f, const void *r, size_t n)
         p += k * f->rec;
         n -= k;
         if (f->nbuf == f->cap) {
-            if (write_all(f->fd, f->buf, f->nbuf * f->rec, (f->n - f->nbuf) * f->rec) != 0)
+            if (write_recs(f, f->buf, f->n - f->nbuf, f->nbuf) != 0)
                 return -1;
             f->nbuf = 0;
         }
@@ -245,8 +287,13 @@ int ms_spill_file_put(ms_spill_file *f, const void *r)
 
 void ms_spill_file_free(ms_spill_file *f)
 {
-    if (f->fd >= 0)
-        close(f->fd);
+    /* The chunks' disk back (the shared file stays open). */
+    for (size_t k = 0; f->fd >= 0 && k < f->nchunks; k++)
+        fallocate(f->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)f->chunks[k],
+                  (off_t)((uint64_t)MS_SPILL_CHUNK * f->rec));
+    free(f->chunks);
+    f->chunks = NULL;
+    f->nchunks = f->chunks_cap = 0;
     free(f->buf);
     free(f->mem);
     mem_give(f->mem_cap * f->rec);
@@ -266,20 +313,30 @@ int ms_spill_read(const ms_spill_file *f, uint64_t at, size_t n, void *out)
         return 0;
     }
     unsigned char *p = out;
-    size_t len = n * f->rec;
-    uint64_t off = at * f->rec;
-    while (len) {
-        ssize_t k = pread(f->fd, p, len, (off_t)off);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0) {
-            if (k == 0)
-                errno = EIO;
+    while (n) {
+        size_t k = (size_t)(at / MS_SPILL_CHUNK), in = (size_t)(at % MS_SPILL_CHUNK);
+        size_t m = MS_SPILL_CHUNK - in < n ? MS_SPILL_CHUNK - in : n;
+        if (k >= f->nchunks) {
+            errno = EIO;
             return -1;
         }
-        p += k;
-        len -= (size_t)k;
-        off += (uint64_t)k;
+        size_t len = m * f->rec;
+        uint64_t off = f->chunks[k] + (uint64_t)in * f->rec;
+        while (len) {
+            ssize_t got = pread(f->fd, p, len, (off_t)off);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                if (got == 0)
+                    errno = EIO;
+                return -1;
+            }
+            p += got;
+            len -= (size_t)got;
+            off += (uint64_t)got;
+        }
+        at += m;
+        n -= m;
     }
     return 0;
 }

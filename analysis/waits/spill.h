@@ -1,11 +1,12 @@
 /*
  * Files of fixed-size records that the wait-state analysis keeps on disk
- * instead of in memory (DESIGN section 6, "Bounded memory"). Each lives in
- * the merge's private temporary directory (made once, mode 0700, under
- * $TMPDIR or /tmp) and is unlinked as soon as it is opened: it vanishes
- * with its descriptor on every way out of the merge, a crash or a signal
- * included; the empty directory is removed at exit and on the usual
- * signals.
+ * instead of in memory (DESIGN section 6, "Bounded memory"). On disk, every
+ * file is a list of chunks of one file of the merge's, in its private
+ * temporary directory (made once, mode 0700, under $TMPDIR or /tmp), one
+ * descriptor whatever the number of files; that file is unlinked as soon
+ * as it is opened: it vanishes with its descriptor on every way out of the
+ * merge, a crash or a signal included; the empty directory is removed at
+ * exit and on the usual signals. A file freed gives its chunks' disk back.
  *
  * Small files never reach the disk: all of the merge's files together
  * keep up to MS_SPILL_MEMORY bytes in memory, a file going to disk whole
@@ -23,9 +24,13 @@
 
 /* Bytes of all record files together kept in memory at most. */
 #define MS_SPILL_MEMORY (32u << 20)
+/* Records of a chunk on disk. */
+#define MS_SPILL_CHUNK 16384u
 
 typedef struct ms_spill_file {
-    int fd;                /* -1: in memory (mem), not on disk */
+    int fd;                /* -1: in memory (mem), else on disk (chunks) */
+    uint64_t *chunks;      /* on disk: where each chunk of MS_SPILL_CHUNK records starts */
+    size_t nchunks, chunks_cap;
     size_t rec;            /* bytes per record */
     uint64_t n;            /* records written (buffered ones included) */
     unsigned char *buf;    /* the write buffer (on disk) */
