@@ -35,9 +35,10 @@
  * violation: counted, and its wait clamped to the call.
  *
  * Streaming (replay.c). Every rank's ends are merged in entry order;
- * a channel holds its ends not yet matched, a collective its calls until
- * every member came, an event its best wait until every end it completes
- * is matched. Memory follows what is in flight, not the run's length:
+ * a channel holds its ends not yet matched (beyond 1,024 on disk), a
+ * collective its calls until every member came; the candidate waits go
+ * to disk and come back by rank and event, the best of each event its
+ * waiting call. Memory follows what is in flight, not the run's length:
  * DESIGN section 6 states the bound.
  *
  * Regions are whatever the caller's indices name; the merge gives a
