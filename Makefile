@@ -237,6 +237,8 @@ $(BUILD)/test/unit/%: test/unit/%.c $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(
 $(BUILD)/test/unit/test_handle_map: pmpi/handle_map.c
 # So is the closest-name search of the configuration's warnings.
 $(BUILD)/test/unit/test_closest_name: preload/closest_name.c
+# And the search for a spawned world's spawn-K directory.
+$(BUILD)/test/unit/test_spawn_dir: pmpi/spawn_dir.c
 include test/symbolize/fixtures.mk
 
 # The test-only log synthesizer (test/scale/): logs of any size, written by
@@ -261,18 +263,18 @@ unit-tests: $(UNIT_BINS)
 # FUZZ_SECONDS (clang); new inputs go to $(BUILD)/fuzz/, never into the
 # committed corpus. `make fuzz-replay` runs the committed corpus through the
 # same targets with $(CC), as part of make check.
-FUZZ_TARGETS := log blocks pack
+FUZZ_TARGETS := log blocks pack reports
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 120
-FUZZ_FLAGS   := -std=c11 -O1 -g -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+FUZZ_FLAGS   := -std=c11 -O1 -g -D_GNU_SOURCE -DMS_VERSION='"$(VERSION)"' -fsanitize=fuzzer,address,undefined \
                 -fno-sanitize-recover=undefined -Iinclude
-FUZZ_SRCS    := $(ANALYSIS_SRCS) $(SYM_SRCS) $(CORE_SRCS) $(BUILD)/gen/op_names.c $(BUILD)/gen/op_class.c
+FUZZ_SRCS    := $(ANALYSIS_SRCS) $(SYM_SRCS) $(CORE_SRCS) $(OTF2_SRCS) $(BUILD)/gen/op_names.c $(BUILD)/gen/op_class.c
 $(BUILD)/fuzz/fuzz_%: test/fuzz/fuzz_%.c test/fuzz/fuzz_read.h $(FUZZ_SRCS) | $(GEN_HDRS)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -I$(BUILD)/gen -Icommon -o $@ $(filter %.c,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm
-$(BUILD)/test/fuzz/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuzz_read.h $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(STAMP_MERGE)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(OTF2_BUILD_CFLAGS) -I$(BUILD)/gen -Icommon -o $@ $(filter %.c,$^) $(ZSTD_LIBS) $(DW_LINK) $(OTF2_LINK) -ldl -lpthread -lm
+$(BUILD)/test/fuzz/replay_%: test/fuzz/fuzz_%.c test/fuzz/replay.c test/fuzz/fuzz_read.h $(ANALYSIS_OBJS) $(SYM_OBJS) $(CORE_OBJS) $(OTF2_OBJS) $(STAMP_MERGE)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LINK) -ldl -lpthread -lm $(LDSAN)
+	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) $(ZSTD_LIBS) $(DW_LINK) $(OTF2_LINK) -ldl -lpthread -lm $(LDSAN)
 
 fuzz: $(FUZZ_TARGETS:%=$(BUILD)/fuzz/fuzz_%)
 	@set -e; for t in $(FUZZ_TARGETS); do \
@@ -313,8 +315,10 @@ window-tests: $(MERGE) $(SYNTH_LOGS)
 	BUILD=$(BUILD) bash test/timeline_window.sh
 
 # Damaged copies of real logs through the merge binary: exit status and message.
+# Also its outputs in a hostile directory and its messages (test/merge_outputs.sh).
 fault-tests: $(MERGE)
 	BUILD=$(BUILD) bash test/merge_faults.sh
+	BUILD=$(BUILD) bash test/merge_outputs.sh
 
 # The MPI merge against the serial merge on real runs (exit 77: not built),
 # also a copy that sends its packets in pieces of 4093 bytes.
@@ -346,12 +350,15 @@ mpi-tests: all $(MSG_DUMP) peers $(if $(filter 1,$(HAVE_MPICH)),$(NULL_LIB))
 	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) $(if $(TEST_RANKS),TEST_RANKS="$(TEST_RANKS)") \
 	  bash test/mpi/run.sh $(MPI_TESTS)
 
-# The same programs and expectations recorded with MPISCOPE_MODE=summary
-# (not part of `check`; the script tests summary.sh and fault_kill_summary.sh are).
+# The same programs and expectations recorded with MPISCOPE_MODE=summary.
+# Summary mode folds each rank's calls on its own, so the programs that name
+# no rank counts of their own run at 2 ranks here (trace mode runs them at
+# 1, 2 and 4), the others at theirs; TEST_RANKS overrides both.
 mpi-tests-summary: all
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
-	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) TEST_MODE=summary \
+	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) TEST_MODE=summary TEST_RANKS_DEFAULT=2 \
+	  $(if $(TEST_RANKS),TEST_RANKS="$(TEST_RANKS)") \
 	  bash test/mpi/run.sh $(patsubst test/mpi/%.expect.py,%,$(wildcard test/mpi/*.expect.py))
 
 smoke-tests: all
@@ -360,6 +367,7 @@ smoke-tests: all
 # Many ranks, many files: synthesized runs merged and checked call by call.
 scale-tests: $(MERGE) $(SYNTH_LOGS)
 	BUILD=$(BUILD) bash test/scale/run.sh
+	BUILD=$(BUILD) bash test/scale/otf2_linear.sh
 
 # The HTML report of a real run in headless Chromium (test/html/run.sh);
 # exit 77 (Chromium missing) is a skip.

@@ -31,7 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_FORMAT_VERSION 8u
+#define MS_FORMAT_VERSION 9u
 #define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
 #define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
 #define MS_ENDIAN_MARK 0x01020304u
@@ -200,7 +200,9 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
  *                      handle minus that of the thread's previous request
  *                      record), and with MS_REQF_STATUS three zigzag
  *                      varints peer, tag, bytes (what the completion's
- *                      status says: source, tag and bytes; -1 none): one
+ *                      status says: source, tag and bytes; -1 none), with
+ *                      MS_REQF_PARTS a varint partition count (version
+ *                      9): one
  *                      request that the thread's next event (not a tool
  *                      event, "mpiscope:...") created, completed, started,
  *                      cancelled, freed or named (version 6); or, of
@@ -285,14 +287,28 @@ enum ms_req_kind {
  * posted: partitioned) and MS_REQF_PERSISTENT (MS_REQ_CARRIED: the
  * same); MS_REQ_DONE: MS_REQF_STATUS
  * (the status fields follow) and MS_REQF_CANCELLED (the status says
- * cancelled); the other kinds none (a start or a free is written only
- * when the call succeeded). */
+ * cancelled); MS_REQ_NEW and MS_REQ_REF, from version 9: MS_REQF_PARTS
+ * (one varint follows, 1 or more: a partitioned request's partitions, at
+ * its MPI_Psend_init or MPI_Precv_init; the partitions an MPI_Pready,
+ * MPI_Pready_range or MPI_Pready_list names); the other kinds none (a
+ * start or a free is written only when the call succeeded). */
 #define MS_REQF_DIR_SHIFT 3u
 #define MS_REQF_DIR (3u << MS_REQF_DIR_SHIFT)
 #define MS_REQF_PERSISTENT 32u
 #define MS_REQF_STATUS 8u
 #define MS_REQF_CANCELLED 16u
-#define MS_REQ_WHAT_MAX 63u
+#define MS_REQF_PARTS 64u
+#define MS_REQ_WHAT_MAX 127u
+
+/* The varints that follow a request record's head, handle and where, by
+ * its what (not MS_REQ_CARRIED): a completion's status fields, a
+ * partition count. */
+static inline unsigned ms_req_more_varints(uint64_t what)
+{
+    unsigned k = (unsigned)(what & MS_REQ_KIND_MASK);
+    return (k == MS_REQ_DONE && (what & MS_REQF_STATUS) ? 3u : 0u) +
+           ((k == MS_REQ_NEW || k == MS_REQ_REF) && (what & MS_REQF_PARTS) ? 1u : 0u);
+}
 /* A carried request's traits (its varint after op). */
 #define MS_REQT_IO 1u     /* an MPI-IO request */
 #define MS_REQT_PAIR 2u   /* an isendrecv: a send, then a receive */

@@ -298,7 +298,7 @@ int ms_rq_take(ms_rq_table *t, uint32_t kind, uint32_t thread, uint64_t handle, 
         if ((kind != MS_REQ_DONE && kind != MS_REQ_START) || !msg)
             return 0;
         msg[0] = (ms_rq_message){.op = 0, .flags = kind == MS_REQ_START ? MS_MESSAGE_STARTED : 0u, .comm = -1,
-                                 .peer = -1, .tag = -1, .bytes = -1, .post_ns = 0};
+                                 .peer = -1, .tag = -1, .bytes = -1, .root = -1, .post_ns = 0};
         return 1;
     }
     entry *e = &t->e[k];
@@ -319,6 +319,9 @@ int ms_rq_take(ms_rq_table *t, uint32_t kind, uint32_t thread, uint64_t handle, 
         /* A file read: the status says the bytes; its source and tag are
          * not defined. */
         bytes = s->bytes >= -1 ? s->bytes : -1;
+    } else if (kind == MS_REQ_REF && st && st->named > 0 && f->parts > 0 && bytes >= 0) {
+        /* pready*: the partitions it named, of the request's equal ones. */
+        bytes = bytes / f->parts * st->named;
     } else if (completing && (f->dir == 1 || (f->dir == 2 && !e->posted)) && s) {
         /* A partitioned receive (dir 2) receives what it posted; inactive,
          * it has the empty status, as any. */
@@ -332,7 +335,7 @@ int ms_rq_take(ms_rq_table *t, uint32_t kind, uint32_t thread, uint64_t handle, 
         uint32_t flags = (f->dir ? MS_MESSAGE_RECV : 0u) | (cancelled ? MS_MESSAGE_CANCELLED : 0u) |
                          (e->posted ? MS_MESSAGE_POSTED : 0u);
         msg[0] = (ms_rq_message){.op = f->op, .flags = flags, .comm = f->comm, .peer = peer, .tag = tag,
-                                 .bytes = bytes, .post_ns = e->posted ? e->post_ns : 0};
+                                 .bytes = bytes, .root = f->root, .post_ns = e->posted ? e->post_ns : 0};
         nmsg = 1;
         if (f->pair) {
             msg[1] = msg[0];
@@ -361,7 +364,7 @@ int ms_rq_take(ms_rq_table *t, uint32_t kind, uint32_t thread, uint64_t handle, 
             return 0;
         msg[0] = (ms_rq_message){.op = f->op, .flags = MS_MESSAGE_STARTED | MS_MESSAGE_POSTED |
                                  (f->dir ? MS_MESSAGE_RECV : 0u), .comm = f->comm, .peer = f->peer,
-                                 .tag = f->tag, .bytes = f->bytes, .post_ns = post_ns};
+                                 .tag = f->tag, .bytes = f->bytes, .root = f->root, .post_ns = post_ns};
         nmsg = 1;
     } else if (kind == MS_REQ_CANCEL) {
         e->cancelled = 1;

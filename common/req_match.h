@@ -39,19 +39,28 @@ typedef struct ms_rq_facts {
     uint8_t io;           /* an MPI-IO request: a receive's bytes only from its status */
     uint8_t pair;         /* an isendrecv: a send, then a receive */
     int64_t comm, peer, tag, bytes;
+    int64_t root;         /* a persistent rooted collective's root (a rank
+                             in comm); -1: none */
+    int64_t parts;        /* a partitioned request's partitions (version
+                             9); 0: not known */
 } ms_rq_facts;
 
 /* What a completion's status says (has: the call gave one). */
 typedef struct ms_rq_status {
     int has, cancelled;
     int64_t peer, tag, bytes;
+    int64_t named;        /* MS_REQ_REF of pready, pready_range,
+                             pready_list: the partitions it named (version
+                             9); 0: not said */
 } ms_rq_status;
 
 /* One request a call handled, as a message record describes it
- * (flags: MS_MESSAGE_*; post_ns meaningful with MS_MESSAGE_POSTED). */
+ * (flags: MS_MESSAGE_*; post_ns meaningful with MS_MESSAGE_POSTED), with
+ * the root of a persistent rooted collective (-1: none), which the region
+ * name of the call that created it says. */
 typedef struct ms_rq_message {
     uint32_t op, flags;
-    int64_t comm, peer, tag, bytes;
+    int64_t comm, peer, tag, bytes, root;
     uint64_t post_ns;
 } ms_rq_message;
 

@@ -34,7 +34,7 @@ static enum ms_rq_parse_error carried_fields(const uint8_t **pp, const uint8_t *
     c->f = (ms_rq_facts){.op = (uint32_t)v[0], .dir = (uint8_t)((rec->what & MS_REQF_DIR) >> MS_REQF_DIR_SHIFT),
                          .persistent = (rec->what & MS_REQF_PERSISTENT) != 0, .io = (v[1] & MS_REQT_IO) != 0,
                          .pair = (v[1] & MS_REQT_PAIR) != 0, .comm = comm, .peer = peer, .tag = tag,
-                         .bytes = bytes};
+                         .bytes = bytes, .root = -1, .parts = 0};
     return MS_RQ_OK;
 }
 
@@ -65,7 +65,7 @@ static inline __attribute__((always_inline)) enum ms_rq_parse_error parse(const 
     int ok;
     switch (kind) {
     case MS_REQ_NEW:
-        ok = (flags & ~(uint64_t)(MS_REQF_DIR | MS_REQF_PERSISTENT)) == 0 &&
+        ok = (flags & ~(uint64_t)(MS_REQF_DIR | MS_REQF_PERSISTENT | MS_REQF_PARTS)) == 0 &&
              ((flags & MS_REQF_DIR) >> MS_REQF_DIR_SHIFT) <= 2;
         break;
     case MS_REQ_DONE:
@@ -78,10 +78,12 @@ static inline __attribute__((always_inline)) enum ms_rq_parse_error parse(const 
     case MS_REQ_BASE:
         ok = carried && flags == 0;
         break;
+    case MS_REQ_REF:
+        ok = (flags & ~(uint64_t)MS_REQF_PARTS) == 0;
+        break;
     case MS_REQ_START:
     case MS_REQ_CANCEL:
     case MS_REQ_FREE:
-    case MS_REQ_REF:
         ok = flags == 0;
         break;
     default:
@@ -94,13 +96,13 @@ static inline __attribute__((always_inline)) enum ms_rq_parse_error parse(const 
         if (handle != 0)
             return MS_RQ_BAD_CARRIED;
         *out = (ms_rq_record){.what = (uint32_t)what, .handle = 0, .where = where, .peer = -1, .tag = -1,
-                              .bytes = -1};
+                              .bytes = -1, .parts = 0};
         *where_base = where;
         return MS_RQ_OK;
     }
     if (handle == 0)
         return MS_RQ_NO_HANDLE;
-    *out = (ms_rq_record){.what = (uint32_t)what, .handle = handle, .peer = -1, .tag = -1, .bytes = -1};
+    *out = (ms_rq_record){.what = (uint32_t)what, .handle = handle, .peer = -1, .tag = -1, .bytes = -1, .parts = 0};
     if (kind == MS_REQ_CARRIED) {
         out->where = where;
         return carried_fields(pp, end, out, carried);
@@ -120,6 +122,16 @@ static inline __attribute__((always_inline)) enum ms_rq_parse_error parse(const 
         if (!in_int_range(out->peer) || !in_int_range(out->tag) || out->bytes < -1)
             return MS_RQ_BAD_STATUS;
     }
+    if (flags & MS_REQF_PARTS) {
+        /* A partition count (NEW) or the partitions named (REF): 1 or more,
+         * an int. */
+        uint64_t v;
+        if (ms_get_varint(pp, end, &v) != 0)
+            return MS_RQ_CUT;
+        if (v < 1 || v > INT32_MAX)
+            return MS_RQ_BAD_PARTS;
+        out->parts = (int64_t)v;
+    }
     return MS_RQ_OK;
 }
 
@@ -132,13 +144,14 @@ const char *ms_rq_parse_error_str(enum ms_rq_parse_error e)
     case MS_RQ_NO_HANDLE: return "request record without a handle";
     case MS_RQ_BAD_STATUS: return "request record with a status field out of range";
     case MS_RQ_BAD_CARRIED: return "carried request record with a field out of range";
+    case MS_RQ_BAD_PARTS: return "request record with a partition count out of range";
     }
     return "bad request record";
 }
 
 void ms_rq_facts_of(const ms_region_info *info, int is_mpi, ms_rq_facts *out)
 {
-    *out = (ms_rq_facts){.op = 0, .comm = -1, .peer = -1, .tag = -1, .bytes = -1};
+    *out = (ms_rq_facts){.op = 0, .comm = -1, .peer = -1, .tag = -1, .bytes = -1, .root = -1, .parts = 0};
     if (!info || !is_mpi)
         return;
     out->op = ms_op_id(info->op, strlen(info->op));
@@ -152,6 +165,9 @@ void ms_rq_facts_of(const ms_region_info *info, int is_mpi, ms_rq_facts *out)
     out->peer = in_int_range(info->peer) ? info->peer : -1;
     out->tag = in_int_range(info->tag) ? info->tag : -1;
     out->bytes = info->bytes >= -1 ? info->bytes : -1;
+    /* A persistent rooted collective (bcast_init, reduce_init, ...): its
+     * starts and completions name the root the creating call named. */
+    out->root = in_int_range(info->root) ? info->root : -1;
 }
 
 int ms_rq_apply_new(ms_rq_table *t, uint32_t thread, const ms_rq_record *rec, const ms_rq_facts *facts,
@@ -160,6 +176,7 @@ int ms_rq_apply_new(ms_rq_table *t, uint32_t thread, const ms_rq_record *rec, co
     ms_rq_facts f = *facts;
     f.dir = (uint8_t)((rec->what & MS_REQF_DIR) >> MS_REQF_DIR_SHIFT);
     f.persistent = (rec->what & MS_REQF_PERSISTENT) != 0;
+    f.parts = rec->parts;
     if (f.dir == 1)
         /* A receive's bytes are what its status will say. */
         f.bytes = -1;
@@ -180,7 +197,8 @@ int ms_rq_apply(ms_rq_table *t, uint32_t thread, const ms_rq_record *recs, size_
                 return -1;
             continue;
         }
-        ms_rq_status st = {.has = (p->what & MS_REQF_STATUS) != 0, .cancelled = (p->what & MS_REQF_CANCELLED) != 0,
+        ms_rq_status st = {.named = p->parts, .has = (p->what & MS_REQF_STATUS) != 0,
+                           .cancelled = (p->what & MS_REQF_CANCELLED) != 0,
                            .peer = p->peer, .tag = p->tag, .bytes = p->bytes};
         ms_rq_message m[2];
         int k = ms_rq_take(t, kind, thread, p->handle, p->where, &st, start_ns, fold, on_msg ? m : NULL);

@@ -28,6 +28,9 @@ typedef struct ms_rq_record {
     uint32_t what;            /* kind and flags */
     uint64_t handle, where;   /* where: absolute, from the thread's base */
     int64_t peer, tag, bytes; /* with MS_REQF_STATUS */
+    int64_t parts;            /* with MS_REQF_PARTS (version 9): NEW, the
+                                 request's partitions; REF, those the call
+                                 named; else 0 */
 } ms_rq_record;
 
 enum ms_rq_parse_error {
@@ -37,6 +40,7 @@ enum ms_rq_parse_error {
     MS_RQ_NO_HANDLE,          /* handle 0 */
     MS_RQ_BAD_STATUS,         /* a status field out of range */
     MS_RQ_BAD_CARRIED,        /* a carried request's field out of range */
+    MS_RQ_BAD_PARTS,          /* a partition count out of range */
 };
 
 /* The record after its head at *pp (advanced past it); *where_base is the

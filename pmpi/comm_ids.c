@@ -186,7 +186,9 @@ void ms_comm_created(ms_thread *t, const ms_call *c, MPI_Comm parent, MPI_Comm n
         memcpy(ps->value, &pi, sizeof pi);
     if (newcomm == MPI_COMM_NULL)
         return;
-    if (!ps)
+    /* MPI_COMM_NULL: made without a parent (MPI_Comm_join,
+     * MPI_Intercomm_create_from_groups). */
+    if (!ps && parent != MPI_COMM_NULL)
         ms_warn_once(MS_WARN_COMM, "a communicator created by a call mpiscope does not record is reported as comm=-1");
 
     ms_comm_info ci;

@@ -80,6 +80,8 @@ static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64
     a.dir[sizeof a.dir - 1] = 0;
     a.run[sizeof a.run - 1] = 0;
     const char *dir = a.dir;
+    if (!ms_cfg.disable)
+        ms_spawn_set_dir(world, dir);
     /* The configuration's warnings, once per run: rank 0 of the first
      * world speaks for every rank that sees the same MPISCOPE_ variables;
      * a rank that sees others speaks for itself. A spawned world's rank 0
@@ -98,7 +100,9 @@ static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64
     }
     if (a.place)
         ms_writer_cpu_choose(world);
-    if (ms_cfg.disable)
+    /* No directory (a spawned world without a free spawn-K): rank 0 said
+     * why; nothing is recorded. */
+    if (ms_cfg.disable || !dir[0])
         return;
     ms_config_report(rank == 0 && ms_cfg.verbose);
 

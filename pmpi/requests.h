@@ -48,6 +48,28 @@ MS_HOT void ms_req_new(ms_thread *t, const MPI_Request *req, int recv, int persi
     ms_req_new_at(t, *req, req, recv, persistent);
 }
 
+/* A record of kind `what` for handle `key` with a partition count (format
+ * version 9): `parts` 1 or more; any other value leaves it out. */
+MS_HOT void ms_req_fact_parts(ms_thread *t, uint32_t what, uint64_t key, const void *at, int64_t parts)
+{
+    int has = parts >= 1 && parts <= INT32_MAX;
+    uint8_t *p = ms_req_fact(t, what | (has ? MS_REQF_PARTS : 0u), key, at);
+    if (MS_LIKELY(p != NULL) && has) {
+        ms_msg_stage *s = &ms_msg_tls;
+        s->len = (size_t)(ms_put_varint(p, (uint64_t)parts) - s->buf);
+    }
+}
+
+/* A partitioned request created (MPI_Psend_init, MPI_Precv_init): as
+ * ms_req_new_at for a persistent request, with its partitions, so that a
+ * pready's bytes are those of the partitions it names. */
+MS_HOT void ms_req_new_parts_at(ms_thread *t, MPI_Request req, const void *at, int recv, int64_t parts)
+{
+    uint64_t key = ms_req_key(req);
+    if (key)
+        ms_req_fact_parts(t, MS_REQ_NEW | (uint32_t)recv << MS_REQF_DIR_SHIFT | MS_REQF_PERSISTENT, key, at, parts);
+}
+
 MS_HOT ms_pending ms_req_pending_at(MPI_Request req, const void *at)
 {
     return (ms_pending){.key = ms_req_key(req), .at = at};
@@ -65,6 +87,15 @@ MS_HOT void ms_req_named(ms_thread *t, uint32_t what, const ms_pending *p)
 {
     if (p->key)
         ms_req_fact(t, what, p->key, p->at);
+}
+
+/* MPI_Pready, MPI_Pready_range, MPI_Pready_list: names the request and
+ * the count of partitions it marks ready (`named`; a count out of range
+ * is left out). */
+MS_HOT void ms_req_named_parts(ms_thread *t, const ms_pending *p, int64_t named)
+{
+    if (p->key)
+        ms_req_fact_parts(t, MS_REQ_REF, p->key, p->at, named);
 }
 
 /* MPI_Startall that succeeded: every started request. */

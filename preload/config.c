@@ -42,6 +42,8 @@ static const ms_setting core_vars[] = {
     {"MPISCOPE_WRITER_CPU", MS_SETTING_CHOICE, "auto", FIELD(writer_cpu), writer_cpu_choices, 0, 0,
      "auto: a rank bound to CPUs runs its writer thread on a CPU of its node that no rank is bound to, "
      "when there is one; off: where the rank runs"},
+    {"MPISCOPE_WRITER_WAIT_S", MS_SETTING_UINT, "5", FIELD(writer_wait_s), NULL, 1, 3600,
+     "longest wait for the writer thread at the end (a stalled file system), s"},
 };
 #define NCORE (sizeof core_vars / sizeof core_vars[0])
 

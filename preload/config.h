@@ -28,6 +28,7 @@ typedef struct ms_config {
     int disable;             /* load, record nothing, write nothing */
     int verbose;             /* print the configuration at start */
     int writer_cpu;          /* MS_WRITER_CPU_*: where the writer thread runs */
+    unsigned writer_wait_s;  /* longest wait for the writer thread at the end */
 } ms_config;
 
 extern ms_config ms_cfg;

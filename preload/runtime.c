@@ -24,6 +24,7 @@
 #include "collector_list.h"
 #include "config.h"
 #include "diag.h"
+#include "log_dir.h"
 #include "log_file.h"
 #include "signals.h"
 #include "sink.h"
@@ -81,23 +82,6 @@ static void read_argv0(char *buf, size_t cap)
     fclose(f);
 }
 
-/* Create the directory if missing (mode 0777 less the umask) and open it,
- * refusing a symbolic link or anything else in its place. Returns a
- * descriptor or -1 with errno set. */
-static int open_dir(const char *dir)
-{
-    if (mkdir(dir, 0777) != 0 && errno != EEXIST)
-        return -1;
-    struct stat st;
-    if (lstat(dir, &st) != 0)
-        return -1;
-    if (!S_ISDIR(st.st_mode)) {
-        errno = S_ISLNK(st.st_mode) ? ELOOP : ENOTDIR;
-        return -1;
-    }
-    return open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-}
-
 int ms_runtime_start(const ms_start_info *info)
 {
     pthread_mutex_lock(&lifecycle_lock);
@@ -106,10 +90,10 @@ int ms_runtime_start(const ms_start_info *info)
     if (started || !ms_runtime_allowed())
         goto out;
     uint64_t ring_capacity = pow2_at_least((uint64_t)ms_cfg.buffer_kb * 1024u);
-    int dirfd = open_dir(info->dir);
+    char why[320];
+    int dirfd = ms_log_dir_open(info->dir, why, sizeof why);
     if (dirfd < 0) {
-        ms_warn_once(MS_WARN_DIR, "cannot create the log directory \"%s\" (%s); nothing is recorded",
-                     info->dir, strerror(errno));
+        ms_warn_once(MS_WARN_DIR, "cannot use the log directory \"%s\" (%s); nothing is recorded", info->dir, why);
         goto out;
     }
     char name[32], path[sizeof ms_cfg.dir + 32];
@@ -226,9 +210,10 @@ void ms_runtime_stop(uint64_t finalize_start_ns)
     ms_collectors_stop();
     stopped = 1;
     /* The rest of every buffer and the end record; recording is off after. */
-    ms_writer_stop(finalize_start_ns, t0);
+    int joined = ms_writer_stop(finalize_start_ns, t0) == 0;
     ms_signals_restore();
-    ms_writer_release();
+    if (joined)
+        ms_writer_release();
 out:
     pthread_mutex_unlock(&lifecycle_lock);
     pthread_sigmask(SIG_SETMASK, &old_mask, NULL);

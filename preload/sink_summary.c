@@ -80,8 +80,9 @@ static void summary_write(const ms_end_record *end)
     cs.ticks = ms_now();
     cs.realtime_ns = ms_realtime_ns();
     if (ms_summary_log_write(&summary_log, ms_writer_log(), summary, ms_writer_staging(), &cs, end) != 0)
-        ms_warn_once(MS_WARN_WRITE, "writing the summary log failed (%s); the log keeps its previous snapshot",
-                     strerror(errno));
+        ms_warn_once(MS_WARN_WRITE, "writing the summary log failed (%s); %s", strerror(errno),
+                     summary_log.snapshots ? "the log keeps its previous snapshot"
+                                           : "the log holds its header only (no snapshot was written yet)");
 }
 
 static void summary_periodic(int woken)

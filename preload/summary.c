@@ -310,7 +310,7 @@ static int skip_control(uint64_t ctl, const uint8_t **pp, const uint8_t *end)
     case MS_CTL_REQUEST:
         if (ms_get_varint(pp, end, &v) != 0)
             return -1;
-        return skip_varints(pp, end, (v & MS_REQF_STATUS) && (v & MS_REQ_KIND_MASK) == MS_REQ_DONE ? 5 : 2);
+        return skip_varints(pp, end, 2 + ms_req_more_varints(v));
     case MS_CTL_FILE:
         return skip_varints(pp, end, 2) != 0 ? -1 : skip_name(pp, end);
     case MS_CTL_COMM_ORIGIN:

@@ -58,7 +58,13 @@ int ms_summary_log_write(ms_summary_log *sl, ms_log *log, const ms_sum *sum, uin
     }
     char tmp[sizeof sl->name + 8];
     snprintf(tmp, sizeof tmp, "%s.new", sl->name);
-    int fd = openat(sl->dirfd, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    /* A new file every time, never opened through what is there: a stale
+     * one of ours (a rank killed between write and rename) or anything
+     * planted in its place (a link, a FIFO, which would block the writer)
+     * is removed first; one that cannot be removed is refused (O_EXCL). */
+    if (unlinkat(sl->dirfd, tmp, 0) != 0 && errno != ENOENT && errno != EISDIR)
+        return -1;
+    int fd = openat(sl->dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
     if (fd < 0)
         return -1;
     /* The same compressor and buffers, another file. */
@@ -99,6 +105,7 @@ int ms_summary_log_write(ms_summary_log *sl, ms_log *log, const ms_sum *sum, uin
     }
     close(log->fd);
     log->fd = fd;
+    sl->snapshots++;
     log->bytes_written = w.bytes_written;
     /* A fresh, complete file: an earlier failed append is behind us. */
     log->failed = 0;

@@ -22,6 +22,7 @@ typedef struct ms_summary_log {
     char name[32];            /* the log's name in it */
     uint8_t *header;          /* the header block's frame, as written */
     size_t header_len;
+    unsigned snapshots;       /* snapshots renamed over the log so far */
 } ms_summary_log;
 
 /* After the header block was written to log (named `name` in dirfd): keep

@@ -126,7 +126,7 @@ static const uint8_t *decode(const uint8_t *p, uint64_t *where_base, ms_rq_recor
     p = ms_rec_varint_in(p, &what);
     p = ms_rec_varint_in(p, &handle);
     p = ms_rec_varint_in(p, &where);
-    *r = (ms_rq_record){.what = (uint32_t)what, .handle = handle, .peer = -1, .tag = -1, .bytes = -1};
+    *r = (ms_rq_record){.what = (uint32_t)what, .handle = handle, .peer = -1, .tag = -1, .bytes = -1, .parts = 0};
     r->where = *where_base + (uint64_t)ms_unzigzag(where);
     *where_base = r->where;
     if ((what & MS_REQ_KIND_MASK) == MS_REQ_DONE && (what & MS_REQF_STATUS)) {
@@ -137,6 +137,11 @@ static const uint8_t *decode(const uint8_t *p, uint64_t *where_base, ms_rq_recor
         r->tag = ms_unzigzag(v);
         p = ms_rec_varint_in(p, &v);
         r->bytes = ms_unzigzag(v);
+    }
+    if ((what & MS_REQF_PARTS) && ms_req_more_varints(what)) {
+        uint64_t v;
+        p = ms_rec_varint_in(p, &v);
+        r->parts = (int64_t)v;
     }
     return p;
 }
@@ -235,6 +240,7 @@ int ms_sumrq_follow(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t i
         e->facts = n->facts;
         e->facts.dir = (uint8_t)((r->what & MS_REQF_DIR) >> MS_REQF_DIR_SHIFT);
         e->facts.persistent = (r->what & MS_REQF_PERSISTENT) != 0;
+        e->facts.parts = r->parts;
         if (e->facts.dir == 1)
             e->facts.bytes = -1;
     }
@@ -248,7 +254,7 @@ int ms_sumrq_follow(ms_sumrq *g, ms_sumrq_thread *q, uint32_t thread, uint64_t i
             uint32_t kind = r->what & MS_REQ_KIND_MASK;
             if (kind == MS_REQ_NEW || !ms_rq_has(g->rq, r->handle))
                 continue;
-            ms_rq_status st = {.has = (r->what & MS_REQF_STATUS) != 0,
+            ms_rq_status st = {.named = r->parts, .has = (r->what & MS_REQF_STATUS) != 0,
                                .cancelled = (r->what & MS_REQF_CANCELLED) != 0, .peer = r->peer, .tag = r->tag,
                                .bytes = r->bytes};
             ms_rq_take(g->rq, kind, thread, r->handle, r->where, &st, post, &fold, NULL);

@@ -165,12 +165,18 @@ static inline const uint8_t *ms_sumrq_follow_record(ms_sumrq *g, ms_sumrq_thread
     p = ms_rec_varint_in(p, &where);
     q->where += (uint64_t)ms_unzigzag(where);
     if (kind == MS_REQ_NEW) {
-        ms_rq_record r = {.what = what, .handle = handle, .where = q->where, .peer = -1, .tag = -1, .bytes = -1};
+        ms_rq_record r = {.what = what, .handle = handle, .where = q->where, .peer = -1, .tag = -1, .bytes = -1,
+                          .parts = 0};
+        if (what & MS_REQF_PARTS) {
+            uint64_t parts;
+            p = ms_rec_varint_in(p, &parts);
+            r.parts = (int64_t)parts;
+        }
         return ms_sumrq_keep(q, &r) == 0 ? p : NULL;
     }
     ms_sumrq_forget(g, kind, handle, q->where);
-    if (kind == MS_REQ_DONE && (what & MS_REQF_STATUS))
-        p = ms_rec_skip_varint_in(ms_rec_skip_varint_in(ms_rec_skip_varint_in(p)));
+    for (unsigned i = ms_req_more_varints(what); i > 0; i--)
+        p = ms_rec_skip_varint_in(p);
     return p;
 }
 

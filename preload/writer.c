@@ -291,11 +291,23 @@ int ms_writer_start(const ms_sink *s)
     return 0;
 }
 
-void ms_writer_stop(uint64_t finalize_start_ns, uint64_t t0)
+int ms_writer_stop(uint64_t finalize_start_ns, uint64_t t0)
 {
     atomic_store(&writer_stop, 1);
     ms_writer_kick(NULL);
-    pthread_join(writer, NULL);
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += (time_t)ms_cfg.writer_wait_s;
+    if (pthread_timedjoin_np(writer, NULL, &deadline) != 0) {
+        /* Stalled in a write or an open (a hung file system): the rank
+         * ends without it, and stays killable. */
+        atomic_store(&ms_active, 0);
+        ms_warn_once(MS_WARN_WRITER, "the writer thread did not finish its write within %u s "
+                     "(MPISCOPE_WRITER_WAIT_S; a stalled file system?): this rank's calls since its last "
+                     "flush and its end record are lost; the log keeps what was written before",
+                     ms_cfg.writer_wait_s);
+        return -1;
+    }
     /* Recording stays on while draining: a thread whose buffer is full
      * waits for room instead of overwriting what is being copied. */
     if (ms_writer_log_take(-1) == 0) {
@@ -314,6 +326,7 @@ void ms_writer_stop(uint64_t finalize_start_ns, uint64_t t0)
         ms_writer_log_give();
     }
     atomic_store(&ms_active, 0);
+    return 0;
 }
 
 void ms_writer_release(void)

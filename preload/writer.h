@@ -36,8 +36,12 @@ MS_HIDDEN void ms_writer_place(const cpu_set_t *cpus, int first);
 /* Stop the writer thread, write the rest of every buffer and the end
  * record, close the log, turn recording off. finalize_start_ns: 0 when
  * MPI_Finalize was not called; t0: when the caller began to stop (the
- * tool's last wait, sink.h's last_wait, runs from there). */
-MS_HIDDEN void ms_writer_stop(uint64_t finalize_start_ns, uint64_t t0);
+ * tool's last wait, sink.h's last_wait, runs from there). The writer
+ * thread is waited for at most MPISCOPE_WRITER_WAIT_S seconds (a write
+ * stalled on a hung file system): after that the rank gives up, says so
+ * once and what is lost, and returns -1 with recording off; the writer's
+ * buffers must then not be released (it may still use them). 0 otherwise. */
+MS_HIDDEN int ms_writer_stop(uint64_t finalize_start_ns, uint64_t t0);
 
 /* Free the log's buffers, the staging buffer and what the sink holds; the
  * log is closed first if still open. */

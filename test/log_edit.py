@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rewrites a log's header block, keeping every other frame as it is.
 
-    python3 test/log_edit.py IN OUT [--version N] [--rank N] [--string KEY=VALUE]...
+    python3 test/log_edit.py IN OUT [--version N] [--rank N] [--size N] [--string KEY=VALUE]...
     python3 test/log_edit.py --frames IN
     python3 test/log_edit.py --flip OFFSET IN OUT
     python3 test/log_edit.py --flip-all IN OUTDIR
@@ -10,6 +10,7 @@
 
 --version N       set the format version in the header
 --rank N          set the rank in the header
+--size N          set the world size in the header
 --string K=V      add a metadata string (e.g. run=0123456789abcdef)
 
 The new header block is compressed into one checksummed frame with its
@@ -94,8 +95,10 @@ def main():
                 struct.pack_into("<I", block, 16 + 8, int(val))
             elif opt == "--rank":
                 struct.pack_into("<i", block, 16 + 16, int(val))
+            elif opt == "--size":
+                struct.pack_into("<i", block, 16 + 20, int(val))
             elif opt == "--string":
-                strings.append(val.encode())
+                strings.append(val.encode("utf-8", "surrogateescape"))
             else:
                 sys.exit("unknown option " + opt)
             i += 2

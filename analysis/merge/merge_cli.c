@@ -7,14 +7,18 @@
  */
 #include "merge_cli.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "../report/report.h"
+#include "../report/out_file.h"
+#include "../report/safe_text.h"
 #include "../symbolize/symbolize_file.h"
 
 #define VERSION MS_VERSION
@@ -230,12 +234,14 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
     return -1;
 }
 
-/* Write one report that is a file to path ("-": stdout). Returns 0, or -1
+/* Write one report that is a file to path ("-": stdout), through a new
+ * temporary file renamed over the path (out_file.h). Returns 0, or -1
  * after a message. */
 static int write_file_report(const char *path, ms_merge_file_fn fn, const ms_run *run)
 {
     int to_stdout = strcmp(path, "-") == 0;
-    FILE *fp = to_stdout ? stdout : fopen(path, "w");
+    ms_out out;
+    FILE *fp = to_stdout ? stdout : ms_out_open(&out, path);
     if (!fp) {
         fprintf(stderr, "%s: cannot write %s: %s\n", ms_merge_prog, path, strerror(errno));
         return -1;
@@ -247,7 +253,7 @@ static int write_file_report(const char *path, ms_merge_file_fn fn, const ms_run
             rc = -1;
             e = errno;
         }
-    } else if (fclose(fp) != 0) {
+    } else if (ms_out_close(&out, rc == 0) != 0) {
         rc = -1;
         e = errno;
     }
@@ -256,6 +262,58 @@ static int write_file_report(const char *path, ms_merge_file_fn fn, const ms_run
         return -1;
     }
     return 0;
+}
+
+/* Whether name is one the merge reads as a log: rank-<digits>.zst. */
+static int log_name(const char *name)
+{
+    size_t n = strlen(name);
+    if (n < 10 || strncmp(name, "rank-", 5) != 0 || strcmp(name + n - 4, ".zst") != 0)
+        return 0;
+    for (size_t i = 5; i < n - 4; i++)
+        if (name[i] < '0' || name[i] > '9')
+            return 0;
+    return 1;
+}
+
+/* An output never replaces an input: a path that is one of the logs of
+ * dir (the same file, by any name), or a log's name in dir. Returns 0, or
+ * 1 after a message naming both. */
+static int names_an_input(const char *option, const char *path, const char *dir)
+{
+    if (strcmp(path, "-") == 0)
+        return 0;
+    struct stat out, in;
+    int exists = stat(path, &out) == 0;
+    char dir_real[4096], parent_real[4096], parent[4096];
+    snprintf(parent, sizeof parent, "%s", path);
+    char *slash = strrchr(parent, '/');
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (slash)
+        *(slash == parent ? slash + 1 : slash) = '\0';
+    else
+        snprintf(parent, sizeof parent, ".");
+    int in_dir = realpath(dir, dir_real) && realpath(parent, parent_real) && strcmp(dir_real, parent_real) == 0;
+    DIR *d = exists ? opendir(dir) : NULL;
+    int hit = 0;
+    for (struct dirent *e; d && !hit && (e = readdir(d));) {
+        if (!log_name(e->d_name))
+            continue;
+        char log[4096 + 256];
+        snprintf(log, sizeof log, "%s/%s", dir, e->d_name);
+        hit = stat(log, &in) == 0 && in.st_dev == out.st_dev && in.st_ino == out.st_ino;
+        if (hit)
+            fprintf(stderr, "%s: --%s %s: that is the input log %s; an output never replaces an input\n",
+                    ms_merge_prog, option, path, log);
+    }
+    if (d)
+        closedir(d);
+    if (!hit && in_dir && log_name(base)) {
+        fprintf(stderr, "%s: --%s %s: that is the name of a log in %s; an output never replaces an input\n",
+                ms_merge_prog, option, path, dir);
+        hit = 1;
+    }
+    return hit;
 }
 
 /* Write one report that is a directory. Returns 0 (also after a warning),
@@ -320,6 +378,15 @@ static int write_report(const ms_merge_report *r, const char *path, const ms_run
     return r->file ? write_file_report(path, r->file, run) : write_dir_report(r->option, path, r->dir, run);
 }
 
+/* A message made of what the logs say (file names, run identities, hosts):
+ * on stderr as valid UTF-8 without a control character raw. */
+static void say(const char *msg, const char *what)
+{
+    fprintf(stderr, "%s: %s", ms_merge_prog, what);
+    ms_text_put(stderr, msg, strlen(msg), MS_TEXT_CONTROLS, 0);
+    fputc('\n', stderr);
+}
+
 int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
 {
     if (st == MS_REDUCE_NOMEM || !run) {
@@ -329,15 +396,15 @@ int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
     }
     if (st == MS_REDUCE_USAGE) {
         for (size_t i = 0; i < run->nerrors; i++)
-            fprintf(stderr, "%s: %s\n", ms_merge_prog, run->errors[i]);
+            say(run->errors[i], "");
         ms_run_free(run);
         return EXIT_USAGE;
     }
     for (size_t i = 0; i < run->nwarnings; i++)
-        fprintf(stderr, "%s: warning: %s\n", ms_merge_prog, run->warnings[i]);
+        say(run->warnings[i], "warning: ");
     if (st == MS_REDUCE_BAD_INPUT) {
         for (size_t i = 0; i < run->nerrors; i++)
-            fprintf(stderr, "%s: %s\n", ms_merge_prog, run->errors[i]);
+            say(run->errors[i], "");
         ms_run_free(run);
         return EXIT_INPUT;
     }
@@ -351,6 +418,12 @@ int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
         }
     }
     int rc = EXIT_OK;
+    for (size_t i = 0; i < ms_merge_nreports; i++)
+        if (o->report[i] && ms_merge_reports[i].file && names_an_input(ms_merge_reports[i].option, o->report[i], o->dir)) {
+            ms_run_free(run);
+            ms_window_free(&window);
+            return EXIT_USAGE;
+        }
     run->window = ms_window_bounds(o->window) ? o->window : NULL;
     /* Reports made of single calls need a trace: summary logs have none. */
     bool no_timeline = run->summary_ranks > 0 && timeline;

@@ -7,6 +7,20 @@
 
 #include "../reduce/roofline.h"
 #include "../report/report.h"
+#include "../report/safe_text.h"
+
+/* The text report reaches terminals: strings from the logs in it are
+ * valid UTF-8 with no control character but its lines and columns. */
+static int text_writer(FILE *fp, const ms_run *run)
+{
+    FILE *f = ms_text_filter(fp, MS_TEXT_CONTROLS | MS_TEXT_KEEP_LINES);
+    if (!f)
+        return -1;
+    int rc = ms_report_text(f, run);
+    if (fclose(f) != 0)
+        rc = -1;
+    return rc;
+}
 
 static int json_writer(FILE *fp, const ms_run *run)
 {
@@ -19,7 +33,7 @@ static int roofline_writer(FILE *fp, const ms_run *run)
 }
 
 const ms_merge_report ms_merge_reports[] = {
-    {.option = "text", .file = ms_report_text, .is_default = true,
+    {.option = "text", .file = text_writer, .is_default = true,
      .help = "the text report (what goes to stdout without an output option)"},
     {.option = "csv", .file = ms_report_csv,
      .help = "region table, one row per region over all ranks"},

@@ -35,6 +35,7 @@ ms_read_status ms_rd_message(ms_reader *r, thread_state *t, const uint8_t **pp, 
         .peer = ms_unzigzag(v[3]),
         .tag = ms_unzigzag(v[4]),
         .bytes = ms_unzigzag(v[5]),
+        .root = -1,
     };
     int64_t post = ms_unzigzag(v[6]);
     if (!rank_like(m.peer) || !rank_like(m.tag) || m.bytes < -1)

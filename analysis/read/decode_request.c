@@ -41,6 +41,9 @@ ms_read_status ms_rd_request(ms_reader *r, thread_state *t, const uint8_t **pp, 
     enum ms_rq_parse_error e = ms_rq_parse(pp, end, &t->req_where, rec, r->version >= 7 ? &carried : NULL);
     if (e != MS_RQ_OK)
         return ms_rd_corrupt_at(r, ms_rq_parse_error_str(e));
+    if (r->version < 9 && (rec->what & MS_REQF_PARTS) && (rec->what & MS_REQ_KIND_MASK) != MS_REQ_CARRIED &&
+        (rec->what & MS_REQ_KIND_MASK) != MS_REQ_BASE)
+        return ms_rd_corrupt_at(r, "request record with a partition count in a log of format version < 9");
     if ((rec->what & MS_REQ_KIND_MASK) == MS_REQ_BASE)
         return MS_READ_OK;   /* the thread's address base, set */
     if ((rec->what & MS_REQ_KIND_MASK) == MS_REQ_CARRIED) {
@@ -129,7 +132,7 @@ static int deliver(void *ctx, const ms_rq_message *m)
 {
     apply_ctx *a = ctx;
     ms_read_message rm = {.thread = a->thread, .op = m->op, .flags = m->flags, .comm = m->comm, .peer = m->peer,
-                          .tag = m->tag, .bytes = m->bytes, .post_ns = m->post_ns};
+                          .tag = m->tag, .bytes = m->bytes, .root = m->root, .post_ns = m->post_ns};
     return a->r->cb && a->r->cb->message && a->r->cb->message(a->r->ctx, &rm) != 0;
 }
 

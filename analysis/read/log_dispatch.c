@@ -194,6 +194,10 @@ static ms_read_status parse_control(ms_reader *r, thread_state *t, uint64_t ctl,
 
 static ms_read_status parse_data(ms_reader *r, uint32_t thread, const uint8_t *p, size_t len)
 {
+    /* The index itself, not only the count of threads: the reports size
+     * per-thread tables by it. */
+    if (thread >= MS_READER_MAX_THREADS)
+        return ms_rd_corrupt_at(r, "thread index past the reader's limit of 65536 threads");
     thread_state *t = thread_for(r, thread);
     if (!t)
         return r->nthreads >= MS_READER_MAX_THREADS ? ms_rd_corrupt_at(r, "more threads than a log may have")

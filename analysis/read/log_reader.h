@@ -126,6 +126,10 @@ typedef struct ms_read_message {
                              destination of a send; -1: none */
     int64_t tag;          /* -1: none */
     int64_t bytes;        /* -1: not known */
+    int64_t root;         /* a persistent rooted collective's root, a rank
+                             in comm, from the region name of the call that
+                             created the request (version 6 on); -1: none
+                             or not known */
     uint64_t post_ns;     /* start of the creating call (tool clock), when
                              MS_MSG_POSTED */
 } ms_read_message;

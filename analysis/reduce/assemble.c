@@ -180,6 +180,24 @@ static int add_range(char *buf, size_t cap, size_t *len, int32_t a, int32_t b)
     return 0;
 }
 
+/* A header's world size is believed as far as the logs present bear it
+ * out: up to the highest rank with a log, and a claim past that only up to
+ * twice the ranks with a log (a run that lost half its logs or less) or
+ * MS_WORLD_BELIEVED ranks, whichever is more. So a crafted claim never
+ * makes a report write or allocate per claimed rank beyond that. */
+#define MS_WORLD_BELIEVED 64
+static int32_t believed_world(const ms_run *run, int32_t claimed)
+{
+    if (run->nranks == 0)
+        return 0;
+    int64_t highest = (int64_t)run->ranks[run->nranks - 1].rank + 1;
+    int64_t twice = 2 * (int64_t)run->nranks;
+    int64_t bound = highest > twice ? highest : twice;
+    if (bound < MS_WORLD_BELIEVED)
+        bound = MS_WORLD_BELIEVED;
+    return (int64_t)claimed > bound ? (int32_t)bound : claimed;
+}
+
 /* Run-wide facts and warnings; missing ranks only when every log was
  * readable (an unreadable one would be reported as missing too). */
 static int summarize_run(ms_run *run, ms_strlist *warnings, int check_missing)
@@ -194,10 +212,15 @@ static int summarize_run(ms_run *run, ms_strlist *warnings, int check_missing)
         if (in->size > size)
             size = in->size;
     }
-    run->world_size = size;
+    run->world_claimed = size;
+    run->world_size = believed_world(run, size);
     if (sizes_differ)
         rc |= ms_strlist_addf(warnings, "the logs disagree on the world size; the largest, %" PRId32 ", is used",
                               size);
+    if (run->world_size != size)
+        rc |= ms_strlist_addf(warnings, "%s: the headers claim a world of %" PRId32 " ranks, but only %zu logs are "
+                              "present: the reports' world has %" PRId32 " ranks (twice the logs, at least 64, or up "
+                              "to the highest rank with a log)", run->dir, size, run->nranks, run->world_size);
 
     /* Missing ranks, as ranges; the list is cut after a few. */
     char buf[256] = "";

@@ -108,7 +108,11 @@ typedef struct ms_run {
     size_t nregions;
     ms_region *regions;            /* total time descending, then name; only
                                       regions with calls */
-    int32_t world_size;            /* largest size in the headers */
+    int32_t world_size;            /* the world the logs bear out: the
+                                      largest size in the headers, at most
+                                      max(highest rank with a log + 1,
+                                      2 x the ranks with a log, 64) */
+    int32_t world_claimed;         /* largest size in the headers */
     size_t nhosts;
     char **hosts;                  /* distinct, sorted */
     uint64_t wall_ns;              /* largest rank wall time */

@@ -428,7 +428,8 @@ static int record(ms_wait_acc *a, const ms_read_message *m, const ms_read_event 
             return pend_put(a, (uint64_t)entry, &x);
         }
         if (cc >= 0 && m->comm != 1) {
-            ms_wx_end x = new_end(a, MS_WX_END_COLL, m->comm, entry, 0, -1, (uint8_t)cc);
+            ms_wx_end x = new_end(a, MS_WX_END_COLL, m->comm, entry, 0,
+                                  m->root >= 0 ? world(a, m->comm, m->root) : -1, (uint8_t)cc);
             return pend_put(a, (uint64_t)entry, &x);
         }
         return 0;

@@ -5,38 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-size_t ms_utf8_len(const unsigned char *s, size_t left)
-{
-    unsigned c = s[0];
-    size_t n;
-    unsigned min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        min = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        min = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
-    if (n > left)
-        return 0;
-    unsigned cp = c & (0x7fu >> n);
-    for (size_t i = 1; i < n; i++) {
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-        cp = (cp << 6) | (s[i] & 0x3fu);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-        return 0;
-    return n;
-}
-
 /* The escaper's one step: how the next character of s[0..left) (left > 0)
  * is written. Returns the bytes it takes; sets *esc_len to the length of
  * its escape in esc, or to 0 when those bytes are written as they are. */

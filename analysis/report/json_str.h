@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "safe_text.h"   /* ms_utf8_len */
+
 /* What the escaper does beyond the above (or-ed together). */
 enum {
     /* '\n', '\t' and '\r' as the two-character escapes \n, \t and \r
@@ -25,10 +27,6 @@ enum {
      * that holds it, and is valid JavaScript too (the HTML report). */
     MS_JSON_IN_SCRIPT = 1u << 1,
 };
-
-/* Length of the valid UTF-8 sequence at s (at most `left` bytes, s NUL
- * terminated or not), or 0 when the bytes there are not one. */
-size_t ms_utf8_len(const unsigned char *s, size_t left);
 
 /* Write s[0..len) as a quoted JSON string, escaped as `flags` (MS_JSON_*)
  * say. Returns 0. */

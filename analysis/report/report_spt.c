@@ -30,6 +30,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "out_file.h"
 #include "report.h"
 #include "timeline_replay.h"
 
@@ -165,7 +166,8 @@ static const char *region_source(const ms_run *run, const char *name, int *line)
 
 static int write_rank(const char *path, const ms_run *run, int32_t rank, spt_ctx *c)
 {
-    FILE *fp = fopen(path, "wb");
+    ms_out out;
+    FILE *fp = ms_out_open(&out, path);
     if (!fp)
         return -1;
     uint64_t used = 0;
@@ -193,9 +195,10 @@ static int write_rank(const char *path, const ms_run *run, int32_t rank, spt_ctx
             put_u64(fp, (uint64_t)reg->calls[k].end);
     }
     int bad = ferror(fp);
-    if (fclose(fp) != 0 || bad)
-        return -1;
-    return 0;
+    int rc = ms_out_close(&out, !bad);
+    if (bad)
+        errno = EIO;
+    return bad ? -1 : rc;
 }
 
 /* Forget the rank's regions. */

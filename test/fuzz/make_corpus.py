@@ -6,6 +6,9 @@
 log/     whole files (fuzz_log): every golden log, and damaged copies of them:
          cut at several places, a flipped bit, trailing bytes, an empty file,
          random bytes.
+reports/ whole files (fuzz_reports, replayed in make check: a few seconds):
+         the golden logs of versions 5 to 8, and the crafted logs of
+         crafted_logs.py made from them.
 blocks/  block sequences (fuzz_blocks: [kind u8][thread u8][len u32][bytes]):
          every golden log's blocks, and variants of their header blocks (a
          newer version, the other byte order, a run identity, rank out of
@@ -25,6 +28,8 @@ import random
 import struct
 import subprocess
 import sys
+
+from crafted_logs import crafted
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 GOLDEN = sorted(glob.glob(os.path.join(ROOT, "test", "golden", "v*", "rank-*.zst")))
@@ -228,7 +233,7 @@ def file_block(bad=False):
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "test", "fuzz", "corpus")
     rng = random.Random(20261129)
-    logs, blks = {}, {}
+    logs, blks, reports = {}, {}, {}
     for path in GOLDEN:
         name = path.split(os.sep)[-2] + "-" + os.path.basename(path)[:-4]
         raw = open(path, "rb").read()
@@ -244,6 +249,12 @@ def main():
         logs[name + "-flip"] = bytes(flipped)
         logs[name + "-junk"] = raw + b"junk"
         b = blocks_of(dec)
+        for cname, cdata in crafted(b).items():
+            logs[name + "-crafted-" + cname] = cdata
+            if path.split(os.sep)[-2] in ("v5", "v6", "v7", "v8") and name.endswith("000000"):
+                reports[name + "-crafted-" + cname] = cdata
+        if path.split(os.sep)[-2] in ("v5", "v6", "v7", "v8"):
+            reports[name] = raw
         blks[name] = encode(b)
         blks[name + "-no-end"] = encode(b[:-1])
         blks[name + "-two-headers"] = encode(b[:1] + b)
@@ -265,7 +276,7 @@ def main():
     logs["empty"] = b""
     logs["random"] = bytes(rng.randrange(256) for _ in range(512))
     logs["zstd-magic-only"] = b"\x28\xb5\x2f\xfd"
-    for sub, items in (("log", logs), ("blocks", blks)):
+    for sub, items in (("log", logs), ("blocks", blks), ("reports", reports)):
         d = os.path.join(out, sub)
         os.makedirs(d, exist_ok=True)
         for name, data in sorted(items.items()):

@@ -9,7 +9,8 @@ EXPECT_PY defines expect(rank, size) (see mpiexpect.py). CSV is the merge's
 (name, ranks, calls) must equal the expectation exactly, MPI_Init and
 MPI_Finalize rows left out. The columns operation..request must agree with
 the name, and the statistics must be consistent. --ranks-csv compares the
-calls of each (region, rank); --json only has to parse.
+calls of each (region, rank); --json only has to parse, unless the
+expectation sets MATRIX (mpiexpect.py), which its "matrix" must equal.
 
 Communicators named by a symbol in the expectation are first matched with
 the ids of the profile: one bijection for the whole run (see mpiexpect.py),
@@ -408,9 +409,16 @@ def main():
     if args.json:
         try:
             with open(args.json) as f:
-                json.load(f)
+                report = json.load(f)
         except (OSError, ValueError) as e:
             problems.append(f"{args.json}: not readable JSON: {e}")
+            report = None
+        want_matrix = getattr(load_module(args.expect), "MATRIX", None)
+        if report is not None and want_matrix is not None:
+            got = {(m["src"], m["dst"]): (m["messages"], m["bytes"]) for m in report.get("matrix", [])}
+            want = want_matrix(args.ranks)
+            if got != want:
+                problems.append(f"matrix: {sorted(got.items())}, expected {sorted(want.items())}")
     for p in problems:
         print(p)
     return 1 if problems else 0

@@ -27,6 +27,9 @@ An expectation module may also set
                                runner's TEST_RANKS, "1 2 4"), or a dict
                                {flavour: rank counts} (a flavour left out
                                runs at the default)
+    MATRIX = f(size)           the run's traffic matrix, {(src, dst):
+                               (messages, bytes)} by world rank, that the
+                               --json "matrix" must equal
 """
 
 import collections

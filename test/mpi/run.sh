@@ -30,7 +30,9 @@
 #
 # Environment (set by `make mpi-tests`): BUILD, MPICC_MPICH, MPIEXEC_MPICH,
 # MPIF90_MPICH, MPICC_OPENMPI, MPIRUN_OPENMPI, MPIF90_OPENMPI; TEST_RANKS and
-# TEST_TIMEOUT (seconds per run, default 120) for debugging. TEST_MODE=summary
+# TEST_TIMEOUT (seconds per run, default 120) for debugging;
+# TEST_RANKS_DEFAULT: the rank counts of the tests that name none of their
+# own (TEST_RANKS when unset), leaving the others at theirs. TEST_MODE=summary
 # records the programs with MPISCOPE_MODE=summary (cases under
 # $BUILD/test/mpi-summary/): the same expectations must hold, and the text
 # report must say the mode.
@@ -46,7 +48,7 @@ MPICC_OPENMPI=${MPICC_OPENMPI:-mpicc.openmpi}
 MPIRUN_OPENMPI=${MPIRUN_OPENMPI:-mpirun.openmpi}
 MPIF90_OPENMPI=${MPIF90_OPENMPI:-mpif90.openmpi}
 test_ranks_set=${TEST_RANKS+set}
-TEST_RANKS=${TEST_RANKS:-1 2 4}
+TEST_RANKS=${TEST_RANKS:-${TEST_RANKS_DEFAULT:-1 2 4}}
 TEST_TIMEOUT=${TEST_TIMEOUT:-120}
 PYTHON=${PYTHON:-python3}
 export PYTHONDONTWRITEBYTECODE=1

@@ -7,8 +7,10 @@
 # parents log rank-000000..1 into DIR, the children, a world of their own,
 # into DIR/spawn-1; the merge of DIR counts the parents' calls exactly and
 # names spawn-1 (text report and --json "spawned_worlds"), the merge of
-# DIR/spawn-1 the children's. Skipped (77) where spawning fails under this
-# MPI without the library.
+# DIR/spawn-1 the children's. Without MPISCOPE_DIR the children log into
+# spawn-1 of their parents' default directory (the only directory the run
+# makes). Skipped (77) where spawning fails under this MPI without the
+# library.
 #
 #   spawn.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh)
 set -uo pipefail
@@ -33,18 +35,23 @@ for p in parent child; do
     $cc -std=c11 -O1 -g -Wall -Wextra -Werror "$root/test/mpi/spawn/$p.c" -o "$dir/$p" || fail "cannot build $p.c"
 done
 
-# run NAME [LIBRARY]: the parent world at 2 ranks, stdout, stderr and status
-# in $dir/NAME.*; with LIBRARY preloaded and MPISCOPE_DIR=$dir/NAME-logs.
+# run NAME [LIBRARY [nodir]]: the parent world at 2 ranks, stdout, stderr and
+# status in $dir/NAME.*; with LIBRARY preloaded and MPISCOPE_DIR=$dir/NAME-logs
+# (nodir: without MPISCOPE_DIR, in the working directory $dir/NAME-cwd).
 run() {
-    local name=$1 preload=${2:-} args=()
+    local name=$1 preload=${2:-} nodir=${3:-} args=()
+    mkdir -p "$dir/$name-cwd"
     if [ "$flavour" = mpich ]; then
-        [ -z "$preload" ] || args=(-genv LD_PRELOAD "$preload" -genv MPISCOPE_DIR "$dir/$name-logs")
-        timeout -k 10 "$TEST_TIMEOUT" "${MPIEXEC_MPICH:-mpiexec.mpich}" -n 2 ${args[@]+"${args[@]}"} \
-            "$dir/parent" "$dir/child" >"$dir/$name.out" 2>"$dir/$name.err"
+        [ -z "$preload" ] || args=(-genv LD_PRELOAD "$preload")
+        [ -z "$preload" ] || [ -n "$nodir" ] || args+=(-genv MPISCOPE_DIR "$dir/$name-logs")
+        (cd "$dir/$name-cwd" && env -u MPISCOPE_DIR timeout -k 10 "$TEST_TIMEOUT" "${MPIEXEC_MPICH:-mpiexec.mpich}" \
+            -n 2 ${args[@]+"${args[@]}"} "$dir/parent" "$dir/child" >"$dir/$name.out" 2>"$dir/$name.err")
     else
-        [ -z "$preload" ] || args=(-x "LD_PRELOAD=$preload" -x "MPISCOPE_DIR=$dir/$name-logs")
-        timeout -k 10 "$TEST_TIMEOUT" "${MPIRUN_OPENMPI:-mpirun.openmpi}" --allow-run-as-root --oversubscribe \
-            -np 2 ${args[@]+"${args[@]}"} "$dir/parent" "$dir/child" >"$dir/$name.out" 2>"$dir/$name.err"
+        [ -z "$preload" ] || args=(-x "LD_PRELOAD=$preload")
+        [ -z "$preload" ] || [ -n "$nodir" ] || args+=(-x "MPISCOPE_DIR=$dir/$name-logs")
+        (cd "$dir/$name-cwd" && env -u MPISCOPE_DIR timeout -k 10 "$TEST_TIMEOUT" \
+            "${MPIRUN_OPENMPI:-mpirun.openmpi}" --allow-run-as-root --oversubscribe \
+            -np 2 ${args[@]+"${args[@]}"} "$dir/parent" "$dir/child" >"$dir/$name.out" 2>"$dir/$name.err")
     fi
     echo $? >"$dir/$name.status"
 }
@@ -135,4 +142,18 @@ assert jp["run"]["ranks"] == 2, jp["run"]
 jc = json.load(open(f"{d}/child.json"))
 assert "spawned_worlds" not in jc and jc["run"]["ranks"] == 2, jc["run"]
 PY
-echo "ok: parents in $logs, children in $logs/spawn-1"
+# Without MPISCOPE_DIR: one default directory, the children in its spawn-1.
+rm -rf "$dir/nodir-cwd"
+run nodir "$lib" nodir
+[ "$(cat "$dir/nodir.status")" = 0 ] || fail "exit status $(cat "$dir/nodir.status") without MPISCOPE_DIR"
+! grep 'mpiscope:' "$dir/nodir.err" || fail "the library printed diagnostics without MPISCOPE_DIR"
+made=$(cd "$dir/nodir-cwd" && ls -1)
+case "$made" in
+mpiscope-*) ;;
+*) fail "without MPISCOPE_DIR the run made [${made//$'\n'/ }], not one default directory" ;;
+esac
+for d in "$dir/nodir-cwd/$made" "$dir/nodir-cwd/$made/spawn-1"; do
+    got=$(cd "$d" 2>/dev/null && ls -1 rank-*.zst 2>/dev/null)
+    [ "$got" = "$want" ] || fail "without MPISCOPE_DIR, logs in $d are [${got//$'\n'/ }], expected [${want//$'\n'/ }]"
+done
+echo "ok: parents in $logs, children in $logs/spawn-1; without MPISCOPE_DIR in $made/spawn-1"

@@ -85,6 +85,12 @@ for n in $RANKS; do
         case_run waits $what "$n"
     done
     [ "$n" -ge 4 ] && case_run waits subcomm "$n"
+    # Persistent rooted collectives (MPI 4.0: MPICH; Open MPI 4.1 has none),
+    # at the first count only.
+    if [ "$flavour" = mpich ] && [ "$n" = "$first" ]; then
+        case_run waits bcast_init "$n"
+        case_run waits reduce_init "$n"
+    fi
     if [[ " ${progs[*]} " == *" waits_f "* ]]; then
         case_run waits_f late_sender "$n"
         case_run waits_f barrier "$n"

@@ -109,6 +109,56 @@ Test(req_match, shared_handle_by_address_then_oldest)
     ms_rq_destroy(t);
 }
 
+/* MPI_Pready* on a partitioned send of 4 partitions (its NEW record says
+ * 4): each reports the bytes of the partitions it names; one without a
+ * count (a log before version 9), the whole request's. */
+Test(req_match, pready_names_partitions)
+{
+    ms_rq_table *t = ms_rq_create();
+    const ms_rq_facts psend = {.op = 210, .dir = 0, .persistent = 1, .comm = 0, .peer = 1, .tag = 90,
+                               .bytes = 48, .root = -1, .parts = 4};
+    cr_assert_eq(ms_rq_new(t, 0, 0x60, 0x2000, &psend, 10), 0);
+    const int64_t named[4] = {1, 2, 4, 0}, want[4] = {12, 24, 48, 48};
+    for (int i = 0; i < 4; i++) {
+        ms_rq_call(t);
+        ms_rq_fold f = ms_rq_fold_init();
+        ms_rq_status st = {.has = 0, .named = named[i]};
+        cr_expect_eq(ms_rq_take(t, MS_REQ_REF, 0, 0x60, 0x2000, &st, 20, &f, NULL), 0);
+        cr_expect_eq(f.bytes, want[i], "%d partitions named: %lld bytes", (int)named[i], (long long)f.bytes);
+        cr_expect_eq(f.req_op, 210);
+    }
+    /* A start still reports the whole request. */
+    ms_rq_call(t);
+    ms_rq_fold f = ms_rq_fold_init();
+    ms_rq_message m[2];
+    cr_expect_eq(ms_rq_take(t, MS_REQ_START, 0, 0x60, 0x2000, NULL, 30, &f, m), 1);
+    cr_expect_eq(f.bytes, 48);
+    cr_expect_eq(m[0].bytes, 48);
+    ms_rq_destroy(t);
+}
+
+/* A persistent rooted collective's root, from the name of the call that
+ * created it, travels with its starts and completions. */
+Test(req_match, persistent_collective_root)
+{
+    ms_rq_table *t = ms_rq_create();
+    const ms_rq_facts bcast = {.op = 85, .dir = 0, .persistent = 1, .comm = 0, .peer = -1, .tag = -1,
+                               .bytes = 8, .root = 3};
+    cr_assert_eq(ms_rq_new(t, 0, 0x61, 0x2008, &bcast, 10), 0);
+    ms_rq_call(t);
+    ms_rq_fold f = ms_rq_fold_init();
+    ms_rq_message m[2];
+    cr_expect_eq(ms_rq_take(t, MS_REQ_START, 0, 0x61, 0x2008, NULL, 30, &f, m), 1);
+    cr_expect_eq(m[0].root, 3);
+    ms_rq_call(t);
+    ms_rq_status st = status(-1, -1, 0);
+    cr_expect_eq(ms_rq_take(t, MS_REQ_DONE, 0, 0x61, 0x2008, &st, 40, &f, m), 1);
+    cr_expect_eq(m[0].root, 3);
+    cr_expect_eq(ms_rq_take(t, MS_REQ_DONE, 0, 0x99, 0x2010, &st, 40, &f, m), 1);
+    cr_expect_eq(m[0].root, -1, "a request not seen created has no root");
+    ms_rq_destroy(t);
+}
+
 Test(req_match, unknown_request)
 {
     ms_rq_table *t = ms_rq_create();
@@ -391,7 +441,14 @@ Test(requests, rejected)
     cr_expect(strstr(msg, "unknown kind") != NULL, "%s", msg);
     expect_corrupt((const uint64_t[]){MS_REQ_START | 8u, 0x55, 0}, 3, "unknown flags");
     expect_corrupt((const uint64_t[]){MS_REQ_NEW | 3u << MS_REQF_DIR_SHIFT, 0x55, 0}, 3, "unknown flags");
-    expect_corrupt((const uint64_t[]){MS_REQ_NEW | 64u, 0x55, 0}, 3, "unknown flags");
+    expect_corrupt((const uint64_t[]){MS_REQ_START | MS_REQF_PARTS, 0x55, 0, 1}, 4, "unknown flags");
+    /* A partition count (version 9): 1 or more, an int; not in older logs. */
+    expect_corrupt((const uint64_t[]){MS_REQ_NEW | MS_REQF_PARTS, 0x55, 0, 0}, 4, "partition count out of range");
+    expect_corrupt((const uint64_t[]){MS_REQ_REF | MS_REQF_PARTS, 0x55, 0, 1ull << 31}, 4,
+                   "partition count out of range");
+    cr_expect_eq(read_raw(8, (const uint64_t[]){MS_REQ_REF | MS_REQF_PARTS, 0x55, 0, 1}, 4, msg, sizeof msg),
+                 MS_READ_CORRUPT);
+    cr_expect(strstr(msg, "format version < 9") != NULL, "%s", msg);
     expect_corrupt((const uint64_t[]){MS_REQ_DONE, 0, 0}, 3, "without a handle");
     expect_corrupt((const uint64_t[]){MS_REQ_DONE | MS_REQF_STATUS, 0x55, 0, 2}, 4, "runs past its block");
     expect_corrupt((const uint64_t[]){MS_REQ_DONE, 0x55}, 2, "runs past its block");

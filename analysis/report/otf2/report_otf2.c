@@ -28,6 +28,16 @@ int ms_report_otf2_built(void)
 
 int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
 {
+    /* Every rank of the world keeps its place (a location and an event
+     * file): not for a world far larger than the logs present (a log that
+     * claims a rank of two billion). */
+    size_t bound = 2 * run->nranks > 64 ? 2 * run->nranks : 64;
+    if ((size_t)run->world_size > bound) {
+        snprintf(err, errlen, "the logs present (%zu) are too few for the world of %" PRId32 " ranks they claim: an "
+                 "OTF2 archive keeps a place for every rank; merge the run's logs together", run->nranks,
+                 run->world_size);
+        return -1;
+    }
     (void)dir;
     (void)run;
     snprintf(err, errlen, "not built (libotf2 not found at build time)");
@@ -37,10 +47,13 @@ int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
 #else
 
 #include <errno.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../out_file.h"
+#include "../safe_text.h"
 #include "report_otf2_defs.h"
 #include "report_otf2_events.h"
 
@@ -87,10 +100,16 @@ typedef struct defs {
     OTF2_ErrorCode rc;
 } defs;
 
+/* A string of the archive, valid UTF-8 (safe_text.h) whatever the logs
+ * hold. */
 static OTF2_StringRef str(defs *d, const char *s)
 {
     OTF2_StringRef ref = d->next++;
-    OTF2_ErrorCode e = OTF2_GlobalDefWriter_WriteString(d->w, ref, s);
+    size_t cap = 3 * strlen(s) + 1;
+    char *safe = malloc(cap);
+    OTF2_ErrorCode e = safe ? OTF2_GlobalDefWriter_WriteString(d->w, ref, ms_text_safe(safe, cap, s, 0))
+                            : OTF2_ERROR_MEM_ALLOC_FAILED;
+    free(safe);
     if (e != OTF2_SUCCESS && d->rc == OTF2_SUCCESS)
         d->rc = e;
     return ref;
@@ -260,6 +279,16 @@ static int write_local_defs(ms_otf2 *x)
 
 int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
 {
+    /* Every rank of the world keeps its place (a location and an event
+     * file): not for a world far larger than the logs present (a log that
+     * claims a rank of two billion). */
+    size_t bound = 2 * run->nranks > 64 ? 2 * run->nranks : 64;
+    if ((size_t)run->world_size > bound) {
+        snprintf(err, errlen, "the logs present (%zu) are too few for the world of %" PRId32 " ranks they claim: an "
+                 "OTF2 archive keeps a place for every rank; merge the run's logs together", run->nranks,
+                 run->world_size);
+        return -1;
+    }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
@@ -271,14 +300,23 @@ int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
         snprintf(err, errlen, "%s already exists; give a new directory", path);
         return -1;
     }
+    /* libotf2 opens its files itself: it writes into a private directory
+     * of ours, whose entries are then moved into dir without replacing
+     * anything there (out_file.h). */
+    char stage[4096];
+    if (ms_out_stage(stage, sizeof stage, dir) != 0) {
+        snprintf(err, errlen, "cannot create a directory in %s: %s", dir, strerror(errno));
+        return -1;
+    }
     ms_otf2 x = {0};
     if (ms_otf2_setup(&x, run) != 0) {
         snprintf(err, errlen, "out of memory");
         ms_otf2_teardown(&x);
+        ms_out_stage_remove(stage);
         return -1;
     }
     int rc = -1;
-    x.archive = OTF2_Archive_Open(dir, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
+    x.archive = OTF2_Archive_Open(stage, "traces", OTF2_FILEMODE_WRITE, 1024 * 1024, 4 * 1024 * 1024,
                                   OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
     if (!x.archive) {
         snprintf(err, errlen, "cannot create an OTF2 archive in %s", dir);
@@ -318,6 +356,11 @@ out:
         rc = -1;
     }
     ms_otf2_teardown(&x);
+    if (rc == 0 && ms_out_stage_commit(stage, dir) != 0) {
+        snprintf(err, errlen, "cannot move the archive into %s: %s", dir, strerror(errno));
+        rc = -1;
+    }
+    ms_out_stage_remove(stage);
     return rc == 0 && x.unmatched ? 1 : rc;
 }
 

@@ -318,7 +318,8 @@ static int match(rank_ctx *c)
         if (!(q->key & 1) && c->calls[q->call].kept && add_isend(c, q->call, i) != 0)
             return -1;
     }
-    qsort(c->acts, c->nacts, sizeof *c->acts, by_call);
+    if (c->nacts)
+        qsort(c->acts, c->nacts, sizeof *c->acts, by_call);
     return 0;
 }
 
@@ -486,7 +487,9 @@ static int on_rank_done(void *ctx, const ms_rank_info *in, ms_read_status st, co
     } else if (st != MS_READ_OK && st != MS_READ_TRUNCATED) {
         snprintf(c->err, c->errlen, "%s", message);
     } else {
-        qsort(c->calls, c->ncalls, sizeof *c->calls, by_start);
+        /* A rank without calls (a log of a header and an end) has none to sort. */
+        if (c->ncalls)
+            qsort(c->calls, c->ncalls, sizeof *c->calls, by_start);
         if (match(c) != 0)
             snprintf(c->err, c->errlen, "out of memory");
         else

@@ -11,7 +11,8 @@ reduction before it does), and name the planted cause. Every other
 (pattern, rank) must stay below a third of E. A balanced program's ranks
 must wait little: BALANCED_PER_CALL per synchronizing call. The JSON must
 carry the same rows, and a critical path whose length is at least the
-planted delays of one rank.
+planted delays of one rank. The persistent rooted collectives (bcast_init,
+reduce_init) must show exactly ITER instances per planted (pattern, rank).
 """
 import csv
 import json
@@ -41,6 +42,10 @@ def planted(case, n):
         return {("late_broadcast", r): (0, 0.7) for r in range(1, n)}
     if case == "reduce":
         return {("early_reduce", 0): (None, 0.2)}
+    if case == "bcast_init":
+        return {("late_broadcast", r): (n - 1, 0.7) for r in range(n - 1)}
+    if case == "reduce_init":
+        return {("early_reduce", n - 1): (None, 0.2)}
     if case == "subcomm":
         half = n // 2
         exp = {("wait_at_barrier", r): (half - 1, 0.7) for r in range(half - 1)}
@@ -70,6 +75,12 @@ def main():
         causes[k][c] = causes[k].get(c, 0.0) + float(r["wait_s"])
     bad = []
     exp = planted(case, n)
+    # Persistent rooted collectives: each start that waited is one instance.
+    if case in ("bcast_init", "reduce_init"):
+        for k in exp:
+            got = sum(int(r["instances"]) for r in rows if (r["pattern"], int(r["rank"])) == k)
+            if got != it:
+                bad.append(f"{k}: {got} instances, planted {it}")
     shared = n > (os.cpu_count() or 1)
     for k, (cause, low) in exp.items():
         got = sums.get(k, 0.0)

@@ -20,6 +20,10 @@
  *   nxn             rank 0 sleeps, then MPI_Allreduce
  *   bcast           the root (0) sleeps, then MPI_Bcast
  *   reduce          every rank but the root (0) sleeps, then MPI_Reduce
+ *   bcast_init      MPI_Bcast_init rooted at the last rank, which sleeps
+ *                   before each MPI_Start; MPI_Wait (MPI 4.0)
+ *   reduce_init     MPI_Reduce_init rooted at the last rank; every other
+ *                   rank sleeps before each MPI_Start; MPI_Wait (MPI 4.0)
  *   subcomm         two halves (MPI_Comm_split); each half's last rank sleeps,
  *                   then MPI_Barrier on the half
  *   mix             late_sender, then barrier, then nxn, in each iteration
@@ -135,6 +139,22 @@ int main(int argc, char **argv)
             if (rank != 0)
                 nap(d);
             MPI_Reduce(&x, &y, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+#if MPI_VERSION >= 4
+        } else if (strcmp(c, "bcast_init") == 0 || strcmp(c, "reduce_init") == 0) {
+            /* Created once, started every iteration. */
+            static MPI_Request r = MPI_REQUEST_NULL;
+            int late = c[0] == 'b' ? rank == size - 1 : rank != size - 1;
+            if (i == 0 && c[0] == 'b')
+                MPI_Bcast_init(&x, 1, MPI_DOUBLE, size - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+            else if (i == 0)
+                MPI_Reduce_init(&x, &y, 1, MPI_DOUBLE, MPI_SUM, size - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &r);
+            if (late)
+                nap(d);
+            MPI_Start(&r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+            if (i == iter - 1)
+                MPI_Request_free(&r);
+#endif
         } else if (strcmp(c, "subcomm") == 0) {
             MPI_Comm half;
             int lower = rank < size / 2, hsize;
