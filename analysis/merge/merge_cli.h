@@ -41,9 +41,9 @@ int ms_merge_parse(int argc, char **argv, int quiet, ms_merge_opts *o);
 
 /* The memory guard (merge_guard.c; DESIGN section 6), before the logs are
  * read: when the wait-state analysis of the logs at paths would exceed
- * --mem-limit (or its default), say so on stderr with what to do, leave the
- * analysis out (ms_reduce_set_waits) and keep the reason in o for the
- * reports. Returns 1 when it left it out, else 0. */
+ * --mem-limit (or its default), say so on stderr with what to do, leave the analysis out
+ * (ms_reduce_set_waits) and keep the reason in o for the reports. Returns 1
+ * when it left it out, else 0. */
 int ms_merge_guard(ms_merge_opts *o, const char *const *paths, size_t n);
 
 /* The same for the serial merge, listing o->dir itself (a directory that

@@ -19,13 +19,13 @@ int ms_merge_guard(ms_merge_opts *o, const char *const *paths, size_t n)
     if (!limit)
         return 0;
     char why[200];
-    if (!ms_mem_guard_exceeds(ms_mem_log_events(paths, n), limit, why, sizeof why))
+    if (!ms_mem_guard_exceeds(ms_mem_log_events(paths, n), n, limit, why, sizeof why))
         return 0;
     ms_reduce_set_waits(0);
     snprintf(o->waits_skipped, sizeof o->waits_skipped, "%s", why);
     fprintf(stderr,
             "%s: warning: %s: the wait states and the critical path are left out (the reports say so); "
-            "to have them, give a higher --mem-limit or use the MPI merge (docs/MERGE_MPI.md); --no-waits leaves "
+            "to have them, give a higher --mem-limit; --no-waits leaves "
             "them out without this warning\n",
             ms_merge_prog, why);
     return 1;

@@ -148,9 +148,9 @@ static void fmt_bytes(char *buf, size_t cap, uint64_t b)
         snprintf(buf, cap, "%.1f %s", v, units[u]);
 }
 
-int ms_mem_guard_exceeds(uint64_t events, uint64_t limit, char *why, size_t cap)
+int ms_mem_guard_exceeds(uint64_t events, uint64_t logs, uint64_t limit, char *why, size_t cap)
 {
-    uint64_t need = ms_waits_mem_estimate(events);
+    uint64_t need = ms_waits_mem_estimate(events, logs);
     if (!limit || need <= limit)
         return 0;
     char a[32], b[32];

@@ -24,9 +24,10 @@ uint64_t ms_mem_default_limit(void);
  * none; a log that cannot be read counts its size in bytes). */
 uint64_t ms_mem_log_events(const char *const *paths, size_t n);
 
-/* When the analysis of `events` would exceed `limit` (0: none): 1, with
+/* When the analysis of `events` in `logs` logs (waits_estimate.h) would
+ * exceed `limit` (0: none): 1, with
  * what to say in why ("the wait-state analysis would hold about 4.4 GiB
  * for 46.3 M events, over --mem-limit 2.0 GiB"); else 0. */
-int ms_mem_guard_exceeds(uint64_t events, uint64_t limit, char *why, size_t cap);
+int ms_mem_guard_exceeds(uint64_t events, uint64_t logs, uint64_t limit, char *why, size_t cap);
 
 #endif

@@ -88,8 +88,9 @@ static int on_header(void *ctx, const ms_log_meta *m)
         return -1;
     }
     if (h->mode == MS_MODE_TRACE && waits_on) {
-        if (!(f->job->waits = calloc(1, sizeof *f->job->waits)) ||
-            !(f->waits = ms_wait_acc_new(f->job->waits, &f->comms)) || ms_wait_acc_header(f->waits, h->rank, h->version) != 0) {
+        if ((f->job->waits = calloc(1, sizeof *f->job->waits)))
+            ms_wait_facts_init(f->job->waits);
+        if (!f->job->waits || !(f->waits = ms_wait_acc_new(f->job->waits, &f->comms)) || ms_wait_acc_header(f->waits, h->rank, h->version) != 0) {
             f->nomem = 1;
             return -1;
         }
@@ -541,6 +542,8 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
     int site_rc = j->waits && f.sites.n && !loc ? -1 : 0;
     if (site_rc == 0)
         site_rc = ms_site_acc_resolve(&f.sites, rd, j->info.rank, sym, sites, nsites, sites_cap, loc);
+    if (site_rc == 0 && j->waits)
+        site_rc = ms_wait_acc_finish(f.waits);
     if (site_rc == 0 && j->waits)
         site_rc = ms_wait_facts_places(j->waits, loc, loc ? f.sites.n : 0);
     for (size_t i = 0; loc && i < f.sites.n; i++)

@@ -97,6 +97,10 @@ typedef struct ms_wait_key {
     char *location;                /* ms_callsite.location; NULL: no call site */
 } ms_wait_key;
 
+/* The ranks the HTML timeline shows at most (the first ones): the
+ * analysis keeps the longest waiting calls of those for it to mark. */
+#define MS_RUN_TIMELINE_RANKS 128
+
 typedef struct ms_run {
     char *dir;
     size_t nranks;

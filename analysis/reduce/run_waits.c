@@ -35,29 +35,14 @@ static int path_cmp(const void *a, const void *b)
     return x->region < y->region ? -1 : x->region > y->region;
 }
 
-/* The analysis's results by key, grouped by region: rows and path regions
- * (the keyed ones kept as site_rows and path_sites) and path pieces. 0, or
- * -1 when out of memory. */
-static int group_by_region(const ms_run *run, const ms_wx_rank *ranks, size_t n, ms_waits *w)
+/* The path's results by key, grouped by region: path regions (the keyed
+ * ones kept as path_sites) and path pieces (the rows were grouped by the
+ * analysis). 0, or -1 when out of memory. */
+static int group_path(const uint32_t *map, size_t nk, ms_waits *w)
 {
-    size_t nk = run->nwait_keys;
-    uint32_t *map = malloc((nk ? nk : 1) * sizeof *map);
-    if (!map)
-        return -1;
-    for (size_t k = 0; k < nk; k++)
-        map[k] = run->wait_keys[k].region;
-    ms_wx_row *rows;
-    size_t nrows;
     ms_wx_path_region *pr = malloc((w->npath_regions ? w->npath_regions : 1) * sizeof *pr);
-    if (!pr || ms_wx_rows(ranks, n, w->inst, w->ninst, map, nk, &rows, &nrows) != 0) {
-        free(pr);
-        free(map);
+    if (!pr)
         return -1;
-    }
-    w->site_rows = w->rows;
-    w->nsite_rows = w->nrows;
-    w->rows = rows;
-    w->nrows = nrows;
     /* Path regions: summed per region (few: a pass per entry suffices
      * with a sort; the keys of one region are summed after sorting). */
     size_t m = 0;
@@ -90,7 +75,6 @@ static int group_by_region(const ms_run *run, const ms_wx_rank *ranks, size_t n,
         uint32_t k = w->path_segs[i].region;
         w->path_segs[i].region = k != MS_WX_COMPUTE && k < nk ? map[k] : MS_WX_COMPUTE;
     }
-    free(map);
     return 0;
 }
 
@@ -126,39 +110,27 @@ static uint32_t key_of(ms_run *run, ms_strtab *keys, uint32_t g, const char *loc
     return idx;
 }
 
-/* One rank's facts, in place: times to the common clock, names to the
- * run's keys (the region, found by name, at the name's call site). 0, or
- * -1 when out of memory. */
-static int convert(ms_run *run, const ms_strtab *names, ms_strtab *keys, const ms_rank_info *in, ms_wait_facts *f)
+static int64_t rank_clock(const void *ctx, int64_t t)
 {
-    uint32_t *map = malloc((f->nnames ? f->nnames : 1) * sizeof *map);
-    if (!map)
+    return ms_rank_time(ctx, (uint64_t)t);
+}
+
+/* One rank's names to the run's keys (the region, found by name, at the
+ * name's call site): *map, f->nnames entries. 0, or -1 when out of
+ * memory. */
+static int key_map(ms_run *run, const ms_strtab *names, ms_strtab *keys, const ms_wait_facts *f, uint32_t **map)
+{
+    if (!(*map = malloc((f->nnames ? f->nnames : 1) * sizeof **map)))
         return -1;
     for (size_t i = 0; i < f->nnames; i++) {
         uint32_t g;
         if (!ms_strtab_find(names, f->names[i], strlen(f->names[i]), &g)) {
-            map[i] = MS_WX_NONE;
+            (*map)[i] = MS_WX_NONE;
             continue;
         }
-        if ((map[i] = key_of(run, keys, g, f->places ? f->places[i] : NULL)) == MS_WX_NONE) {
-            free(map);
+        if (((*map)[i] = key_of(run, keys, g, f->places ? f->places[i] : NULL)) == MS_WX_NONE)
             return -1;
-        }
     }
-    for (size_t i = 0; i < f->nev; i++) {
-        ms_wx_event *e = &f->ev[i];
-        /* The start on the common clock, the duration as measured: as the
-         * timeline and the trace place calls. */
-        int64_t d = e->end > e->start ? e->end - e->start : 0;
-        e->start = ms_rank_time(in, (uint64_t)e->start);
-        e->end = ms_sat_add_i64(e->start, d);
-        e->region = e->region < f->nnames ? map[e->region] : MS_WX_NONE;
-    }
-    for (size_t i = 0; i < f->nmsg; i++)
-        f->msg[i].entry = ms_rank_time(in, (uint64_t)f->msg[i].entry);
-    for (size_t i = 0; i < f->ncoll; i++)
-        f->coll[i].entry = ms_rank_time(in, (uint64_t)f->coll[i].entry);
-    free(map);
     return 0;
 }
 
@@ -175,34 +147,48 @@ int ms_run_waits(ms_run *run, ms_file_job *jobs, size_t njobs, const uint32_t *f
             return -1;
         }
     }
-    ms_wx_rank *ranks = calloc(run->nranks ? run->nranks : 1, sizeof *ranks);
-    int rc = ranks ? 0 : -1;
+    ms_wx_input *in = calloc(run->nranks ? run->nranks : 1, sizeof *in);
+    uint32_t **maps = calloc(run->nranks ? run->nranks : 1, sizeof *maps);
+    int rc = in && maps ? 0 : -1;
     size_t n = 0;
     /* Ranks ascending: run->ranks order, through file_to_rank. */
     for (size_t r = 0; rc == 0 && r < run->nranks; r++) {
         for (size_t i = 0; i < njobs; i++) {
             if (file_to_rank[i] != r || !jobs[i].waits)
                 continue;
-            const ms_rank_info *in = &run->ranks[r];
+            const ms_rank_info *ri = &run->ranks[r];
             ms_wait_facts *f = jobs[i].waits;
-            if (convert(run, &names, &keys, in, f) != 0) {
+            if (key_map(run, &names, &keys, f, &maps[n]) != 0) {
+                free(maps[n]);
                 rc = -1;
                 break;
             }
-            int64_t lo = in->init_end_ns ? ms_rank_time(in, in->init_end_ns) : in->first_start;
-            int64_t hi = in->finalized ? ms_rank_time(in, in->finalize_start_ns) : in->last_end;
+            int64_t lo = ri->init_end_ns ? ms_rank_time(ri, ri->init_end_ns) : ri->first_start;
+            int64_t hi = ri->finalized ? ms_rank_time(ri, ri->finalize_start_ns) : ri->last_end;
             run->wait_ranks_old += !f->has_records;
-            ranks[n++] = (ms_wx_rank){.rank = in->rank, .app_start = lo, .app_end = hi > lo ? hi : lo,
-                                      .finalized = in->finalized, .app_ns = in->app_ns, .ev = f->ev, .nev = f->nev,
-                                      .msg = f->msg, .nmsg = f->nmsg, .coll = f->coll, .ncoll = f->ncoll};
+            in[n] = (ms_wx_input){.rank = ri->rank, .app_start = lo, .app_end = hi > lo ? hi : lo,
+                                  .finalized = ri->finalized, .app_ns = ri->app_ns, .spill = &f->spill,
+                                  .clock = rank_clock, .clock_ctx = ri, .map = maps[n], .nmap = f->nnames};
+            n++;
         }
     }
+    size_t nk = run->nwait_keys;
+    uint32_t *group = rc == 0 ? malloc((nk ? nk : 1) * sizeof *group) : NULL;
+    if (!group)
+        rc = -1;
+    for (size_t k = 0; rc == 0 && k < nk; k++)
+        group[k] = run->wait_keys[k].region;
     if (rc == 0 && n > 0) {
+        /* The waiting calls the HTML timeline marks: of the ranks it shows. */
+        size_t shown = run->summary_ranks ? 0 : run->nranks < MS_RUN_TIMELINE_RANKS ? run->nranks
+                                                                                    : MS_RUN_TIMELINE_RANKS;
+        ms_wx_opts o = {.nregions = (uint32_t)nk, .group = group, .ngroup = nk,
+                        .mark_rank = shown ? run->ranks[shown - 1].rank : -1};
         ms_waits *w = calloc(1, sizeof *w);
-        if (!w || ms_waits_compute(ranks, n, w) != 0) {
+        if (!w || ms_waits_run(in, n, &o, w) != 0) {
             free(w);
             rc = -1;
-        } else if (group_by_region(run, ranks, n, w) != 0) {
+        } else if (group_path(group, nk, w) != 0) {
             ms_waits_free(w);
             free(w);
             rc = -1;
@@ -211,7 +197,11 @@ int ms_run_waits(ms_run *run, ms_file_job *jobs, size_t njobs, const uint32_t *f
             run->wait_ranks = n;
         }
     }
-    free(ranks);
+    free(group);
+    for (size_t i = 0; maps && i < n; i++)
+        free(maps[i]);
+    free(maps);
+    free(in);
     ms_strtab_free(&names);
     ms_strtab_free(&keys);
     /* The facts are spent. */

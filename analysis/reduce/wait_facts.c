@@ -37,10 +37,10 @@ typedef struct slot {
     char *tmpname;     /* the name until an event needs it */
 } slot;
 
-/* Requests posted and not yet completed: post time -> the fact. */
+/* Requests posted and not yet completed: post time -> the end. */
 typedef struct pend {
     uint64_t post;
-    uint32_t idx;      /* bit 31: a collective, else a message */
+    ms_wx_end end;
     uint32_t used;     /* 0 empty, 1 used, 2 deleted */
 } pend;
 
@@ -55,17 +55,21 @@ struct ms_wait_acc {
     pend *pend;
     size_t pend_cap, pend_used, pend_live;
     ms_idmap pairs;            /* (slot, call-site entry) -> name index */
+    ms_wx_end *evends;         /* the ends the event being read completes */
+    size_t nevends, evends_cap;
 };
 
-#define COLL_BIT 0x80000000u
+void ms_wait_facts_init(ms_wait_facts *f)
+{
+    memset(f, 0, sizeof *f);
+    ms_wx_spill_init(&f->spill);
+}
 
 void ms_wait_facts_free(ms_wait_facts *f)
 {
     if (!f)
         return;
-    free(f->ev);
-    free(f->msg);
-    free(f->coll);
+    ms_wx_spill_free(&f->spill);
     for (size_t i = 0; i < f->nnames; i++) {
         free(f->names[i]);
         if (f->places)
@@ -87,6 +91,7 @@ void ms_wait_acc_free(ms_wait_acc *a)
     free(a->slots);
     free(a->msgs);
     free(a->pend);
+    free(a->evends);
     free(a);
 }
 
@@ -242,7 +247,7 @@ static size_t pend_hash(uint64_t k, size_t mask)
     return (size_t)((k * 0x9e3779b97f4a7c15ull) >> 32) & mask;
 }
 
-static int pend_put(ms_wait_acc *a, uint64_t post, uint32_t idx)
+static int pend_put(ms_wait_acc *a, uint64_t post, const ms_wx_end *x)
 {
     if ((a->pend_used + 1) * 2 > a->pend_cap) {
         size_t cap = a->pend_cap ? a->pend_cap : 64;
@@ -268,36 +273,36 @@ static int pend_put(ms_wait_acc *a, uint64_t post, uint32_t idx)
         j = (j + 1) & (a->pend_cap - 1);
     if (a->pend[j].used == 0)
         a->pend_used++;
-    a->pend[j] = (pend){.post = post, .idx = idx, .used = 1};
+    a->pend[j] = (pend){.post = post, .end = *x, .used = 1};
     a->pend_live++;
     return 0;
 }
 
-/* Does the pending fact idx fit the completion record m? */
-static int fits(const ms_wait_acc *a, uint32_t idx, const ms_read_message *m, int32_t other)
+/* Does the pending end x fit the completion record m? */
+static int fits(const ms_wx_end *x, const ms_read_message *m, int32_t other)
 {
-    if (idx & COLL_BIT)
-        return a->out->coll[idx & ~COLL_BIT].comm == m->comm;
-    const ms_wx_msg *x = &a->out->msg[idx];
-    return x->is_send && x->comm == m->comm && x->tag == m->tag && x->other == other;
+    if (x->kind == MS_WX_END_COLL)
+        return x->comm == m->comm;
+    return x->kind == MS_WX_END_SEND && x->comm == m->comm && x->tag == m->tag && x->other == other;
 }
 
-/* Take the pending fact posted at `post` that m completes; MS_WX_NONE when
+/* Take the pending end posted at `post` that m completes into *out; 0 when
  * there is none. */
-static uint32_t pend_take(ms_wait_acc *a, uint64_t post, const ms_read_message *m, int32_t other)
+static int pend_take(ms_wait_acc *a, uint64_t post, const ms_read_message *m, int32_t other, ms_wx_end *out)
 {
     if (!a->pend_cap)
-        return MS_WX_NONE;
+        return 0;
     size_t mask = a->pend_cap - 1;
     for (size_t j = pend_hash(post, mask); a->pend[j].used; j = (j + 1) & mask) {
         pend *p = &a->pend[j];
-        if (p->used == 1 && p->post == post && fits(a, p->idx, m, other)) {
+        if (p->used == 1 && p->post == post && fits(&p->end, m, other)) {
             p->used = 2;
             a->pend_live--;
-            return p->idx;
+            *out = p->end;
+            return 1;
         }
     }
-    return MS_WX_NONE;
+    return 0;
 }
 
 /* ---- facts ---- */
@@ -360,25 +365,24 @@ int ms_wait_facts_places(ms_wait_facts *f, char *const *loc, size_t n)
     return 0;
 }
 
-static int add_msg(ms_wait_acc *a, ms_wx_msg m, uint32_t *idx)
+/* A new end, numbered. */
+static ms_wx_end new_end(ms_wait_acc *a, int kind, int64_t comm, int64_t entry, int32_t tag, int32_t other,
+                         uint8_t sync)
 {
-    ms_wait_facts *f = a->out;
-    if (grow((void **)&f->msg, &f->msg_cap, f->nmsg + 1, sizeof *f->msg) != 0)
-        return -1;
-    if (idx)
-        *idx = (uint32_t)f->nmsg;
-    f->msg[f->nmsg++] = m;
-    return 0;
+    return (ms_wx_end){.entry = entry, .comm = comm, .seq = ms_wx_spill_seq(&a->out->spill), .ev = MS_WX_NONE,
+                       .tag = tag, .other = other, .kind = (uint8_t)kind, .sync = sync};
 }
 
-static int add_coll(ms_wait_acc *a, ms_wx_coll c, uint32_t *idx)
+/* End x completes in event ev (MS_WX_NONE: none kept): written when the
+ * event is done, or now. */
+static int to_event(ms_wait_acc *a, ms_wx_end x, uint32_t ev)
 {
-    ms_wait_facts *f = a->out;
-    if (grow((void **)&f->coll, &f->coll_cap, f->ncoll + 1, sizeof *f->coll) != 0)
+    if (ev == MS_WX_NONE)
+        return ms_wx_spill_end(&a->out->spill, &x);
+    if (grow((void **)&a->evends, &a->evends_cap, a->nevends + 1, sizeof *a->evends) != 0)
         return -1;
-    if (idx)
-        *idx = (uint32_t)f->ncoll;
-    f->coll[f->ncoll++] = c;
+    x.ev = ev;
+    a->evends[a->nevends++] = x;
     return 0;
 }
 
@@ -401,13 +405,11 @@ static int name_send_to(ms_wait_acc *a, const slot *s, int64_t entry, uint32_t e
     int32_t other = world(a, s->comm, s->peer);
     if (other < 0)
         return 0;
-    ms_wx_msg m = {.comm = s->comm, .tag = s->tag, .entry = entry, .other = other, .ev = ev, .is_send = 1,
-                   .sync = sync};
-    uint32_t idx;
-    if (add_msg(a, m, &idx) != 0)
-        return -1;
+    ms_wx_end m = new_end(a, MS_WX_END_SEND, s->comm, entry, (int32_t)s->tag, other, sync);
     /* Its completion is found through its post time: message records. */
-    return ev == MS_WX_NONE && a->out->has_records ? pend_put(a, post, idx) : 0;
+    if (ev == MS_WX_NONE && a->out->has_records)
+        return pend_put(a, post, &m);
+    return to_event(a, m, ev);
 }
 
 /* A message record of the event ev (kept at index ev, or MS_WX_NONE). */
@@ -421,36 +423,29 @@ static int record(ms_wait_acc *a, const ms_read_message *m, const ms_read_event 
         ms_op_meaning op = ms_op_meaning_of_id(m->op);
         int cc = coll_class(op);
         if (persistent_send(op) && other >= 0) {
-            ms_wx_msg x = {.comm = m->comm, .tag = m->tag, .entry = entry, .other = other, .ev = MS_WX_NONE,
-                           .is_send = 1, .sync = (op.traits & MS_OPT_SYNCHRONOUS) != 0};
-            uint32_t idx;
-            return add_msg(a, x, &idx) != 0 || pend_put(a, (uint64_t)entry, idx) != 0 ? -1 : 0;
+            ms_wx_end x = new_end(a, MS_WX_END_SEND, m->comm, entry, m->tag, other,
+                                  (op.traits & MS_OPT_SYNCHRONOUS) != 0);
+            return pend_put(a, (uint64_t)entry, &x);
         }
         if (cc >= 0 && m->comm != 1) {
-            ms_wx_coll c = {.comm = m->comm, .entry = entry, .root = m->root >= 0 ? world(a, m->comm, m->root) : -1,
-                            .ev = MS_WX_NONE, .cls = (uint8_t)cc};
-            uint32_t idx;
-            return add_coll(a, c, &idx) != 0 || pend_put(a, (uint64_t)entry, idx | COLL_BIT) != 0 ? -1 : 0;
+            ms_wx_end x = new_end(a, MS_WX_END_COLL, m->comm, entry, 0,
+                                  m->root >= 0 ? world(a, m->comm, m->root) : -1, (uint8_t)cc);
+            return pend_put(a, (uint64_t)entry, &x);
         }
         return 0;
     }
     if (m->flags & MS_MSG_RECV) {
         if (other < 0)
             return 0;
-        ms_wx_msg x = {.comm = m->comm, .tag = m->tag, .entry = entry, .other = other, .ev = ev, .is_send = 0};
-        return add_msg(a, x, NULL);
+        return to_event(a, new_end(a, MS_WX_END_RECV, m->comm, entry, m->tag, other, 0), ev);
     }
     /* A send or a collective completed: link it to its post. */
     if (!(m->flags & MS_MSG_POSTED))
         return 0;
-    uint32_t idx = pend_take(a, m->post_ns, m, other);
-    if (idx == MS_WX_NONE)
+    ms_wx_end x;
+    if (!pend_take(a, m->post_ns, m, other, &x))
         return 0;
-    if (idx & COLL_BIT)
-        a->out->coll[idx & ~COLL_BIT].ev = ev;
-    else
-        a->out->msg[idx].ev = ev;
-    return 0;
+    return to_event(a, x, ev);
 }
 
 /* Does the event need keeping: the first thread's, or one with facts? */
@@ -476,15 +471,18 @@ int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e, uint32_t site)
         nrec += a->msgs[i].thread == e->thread;
     uint32_t ev = MS_WX_NONE;
     int rc = 0;
+    ms_wx_event kept = {0};
     if (keep(s, e, nrec)) {
         ms_wait_facts *f = a->out;
         uint32_t name = name_of(a, s, site);
-        if (name == MS_WX_NONE || grow((void **)&f->ev, &f->ev_cap, f->nev + 1, sizeof *f->ev) != 0)
+        if (name == MS_WX_NONE || f->nev == MS_WX_NONE - 1)
             return -1;
-        ev = (uint32_t)f->nev;
-        f->ev[f->nev++] = (ms_wx_event){.start = (int64_t)e->start_ns, .end = (int64_t)e->end_ns, .region = name,
-                                        .thread = e->thread, .kind = s->cls == C_USER ? MS_WX_USER : MS_WX_MPI,
-                                        .charge = s->charge};
+        ev = f->nev++;
+        kept = (ms_wx_event){.start = (int64_t)e->start_ns, .end = (int64_t)e->end_ns, .region = name,
+                             .thread = e->thread, .kind = s->cls == C_USER ? MS_WX_USER : MS_WX_MPI,
+                             .charge = s->charge};
+        if (ms_wx_spill_event(&f->spill, ev, &kept) != 0)
+            return -1;
     }
     int64_t start = (int64_t)e->start_ns;
     switch (s->cls) {
@@ -502,16 +500,14 @@ int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e, uint32_t site)
     case C_RECV: {
         int32_t other = world(a, s->comm, s->peer);
         if (other >= 0)
-            rc = add_msg(a, (ms_wx_msg){.comm = s->comm, .tag = s->tag, .entry = start, .other = other, .ev = ev},
-                         NULL);
+            rc = to_event(a, new_end(a, MS_WX_END_RECV, s->comm, start, (int32_t)s->tag, other, 0), ev);
         break;
     }
     case C_COMPLETE:
         if (nrec == 0 && s->single_recv) {
             int32_t other = world(a, s->comm, s->peer);
             if (other >= 0)
-                rc = add_msg(a, (ms_wx_msg){.comm = s->comm, .tag = s->tag, .entry = start, .other = other,
-                                            .ev = ev}, NULL);
+                rc = to_event(a, new_end(a, MS_WX_END_RECV, s->comm, start, (int32_t)s->tag, other, 0), ev);
         }
         break;
     case C_START:
@@ -519,15 +515,11 @@ int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e, uint32_t site)
             rc = name_send(a, s, start, MS_WX_NONE, s->sync, e->start_ns);
         break;
     case C_COLL:
-        rc = add_coll(a, (ms_wx_coll){.comm = s->comm, .entry = start, .root = world(a, s->comm, s->root), .ev = ev,
-                                      .cls = s->coll}, NULL);
+        rc = to_event(a, new_end(a, MS_WX_END_COLL, s->comm, start, 0, world(a, s->comm, s->root), s->coll), ev);
         break;
     case C_COLL_POST: {
-        uint32_t idx;
-        rc = add_coll(a, (ms_wx_coll){.comm = s->comm, .entry = start, .root = world(a, s->comm, s->root),
-                                      .ev = MS_WX_NONE, .cls = s->coll}, &idx);
-        if (rc == 0 && a->out->has_records)
-            rc = pend_put(a, e->start_ns, idx | COLL_BIT);
+        ms_wx_end x = new_end(a, MS_WX_END_COLL, s->comm, start, 0, world(a, s->comm, s->root), s->coll);
+        rc = a->out->has_records ? pend_put(a, e->start_ns, &x) : to_event(a, x, MS_WX_NONE);
         break;
     }
     default:
@@ -544,5 +536,31 @@ int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e, uint32_t site)
             rc = record(a, &a->msgs[i], e, ev);
     }
     a->nmsgs = k;
+    /* The event is done: its ends, each with what its match needs of it. */
+    for (size_t i = 0; rc == 0 && i < a->nevends; i++) {
+        ms_wx_end *x = &a->evends[i];
+        x->ev_start = kept.start;
+        x->ev_end = kept.end;
+        x->region = kept.region;
+        x->thread = kept.thread;
+        x->charge = kept.charge;
+        rc = ms_wx_spill_end(&a->out->spill, x);
+    }
+    a->nevends = 0;
+    return rc;
+}
+
+int ms_wait_acc_finish(ms_wait_acc *a)
+{
+    /* Requests never completed: ends without an event. */
+    int rc = 0;
+    for (size_t i = 0; rc == 0 && i < a->pend_cap; i++)
+        if (a->pend[i].used == 1) {
+            a->pend[i].used = 2;
+            rc = ms_wx_spill_end(&a->out->spill, &a->pend[i].end);
+        }
+    a->pend_live = 0;
+    if (rc == 0)
+        rc = ms_wx_spill_finish(&a->out->spill);
     return rc;
 }

@@ -10,8 +10,11 @@
  * A log of an earlier version gives what its names attribute: single
  * completions, no post times (the completion's start stands in).
  *
- * Times stay on the rank's tool clock until ms_wait_facts_align; events
- * name regions by an index into the facts' own list of names.
+ * The facts go to disk as they are made (analysis/waits/wait_spill.h):
+ * an end waits in memory only while its request is in flight, and the
+ * ends of the event being read until it is done. Times stay on the rank's
+ * tool clock (the analysis moves them); events name regions by an index
+ * into the facts' own list of names.
  */
 #ifndef MPISCOPE_WAIT_FACTS_H
 #define MPISCOPE_WAIT_FACTS_H
@@ -24,12 +27,8 @@
 #include "../waits/waits.h"
 
 typedef struct ms_wait_facts {
-    ms_wx_event *ev;
-    size_t nev, ev_cap;
-    ms_wx_msg *msg;
-    size_t nmsg, msg_cap;
-    ms_wx_coll *coll;
-    size_t ncoll, coll_cap;
+    ms_wx_spill spill;         /* finished by ms_wait_acc_finish */
+    uint32_t nev;              /* events numbered */
     char **names;              /* ev[].region -> region name */
     size_t nnames, names_cap;
     /* Events name a region at a call site: names[k] is the region of name
@@ -43,6 +42,8 @@ typedef struct ms_wait_facts {
     uint32_t has_records;      /* the log's version writes message records */
 } ms_wait_facts;
 
+/* Empty facts (their spill made); ms_wait_facts_free frees them. */
+void ms_wait_facts_init(ms_wait_facts *f);
 void ms_wait_facts_free(ms_wait_facts *f);
 
 /* What is kept while one log is read. */
@@ -52,6 +53,9 @@ typedef struct ms_wait_acc ms_wait_acc;
  * communicators are in comms (filled as the log is read). NULL when out
  * of memory. */
 ms_wait_acc *ms_wait_acc_new(ms_wait_facts *out, const ms_comm_map *comms);
+/* Once the log is read: requests never completed written as such, the
+ * facts finished. 0, or -1 (memory, disk). */
+int ms_wait_acc_finish(ms_wait_acc *a);
 void ms_wait_acc_free(ms_wait_acc *a);
 
 /* The reader's callbacks, forwarded (the header's rank and format

@@ -1,13 +1,26 @@
 /* The wait-state analysis's memory, estimated: see waits_estimate.h. */
 #include "waits_estimate.h"
 
-/* Peak memory of the merge with the analysis less without it, per traced
- * event, measured (docs/PERFORMANCE.md): 94 bytes on NetPIPE's 46.3 M
- * events, 69 on synth-logs' halo exchange; the facts of every call and
- * message are kept until the analysis runs. */
-#define WAITS_BYTES_PER_EVENT 96u
+/* What the streamed analysis holds whatever the run's length (DESIGN §6,
+ * "Bounded memory"): the spilled facts kept in memory before they go to
+ * disk (MS_SPILL_MEMORY, 32 MiB), the replay's shared read buffers (16
+ * MiB), and per log its rank's state (channels' heads, open collectives,
+ * buffers: a few KiB). */
+#define WAITS_BOUNDED_BYTES (48ull << 20)
+#define WAITS_BYTES_PER_LOG 4096ull
 
-uint64_t ms_waits_mem_estimate(uint64_t events)
+static uint64_t add_sat(uint64_t a, uint64_t b)
 {
-    return events > UINT64_MAX / WAITS_BYTES_PER_EVENT ? UINT64_MAX : events * WAITS_BYTES_PER_EVENT;
+    return a > UINT64_MAX - b ? UINT64_MAX : a + b;
+}
+
+static uint64_t mul_sat(uint64_t a, uint64_t b)
+{
+    return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+uint64_t ms_waits_mem_estimate(uint64_t events, uint64_t logs)
+{
+    (void)events;
+    return add_sat(WAITS_BOUNDED_BYTES, mul_sat(logs, WAITS_BYTES_PER_LOG));
 }

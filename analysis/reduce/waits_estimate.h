@@ -1,15 +1,18 @@
 /*
  * What the wait-state analysis will hold, estimated before it gathers its
  * facts (the merge's --mem-limit guard, mem_guard.h). Kept apart so that it
- * changes alone when the analysis no longer grows with the events.
+ * changes alone with the analysis.
  */
 #ifndef MPISCOPE_WAITS_ESTIMATE_H
 #define MPISCOPE_WAITS_ESTIMATE_H
 
 #include <stdint.h>
 
-/* Bytes the analysis's facts and results take for a run of `events` traced
- * events (all ranks). */
-uint64_t ms_waits_mem_estimate(uint64_t events);
+/* Bytes the analysis takes for a run of `events` traced events (all
+ * ranks) in `logs` logs; the same in both merges, so that they decide
+ * alike (the MPI merge's process 0 holds in addition one process's packet
+ * of facts at a time, until the replay is distributed: docs/MERGE_MPI.md).
+ * Saturates at UINT64_MAX. */
+uint64_t ms_waits_mem_estimate(uint64_t events, uint64_t logs);
 
 #endif

@@ -6,6 +6,7 @@
 
 #include "reduce_internal.h"
 #include "wire_rank.h"
+#include "wire_waits.h"
 
 /* A field added to a struct that travels changes its size: these stop the
  * build until the pair below carries it (sizes of LP64 machines). */
@@ -18,10 +19,6 @@ CARRIED(ms_p2p_chan, 56);
 CARRIED(ms_counter_acc, 48);
 CARRIED(ms_counter_acc_row, 560);
 CARRIED(ms_counter_set, 24);
-CARRIED(ms_wait_facts, 128);
-CARRIED(ms_wx_event, 24);
-CARRIED(ms_wx_msg, 32);
-CARRIED(ms_wx_coll, 32);
 #endif
 
 /* Wire sizes of the items behind counts (the smallest, for those with
@@ -29,10 +26,6 @@ CARRIED(ms_wx_coll, 32);
 #define CHAN_BYTES (4 + 4 + 8 + 8 + 8 + 4 + 8 + 8)
 #define SET_MIN 8
 #define ROW_MIN (4 * 6 + 8 + 8 + 8 * MS_MAX_COUNTER_VALUES + 8)
-#define EV_BYTES (8 + 8 + 4 + 2 + 1 + 1)
-#define MSG_BYTES (8 + 8 + 4 + 4 + 4 + 1 + 1)
-#define COLL_BYTES (8 + 8 + 4 + 4 + 1)
-#define NAME_MIN (8 + 8)
 
 static void put_result(ms_pbuf *b, const ms_read_result *x)
 {
@@ -215,161 +208,6 @@ static ms_counter_acc *get_counter_acc(ms_wire_in *r)
     return a;
 }
 
-/* The wait-state facts' records have a fixed size on the wire: they are
- * stored and loaded in bulk, at a cursor. */
-static void put_wx_event(unsigned char **o, const ms_wx_event *e)
-{
-    ms_wire_st(o, (uint64_t)e->start, 8);
-    ms_wire_st(o, (uint64_t)e->end, 8);
-    ms_wire_st(o, e->region, 4);
-    ms_wire_st(o, e->thread, 2);
-    ms_wire_st(o, e->kind, 1);
-    ms_wire_st(o, e->charge, 1);
-}
-
-static void get_wx_event(const unsigned char **q, ms_wx_event *e)
-{
-    e->start = (int64_t)ms_wire_ld(q, 8);
-    e->end = (int64_t)ms_wire_ld(q, 8);
-    e->region = (uint32_t)ms_wire_ld(q, 4);
-    e->thread = (uint16_t)ms_wire_ld(q, 2);
-    e->kind = (uint8_t)ms_wire_ld(q, 1);
-    e->charge = (uint8_t)ms_wire_ld(q, 1);
-}
-
-static void put_wx_msg(unsigned char **o, const ms_wx_msg *m)
-{
-    ms_wire_st(o, (uint64_t)m->comm, 8);
-    ms_wire_st(o, (uint64_t)m->entry, 8);
-    ms_wire_st(o, (uint32_t)m->tag, 4);
-    ms_wire_st(o, (uint32_t)m->other, 4);
-    ms_wire_st(o, m->ev, 4);
-    ms_wire_st(o, m->is_send, 1);
-    ms_wire_st(o, m->sync, 1);
-}
-
-static void get_wx_msg(const unsigned char **q, ms_wx_msg *m)
-{
-    m->comm = (int64_t)ms_wire_ld(q, 8);
-    m->entry = (int64_t)ms_wire_ld(q, 8);
-    m->tag = (int32_t)(uint32_t)ms_wire_ld(q, 4);
-    m->other = (int32_t)(uint32_t)ms_wire_ld(q, 4);
-    m->ev = (uint32_t)ms_wire_ld(q, 4);
-    m->is_send = (uint8_t)ms_wire_ld(q, 1);
-    m->sync = (uint8_t)ms_wire_ld(q, 1);
-}
-
-static void put_wx_coll(unsigned char **o, const ms_wx_coll *c)
-{
-    ms_wire_st(o, (uint64_t)c->comm, 8);
-    ms_wire_st(o, (uint64_t)c->entry, 8);
-    ms_wire_st(o, (uint32_t)c->root, 4);
-    ms_wire_st(o, c->ev, 4);
-    ms_wire_st(o, c->cls, 1);
-}
-
-static void get_wx_coll(const unsigned char **q, ms_wx_coll *c)
-{
-    c->comm = (int64_t)ms_wire_ld(q, 8);
-    c->entry = (int64_t)ms_wire_ld(q, 8);
-    c->root = (int32_t)(uint32_t)ms_wire_ld(q, 4);
-    c->ev = (uint32_t)ms_wire_ld(q, 4);
-    c->cls = (uint8_t)ms_wire_ld(q, 1);
-}
-
-/* A count, then n records of `wire` bytes each, stored by put. */
-#define PUT_RECORDS(b, v, n, wire, put)                                  \
-    do {                                                                 \
-        ms_wire_u64(b, n);                                               \
-        unsigned char *o_ = (n) ? ms_pbuf_room(b, (n) * (wire)) : NULL;  \
-        for (size_t i_ = 0; o_ && i_ < (n); i_++)                        \
-            put(&o_, &(v)[i_]);                                          \
-    } while (0)
-
-/* u8 present (0: none, summary mode), then the facts. name_site is the
- * reader's while the log is read: it does not travel. */
-static void put_wait_facts(ms_pbuf *b, const ms_wait_facts *f)
-{
-    ms_wire_u8(b, f != NULL);
-    if (!f)
-        return;
-    ms_wire_u64(b, f->messages_read);
-    ms_wire_u32(b, f->has_records);
-    PUT_RECORDS(b, f->ev, f->nev, EV_BYTES, put_wx_event);
-    PUT_RECORDS(b, f->msg, f->nmsg, MSG_BYTES, put_wx_msg);
-    PUT_RECORDS(b, f->coll, f->ncoll, COLL_BYTES, put_wx_coll);
-    ms_wire_u64(b, f->nnames);
-    for (size_t i = 0; i < f->nnames; i++) {
-        ms_wire_str(b, f->names[i]);
-        ms_wire_str(b, f->places ? f->places[i] : NULL);
-    }
-}
-
-/* A count, then that many records of `wire` bytes each, loaded by get
- * into an array of `size`-byte items (zeroed first: no padding byte left
- * unset); NULL when r turned bad or out of memory. */
-#define GET_RECORDS(r, v, n, wire, get)                                          \
-    do {                                                                         \
-        size_t k_ = ms_wire_get_count(r, wire);                                  \
-        const unsigned char *q_ = ms_wire_ok(r) ? ms_wire_take(r, k_ * (wire)) : NULL; \
-        if (q_ && !((v) = calloc(k_ ? k_ : 1, sizeof *(v))))                     \
-            (r)->nomem = 1;                                                      \
-        for (size_t i_ = 0; q_ && (v) && i_ < k_; i_++)                          \
-            get(&q_, &(v)[i_]);                                                  \
-        if (v)                                                                   \
-            (n) = k_;                                                            \
-    } while (0)
-
-static void get_wait_arrays(ms_wire_in *r, ms_wait_facts *f)
-{
-    GET_RECORDS(r, f->ev, f->nev, EV_BYTES, get_wx_event);
-    f->ev_cap = f->nev;
-    GET_RECORDS(r, f->msg, f->nmsg, MSG_BYTES, get_wx_msg);
-    f->msg_cap = f->nmsg;
-    GET_RECORDS(r, f->coll, f->ncoll, COLL_BYTES, get_wx_coll);
-    f->coll_cap = f->ncoll;
-}
-
-/* The facts as put_wait_facts wrote them; NULL for none (or r turned bad
- * or out of memory). Region and event indices are checked. */
-static ms_wait_facts *get_wait_facts(ms_wire_in *r)
-{
-    uint8_t present = ms_wire_get_u8(r);
-    if (!present || !ms_wire_ok(r)) {
-        r->bad |= present > 1;
-        return NULL;
-    }
-    ms_wait_facts *f = calloc(1, sizeof *f);
-    if (!f) {
-        r->nomem = 1;
-        return NULL;
-    }
-    f->messages_read = ms_wire_get_u64(r);
-    f->has_records = ms_wire_get_u32(r);
-    get_wait_arrays(r, f);
-    size_t nnames = ms_wire_get_count(r, NAME_MIN);
-    if (ms_wire_ok(r) && (!(f->names = calloc(nnames + 1, sizeof *f->names)) ||
-                          !(f->places = calloc(nnames + 1, sizeof *f->places))))
-        r->nomem = 1;
-    for (size_t i = 0; i < nnames && ms_wire_ok(r); i++) {
-        f->nnames = f->names_cap = i + 1;
-        f->names[i] = ms_wire_get_str_nn(r);
-        f->places[i] = ms_wire_get_str(r);
-    }
-    for (size_t i = 0; ms_wire_ok(r) && i < f->nev; i++)
-        r->bad |= f->ev[i].region >= f->nnames;
-    for (size_t i = 0; ms_wire_ok(r) && i < f->nmsg; i++)
-        r->bad |= f->msg[i].ev != MS_WX_NONE && f->msg[i].ev >= f->nev;
-    for (size_t i = 0; ms_wire_ok(r) && i < f->ncoll; i++)
-        r->bad |= f->coll[i].ev != MS_WX_NONE && f->coll[i].ev >= f->nev;
-    if (!ms_wire_ok(r)) {
-        ms_wait_facts_free(f);
-        free(f);
-        return NULL;
-    }
-    return f;
-}
-
 void ms_wire_put_file(ms_pbuf *b, const ms_file_job *j)
 {
     ms_wire_str(b, j->path);
@@ -384,7 +222,7 @@ void ms_wire_put_file(ms_pbuf *b, const ms_file_job *j)
     for (size_t i = 0; i < j->nchans; i++)
         put_chan(b, &j->chans[i]);
     put_counter_acc(b, j->counters);
-    put_wait_facts(b, j->waits);
+    ms_wire_put_waits(b, j->waits);
 }
 
 void ms_wire_get_file(ms_wire_in *r, ms_file_job *j)
@@ -413,7 +251,7 @@ void ms_wire_get_file(ms_wire_in *r, ms_file_job *j)
     if (ms_wire_ok(r))
         j->counters = get_counter_acc(r);
     if (ms_wire_ok(r))
-        j->waits = get_wait_facts(r);
+        j->waits = ms_wire_get_waits(r);
 }
 
 void ms_wire_file_free(ms_file_job *j)

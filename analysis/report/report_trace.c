@@ -377,22 +377,37 @@ static int on_rank_done(void *ctx, const ms_rank_info *in, ms_read_status st, co
 static const ms_replay_ops trace_ops = {
     .rank = on_rank, .region = on_region, .call = on_call, .gpu = on_gpu, .rank_done = on_rank_done};
 
-/* The waiting calls, as slices inside them. */
-static void wait_slices(trace_ctx *c)
+/* The waiting calls, as slices inside them: read back from the analysis's
+ * file a batch at a time. 0, or -1 on a read error. */
+static int wait_slices(trace_ctx *c)
 {
     const ms_waits *w = c->run->waits;
-    for (size_t i = 0; w && i < w->ninst; i++) {
-        const ms_wx_instance *x = &w->inst[i];
-        if (!ms_window_rank(c->w, x->rank) || !ms_window_time(c->w, x->from - c->run->origin, x->to - c->run->origin))
-            continue;
-        sep(c);
-        fprintf(c->fp, "{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"wait_state\",\"pid\":%" PRId32 ",\"tid\":%" PRIu32
-                ",\"ts\":", ms_wx_pattern_name(x->pattern), x->rank, x->thread);
-        put_us(c->fp, x->from - c->run->origin);
-        fputs(",\"dur\":", c->fp);
-        put_us(c->fp, x->to - x->from);
-        fprintf(c->fp, ",\"args\":{\"waited_for_rank\":%" PRId32 "}}", x->cause);
+    enum { BATCH = 1024 };
+    ms_wx_instance *v = w && w->ninst ? malloc(BATCH * sizeof *v) : NULL;
+    if (w && w->ninst && !v)
+        return -1;
+    for (size_t at = 0; w && at < w->ninst; at += BATCH) {
+        size_t n = w->ninst - at < BATCH ? w->ninst - at : BATCH;
+        if (ms_waits_inst_read(w, at, n, v) != 0) {
+            free(v);
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++) {
+            const ms_wx_instance *x = &v[i];
+            if (!ms_window_rank(c->w, x->rank) ||
+                !ms_window_time(c->w, x->from - c->run->origin, x->to - c->run->origin))
+                continue;
+            sep(c);
+            fprintf(c->fp, "{\"ph\":\"X\",\"name\":\"%s\",\"cat\":\"wait_state\",\"pid\":%" PRId32
+                    ",\"tid\":%" PRIu32 ",\"ts\":", ms_wx_pattern_name(x->pattern), x->rank, x->thread);
+            put_us(c->fp, x->from - c->run->origin);
+            fputs(",\"dur\":", c->fp);
+            put_us(c->fp, x->to - x->from);
+            fprintf(c->fp, ",\"args\":{\"waited_for_rank\":%" PRId32 "}}", x->cause);
+        }
     }
+    free(v);
+    return 0;
 }
 
 int ms_report_trace(FILE *fp, const ms_run *run)
@@ -420,8 +435,10 @@ int ms_report_trace(FILE *fp, const ms_run *run)
     fputs("{\"traceEvents\":[", fp);
     if (rc == 0)
         rc = ms_replay_run(run, &trace_ops, &c);
-    if (rc == 0)
-        wait_slices(&c);
+    if (rc == 0 && wait_slices(&c) != 0) {
+        errno = errno ? errno : EIO;
+        rc = -1;
+    }
     fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"ranks\":", fp);
     fprintf(fp, "%zu,\"messages_with_flows\":%" PRIu64 ",\"dir\":", run->nranks, c.w ? c.shown : flows.nflows);
     if (rc == 0)

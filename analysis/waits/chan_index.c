@@ -47,6 +47,18 @@ static int rehash(ms_chan_index *x, size_t nslots)
     return 0;
 }
 
+int ms_chan_index_find(const ms_chan_index *x, const ms_chan_key *k, uint32_t *id)
+{
+    if (!x->nslots)
+        return 0;
+    for (size_t j = hash(k) & (x->nslots - 1); x->slots[j]; j = (j + 1) & (x->nslots - 1))
+        if (same(&x->keys[x->slots[j] - 1], k)) {
+            *id = x->slots[j] - 1;
+            return 1;
+        }
+    return 0;
+}
+
 int ms_chan_index_id(ms_chan_index *x, const ms_chan_key *k, uint32_t *id)
 {
     if (x->nslots) {

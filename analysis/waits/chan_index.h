@@ -27,4 +27,7 @@ void ms_chan_index_free(ms_chan_index *x);
 /* The id of k, given now if k is new. 0, or -1 when out of memory. */
 int ms_chan_index_id(ms_chan_index *x, const ms_chan_key *k, uint32_t *id);
 
+/* 1 with *id when k has one, else 0. */
+int ms_chan_index_find(const ms_chan_index *x, const ms_chan_key *k, uint32_t *id);
+
 #endif

@@ -9,19 +9,24 @@
 typedef struct piece {
     int64_t lo, hi;
     uint32_t region;
+    uint32_t pad;
 } piece;
 
-/* What the walk needs of one rank. */
+/* What the walk needs of one rank, read from disk a block at a time. */
 typedef struct lane {
-    uint32_t *mpi;         /* its first thread's MPI events, by start;
-                            * NULL: they are the rank's events 0 to nmpi - 1 */
+    const ms_wx_input *in;
+    ms_spill_reader mpi;     /* its first thread's MPI calls (ms_wx_span), by start */
     size_t nmpi;
-    piece *pieces;         /* innermost user regions, disjoint, by start */
+    ms_spill_file pieces_file;
+    ms_spill_reader pieces;  /* innermost user regions (piece), disjoint, by start */
     size_t npieces;
+    ms_spill_reader inst;    /* its waiting calls, by event */
+    size_t piece_hint;     /* where the last lookup of a piece ended */
+    int failed;
 } lane;
 
 typedef struct walk {
-    const ms_wx_rank *ranks;
+    const ms_wx_input *in;
     size_t nranks;
     lane *lanes;
     uint64_t *region_ns;   /* by region index; the last slot is (compute) */
@@ -31,140 +36,145 @@ typedef struct walk {
     int nomem;
 } walk;
 
-static const ms_wx_rank *sort_ranks;
-
-/* The index in the rank's events of lane l's MPI event j. */
-static inline uint32_t lane_ev(const lane *l, size_t j)
+/* Lane l's MPI call j, on the common clock. */
+static inline ms_wx_span lane_at(lane *l, size_t j)
 {
-    return l->mpi ? l->mpi[j] : (uint32_t)j;
+    const ms_wx_span *x = ms_spill_get(&l->mpi, j);
+    if (!x) {
+        l->failed = 1;
+        return (ms_wx_span){.region = MS_WX_NONE, .ev = MS_WX_NONE};
+    }
+    return ms_wx_span_moved(l->in, x);
 }
 
-/* Whether event x (index xi) comes before y (index yi): by start, the
- * enclosing first, then by index. */
-static inline int starts_before(const ms_wx_event *x, uint32_t xi, const ms_wx_event *y, uint32_t yi)
+static inline piece piece_at(lane *l, size_t i)
 {
-    if (x->start != y->start)
-        return x->start < y->start;
-    if (x->end != y->end)
-        return x->end > y->end;
-    return xi < yi;
+    const piece *p = ms_spill_get(&l->pieces, i);
+    if (!p) {
+        l->failed = 1;
+        return (piece){0, 0, MS_WX_NONE, 0};
+    }
+    return *p;
 }
 
-static int by_start(const void *a, const void *b)
-{
-    uint32_t i = *(const uint32_t *)a, j = *(const uint32_t *)b;
-    if (i == j)
-        return 0;
-    return starts_before(&sort_ranks->ev[i], i, &sort_ranks->ev[j], j) ? -1 : 1;
-}
+/* Pieces are written as they are made; the last one waits, since the next
+ * may continue it. */
+typedef struct piece_out {
+    ms_spill_file *f;
+    piece last;
+    int has;
+} piece_out;
 
-static int add_piece(lane *l, size_t *cap, int64_t lo, int64_t hi, uint32_t region)
+static int add_piece(piece_out *o, int64_t lo, int64_t hi, uint32_t region)
 {
     if (hi <= lo)
         return 0;
-    if (l->npieces && l->pieces[l->npieces - 1].hi == lo && l->pieces[l->npieces - 1].region == region) {
-        l->pieces[l->npieces - 1].hi = hi;
+    if (o->has && o->last.hi == lo && o->last.region == region) {
+        o->last.hi = hi;
         return 0;
     }
-    if (l->npieces == *cap) {
-        size_t c = *cap ? *cap * 2 : 64;
-        piece *p = realloc(l->pieces, c * sizeof *p);
-        if (!p)
-            return -1;
-        l->pieces = p;
-        *cap = c;
-    }
-    l->pieces[l->npieces++] = (piece){lo, hi, region};
+    if (o->has && ms_spill_file_put(o->f, &o->last) != 0)
+        return -1;
+    o->last = (piece){lo, hi, region, 0};
+    o->has = 1;
     return 0;
 }
 
-/* The first thread's user regions (properly nested) flattened into the
- * pieces where each is innermost. */
-static int flatten(const ms_wx_rank *r, lane *l, const uint32_t *users, size_t n)
+/* The first thread's user regions (properly nested), by start, flattened
+ * into the pieces where each is innermost: only the regions open at once
+ * are held. */
+static int flatten(lane *l)
 {
-    /* Regions open at once: at most all of them. */
-    uint32_t *stack = malloc((n ? n : 1) * sizeof *stack);
-    if (!stack)
+    ms_xsort_iter it;
+    if (ms_xsort_iter_init(&it, &l->in->spill->user, 256) != 0)
         return -1;
+    piece_out o = {.f = &l->pieces_file};
+    ms_wx_span *stack = NULL;
     size_t depth = 0, cap = 0;
     int64_t at = INT64_MIN;
-    for (size_t i = 0; i <= n; i++) {
-        int64_t next = i < n ? r->ev[users[i]].start : INT64_MAX;
+    int rc = 0;
+    for (;;) {
+        const ms_wx_span *raw = ms_xsort_next(&it);
+        if (!raw && it.failed) {
+            rc = -1;
+            break;
+        }
+        ms_wx_span e = raw ? ms_wx_span_moved(l->in, raw) : (ms_wx_span){0};
+        int64_t next = raw ? e.start : INT64_MAX;
         /* Close what ends before the next one starts. */
-        while (depth) {
-            const ms_wx_event *top = &r->ev[stack[depth - 1]];
+        while (rc == 0 && depth) {
+            const ms_wx_span *top = &stack[depth - 1];
             if (top->end > next)
                 break;
-            if (add_piece(l, &cap, at > top->start ? at : top->start, top->end, top->region) != 0) {
-                free(stack);
-                return -1;
-            }
+            rc = add_piece(&o, at > top->start ? at : top->start, top->end, top->region);
             at = top->end;
             depth--;
         }
-        if (i == n)
+        if (rc != 0 || !raw)
             break;
-        const ms_wx_event *e = &r->ev[users[i]];
         if (depth) {
-            const ms_wx_event *top = &r->ev[stack[depth - 1]];
-            if (add_piece(l, &cap, at > top->start ? at : top->start, e->start, top->region) != 0) {
-                free(stack);
-                return -1;
-            }
+            const ms_wx_span *top = &stack[depth - 1];
+            /* The same region over the same time as the one on top (a log
+             * that repeats its events) adds nothing. */
+            if (top->start == e.start && top->end == e.end && top->region == e.region)
+                continue;
+            if ((rc = add_piece(&o, at > top->start ? at : top->start, e.start, top->region)) != 0)
+                break;
         }
-        at = e->start;
-        stack[depth++] = users[i];
+        at = e.start;
+        if (depth == cap) {
+            size_t c = cap ? cap * 2 : 16;
+            ms_wx_span *v = realloc(stack, c * sizeof *v);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            stack = v;
+            cap = c;
+        }
+        stack[depth++] = e;
     }
+    if (rc == 0 && o.has)
+        rc = ms_spill_file_put(o.f, &o.last);
+    if (rc == 0)
+        rc = ms_spill_file_flush(o.f);
     free(stack);
+    ms_xsort_iter_free(&it);
+    return rc;
+}
+
+/* Steps a hinted search takes from its hint before it bisects. */
+#define HINT_STEPS 8
+
+/* Records each of the walk's readers holds: 16 MiB for the three readers
+ * of every rank together, 64 to 1,024 each. */
+static size_t walk_block(size_t nranks)
+{
+    size_t per = (16u << 20) / (sizeof(ms_wx_span) + sizeof(piece) + sizeof(ms_wx_instance)) / (nranks ? nranks : 1);
+    return per < 64 ? 64 : per > 1024 ? 1024 : per;
+}
+
+static int make_lane(const ms_wx_input *in, lane *l, const ms_wx_inst_file *f, size_t ri, size_t blk)
+{
+    l->in = in;
+    ms_spill_file_init(&l->pieces_file, sizeof(piece), 4096);
+    if (ms_xsort_flatten(&in->spill->lane) != 0 || flatten(l) != 0)
+        return -1;
+    l->nmpi = (size_t)ms_xsort_count(&in->spill->lane);
+    ms_spill_reader_init(&l->mpi, &in->spill->lane.file, 0, l->nmpi, blk);
+    l->npieces = (size_t)l->pieces_file.n;
+    ms_spill_reader_init(&l->pieces, &l->pieces_file, 0, l->npieces, blk);
+    ms_spill_reader_init(&l->inst, &f->f, f->off[ri], f->off[ri + 1] - f->off[ri], blk);
+    l->piece_hint = l->npieces;
     return 0;
 }
 
-static int make_lane(const ms_wx_rank *r, lane *l)
+static void free_lane(lane *l)
 {
-    size_t nm = 0, nu = 0;
-    /* Most often every event is an MPI call of the first thread, in start
-     * order: the lane needs no index of its own. */
-    int identity = 1;
-    for (size_t i = 0; i < r->nev; i++)
-        if (r->ev[i].thread == 0) {
-            if (r->ev[i].kind == MS_WX_MPI) {
-                if (nm != i || (i > 0 && !starts_before(&r->ev[i - 1], (uint32_t)(i - 1), &r->ev[i], (uint32_t)i)))
-                    identity = 0;
-                nm++;
-            } else {
-                nu++;
-            }
-        }
-    l->nmpi = nm;
-    if (identity && nm == r->nev) {
-        l->mpi = NULL;
-        return 0;
-    }
-    l->mpi = malloc((nm ? nm : 1) * sizeof *l->mpi);
-    uint32_t *users = malloc((nu ? nu : 1) * sizeof *users);
-    if (!l->mpi || !users) {
-        free(users);
-        return -1;
-    }
-    nm = nu = 0;
-    for (size_t i = 0; i < r->nev; i++)
-        if (r->ev[i].thread == 0) {
-            if (r->ev[i].kind == MS_WX_MPI)
-                l->mpi[nm++] = (uint32_t)i;
-            else
-                users[nu++] = (uint32_t)i;
-        }
-    sort_ranks = r;
-    /* A thread's MPI calls come in start order already. */
-    for (size_t i = 1; i < nm; i++)
-        if (!starts_before(&r->ev[l->mpi[i - 1]], l->mpi[i - 1], &r->ev[l->mpi[i]], l->mpi[i])) {
-            qsort(l->mpi, nm, sizeof *l->mpi, by_start);
-            break;
-        }
-    qsort(users, nu, sizeof *users, by_start);
-    int rc = flatten(r, l, users, nu);
-    free(users);
-    return rc;
+    ms_spill_reader_free(&l->mpi);
+    ms_spill_reader_free(&l->pieces);
+    ms_spill_reader_free(&l->inst);
+    ms_spill_file_free(&l->pieces_file);
 }
 
 /* A stretch [a, b) of the path on lane ri into w->path_segs (in walk
@@ -218,7 +228,7 @@ static inline __attribute__((always_inline)) void add_seg(walk *k, size_t ri, ui
         if (b - a < shortest || (b - a == shortest && a < w->path_segs[0].from))
             return;
     }
-    ms_wx_path_seg seg = {.rank = k->ranks[ri].rank, .region = region, .from = a, .to = b, .is_mpi = (uint8_t)is_mpi};
+    ms_wx_path_seg seg = {.rank = k->in[ri].rank, .region = region, .from = a, .to = b, .is_mpi = (uint8_t)is_mpi};
     keep_seg(k, &seg);
 }
 
@@ -285,23 +295,41 @@ static void add_compute_in(walk *k, lane *l, size_t ri, int64_t a, int64_t b)
 {
     uint64_t inside = 0;
     int64_t at = a;
-    /* The first piece that ends after a. */
-    size_t lo = 0, hi = l->npieces;
+    /* The first piece that ends after a: the walk goes backward, so it is
+     * at or just below where the last lookup ended (else a bisection
+     * below it finds it). */
+    size_t lo = 0, hi = l->piece_hint < l->npieces ? l->piece_hint + 1 : l->npieces;
+    if (hi < l->npieces && piece_at(l, hi).hi <= a) {
+        /* Not below the hint after all: bisect above it. */
+        lo = hi;
+        hi = l->npieces;
+    }
+    for (int step = 0; lo == 0 && step < HINT_STEPS && hi > 0; step++) {
+        if (piece_at(l, hi - 1).hi <= a) {
+            lo = hi;
+            break;
+        }
+        hi--;
+    }
     while (lo < hi) {
         size_t m = lo + (hi - lo) / 2;
-        if (l->pieces[m].hi <= a)
+        if (piece_at(l, m).hi <= a)
             lo = m + 1;
         else
             hi = m;
     }
-    for (size_t i = lo; i < l->npieces && l->pieces[i].lo < b; i++) {
-        int64_t x = l->pieces[i].lo > a ? l->pieces[i].lo : a;
-        int64_t y = l->pieces[i].hi < b ? l->pieces[i].hi : b;
+    l->piece_hint = lo;
+    for (size_t i = lo; i < l->npieces; i++) {
+        piece p = piece_at(l, i);
+        if (p.lo >= b)
+            break;
+        int64_t x = p.lo > a ? p.lo : a;
+        int64_t y = p.hi < b ? p.hi : b;
         if (y > x) {
-            k->region_ns[slot_of(k, l->pieces[i].region)] += (uint64_t)(y - x);
+            k->region_ns[slot_of(k, p.region)] += (uint64_t)(y - x);
             inside += (uint64_t)(y - x);
             add_seg(k, ri, MS_WX_COMPUTE, 0, at, x);
-            add_seg(k, ri, l->pieces[i].region, 0, x, y);
+            add_seg(k, ri, p.region, 0, x, y);
             at = y;
         }
     }
@@ -318,29 +346,29 @@ static inline __attribute__((always_inline)) void add_mpi(walk *k, size_t ri, ui
     add_seg(k, ri, region, 1, a, b);
 }
 
-/* Is instance x before (rank, ev) in the instances' order? */
-static int inst_before(const ms_wx_instance *x, int32_t rank, uint32_t ev)
+static inline uint32_t inst_ev(lane *l, size_t i)
 {
-    return x->rank < rank || (x->rank == rank && x->ev < ev);
+    const ms_wx_instance *x = ms_spill_get(&l->inst, i);
+    if (!x) {
+        l->failed = 1;
+        return UINT32_MAX;
+    }
+    return x->ev;
 }
 
-/* Steps a hinted search takes from its hint before it bisects. */
-#define HINT_STEPS 8
-
-/* The waiting call on event ev of world rank `rank`, or NULL. *hint: where
- * the previous lookup ended; the walk goes backward, so the answer is
- * most often at or just below it (else a bisection finds it). */
-static const ms_wx_instance *instance_of(const ms_waits *w, int32_t rank, uint32_t ev, size_t *hint)
+/* The waiting call on event ev of lane l into *out; 0 when none. *hint:
+ * where the previous lookup on the lane ended; the walk goes backward,
+ * so the answer is most often at or just below it (else a bisection
+ * finds it). */
+static int instance_of(lane *l, uint32_t ev, size_t *hint, ms_wx_instance *out)
 {
-    size_t n = w->ninst, lo = 0, hi = n, i = *hint < n ? *hint : n;
+    size_t n = (size_t)l->inst.n, lo = 0, hi = n, i = *hint < n ? *hint : n;
     for (int step = 0; step < HINT_STEPS; step++) {
-        if (i > 0 && !inst_before(&w->inst[i - 1], rank, ev)) {
+        if (i > 0 && !(inst_ev(l, i - 1) < ev)) {
             i--;
             continue;
         }
-        /* inst[i - 1] is before the key: i is the lower bound unless
-         * inst[i] is before it too. */
-        if (i == n || !inst_before(&w->inst[i], rank, ev))
+        if (i == n || !(inst_ev(l, i) < ev))
             lo = hi = i;
         else
             lo = i + 1;
@@ -348,13 +376,19 @@ static const ms_wx_instance *instance_of(const ms_waits *w, int32_t rank, uint32
     }
     while (lo < hi) {
         size_t m = lo + (hi - lo) / 2;
-        if (inst_before(&w->inst[m], rank, ev))
+        if (inst_ev(l, m) < ev)
             lo = m + 1;
         else
             hi = m;
     }
     *hint = lo;
-    return lo < n && w->inst[lo].rank == rank && w->inst[lo].ev == ev ? &w->inst[lo] : NULL;
+    if (lo >= n || inst_ev(l, lo) != ev)
+        return 0;
+    const ms_wx_instance *x = ms_spill_get(&l->inst, lo);
+    if (!x)
+        return 0;
+    *out = *x;
+    return 1;
 }
 
 static size_t index_of_rank(const walk *k, int32_t rank)
@@ -362,27 +396,27 @@ static size_t index_of_rank(const walk *k, int32_t rank)
     size_t lo = 0, hi = k->nranks;
     while (lo < hi) {
         size_t m = lo + (hi - lo) / 2;
-        if (k->ranks[m].rank < rank)
+        if (k->in[m].rank < rank)
             lo = m + 1;
         else
             hi = m;
     }
-    return lo < k->nranks && k->ranks[lo].rank == rank ? lo : SIZE_MAX;
+    return lo < k->nranks && k->in[lo].rank == rank ? lo : SIZE_MAX;
 }
 
-/* The last of lane l's MPI events that starts before t, among the first
+/* The last of lane l's MPI calls that starts before t, among the first
  * `limit`; SIZE_MAX when none. */
-static size_t last_before(const ms_wx_rank *r, const lane *l, size_t limit, int64_t t)
+static size_t last_before(lane *l, size_t limit, int64_t t)
 {
     /* Most often the walk left this lane at t: the answer is just below
      * the limit. */
     for (size_t i = limit, step = 0; i > 0 && step < HINT_STEPS; i--, step++)
-        if (r->ev[lane_ev(l, i - 1)].start < t)
+        if (lane_at(l, i - 1).start < t)
             return i - 1;
     size_t lo = 0, hi = limit > HINT_STEPS ? limit - HINT_STEPS : 0;
     while (lo < hi) {
         size_t m = lo + (hi - lo) / 2;
-        if (r->ev[lane_ev(l, m)].start < t)
+        if (lane_at(l, m).start < t)
             lo = m + 1;
         else
             hi = m;
@@ -392,46 +426,51 @@ static size_t last_before(const ms_wx_rank *r, const lane *l, size_t limit, int6
 
 static void run_walk(walk *k, size_t ri)
 {
-    int64_t t = k->ranks[ri].app_end;
-    /* Per lane, the events not yet passed: the walk only goes back. */
-    size_t *left = calloc(k->nranks, sizeof *left);
-    if (left)
-        for (size_t i = 0; i < k->nranks; i++)
-            left[i] = k->lanes[i].nmpi;
+    int64_t t = k->in[ri].app_end;
+    /* Per lane, the calls not yet passed, and where its last lookup of a
+     * waiting call ended: the walk only goes back. */
+    size_t *left = calloc(k->nranks, sizeof *left), *hint = calloc(k->nranks, sizeof *hint);
+    if (!left || !hint)
+        k->nomem = 1;
+    for (size_t i = 0; left && hint && i < k->nranks; i++) {
+        left[i] = k->lanes[i].nmpi;
+        hint[i] = (size_t)k->lanes[i].inst.n;
+    }
     uint64_t guard = 4 * (uint64_t)k->nranks + 16;
     for (size_t i = 0; i < k->nranks; i++)
         guard += 2 * (uint64_t)k->lanes[i].nmpi;
-    size_t hint = k->w->ninst;
-    while (left && k->w->path_steps < guard) {
+    while (left && hint && k->w->path_steps < guard) {
         k->w->path_steps++;
-        const ms_wx_rank *r = &k->ranks[ri];
+        const ms_wx_input *r = &k->in[ri];
         lane *l = &k->lanes[ri];
         int64_t floor = r->app_start;
         if (t <= floor)
             break;
-        size_t j = last_before(r, l, left[ri], t);
-        const ms_wx_event *e = j == SIZE_MAX ? NULL : &r->ev[lane_ev(l, j)];
-        if (!e || e->end <= floor) {
+        size_t j = last_before(l, left[ri], t);
+        ms_wx_span e = j == SIZE_MAX ? (ms_wx_span){0} : lane_at(l, j);
+        if (j == SIZE_MAX || e.end <= floor) {
             add_compute(k, ri, floor, t);
             break;
         }
         left[ri] = j;
-        if (e->end < t)
-            add_compute(k, ri, e->end, t);
-        int64_t te = e->end < t ? e->end : t;
-        const ms_wx_instance *x = instance_of(k->w, r->rank, lane_ev(l, j), &hint);
-        size_t to = x ? index_of_rank(k, x->cause) : SIZE_MAX;
-        if (x && to != SIZE_MAX && to != ri && x->to <= te) {
+        if (e.end < t)
+            add_compute(k, ri, e.end, t);
+        int64_t te = e.end < t ? e.end : t;
+        ms_wx_instance x;
+        int has = instance_of(l, e.ev, &hint[ri], &x);
+        size_t to = has ? index_of_rank(k, x.cause) : SIZE_MAX;
+        if (has && to != SIZE_MAX && to != ri && x.to <= te) {
             /* The wait is not on the path: its cause is. */
-            add_mpi(k, ri, e->region, x->to, te);
+            add_mpi(k, ri, e.region, x.to, te);
             ri = to;
-            t = x->cause_at < x->to ? x->cause_at : x->to;
+            t = x.cause_at < x.to ? x.cause_at : x.to;
         } else {
-            add_mpi(k, ri, e->region, e->start > floor ? e->start : floor, te);
-            t = e->start;
+            add_mpi(k, ri, e.region, e.start > floor ? e.start : floor, te);
+            t = e.start;
         }
     }
     free(left);
+    free(hint);
 }
 
 static int seg_cmp(const void *a, const void *b)
@@ -448,34 +487,32 @@ static int region_cmp(const void *a, const void *b)
     return x->region < y->region ? -1 : x->region > y->region;
 }
 
-int ms_wx_critical_path(const ms_wx_rank *ranks, size_t nranks, ms_waits *w)
+int ms_wx_critical_path(const ms_wx_input *in, size_t nranks, const ms_wx_opts *o, ms_waits *w)
 {
     if (nranks == 0)
         return 0;
-    walk k = {.ranks = ranks, .nranks = nranks, .w = w};
-    uint32_t nregions = 0;
-    for (size_t i = 0; i < nranks; i++)
-        for (size_t e = 0; e < ranks[i].nev; e++)
-            if (ranks[i].ev[e].region != MS_WX_NONE && ranks[i].ev[e].region >= nregions)
-                nregions = ranks[i].ev[e].region + 1;
+    walk k = {.in = in, .nranks = nranks, .w = w};
+    uint32_t nregions = o->nregions;
     k.nregions = nregions;
     k.lanes = calloc(nranks, sizeof *k.lanes);
     k.region_ns = calloc((size_t)nregions + 1, sizeof *k.region_ns);
     w->path_ranks = calloc(nranks, sizeof *w->path_ranks);
     int rc = k.lanes && k.region_ns && w->path_ranks ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < nranks; i++)
-        rc = make_lane(&ranks[i], &k.lanes[i]);
+        rc = make_lane(&in[i], &k.lanes[i], w->inst_file, i, walk_block(nranks));
     if (rc == 0) {
         w->npath_ranks = nranks;
         for (size_t i = 0; i < nranks; i++)
-            w->path_ranks[i].rank = ranks[i].rank;
+            w->path_ranks[i].rank = in[i].rank;
         /* The last rank into MPI_Finalize (or, without, the last to end). */
         size_t start = 0;
         for (size_t i = 1; i < nranks; i++)
-            if (ranks[i].finalized > ranks[start].finalized ||
-                (ranks[i].finalized == ranks[start].finalized && ranks[i].app_end > ranks[start].app_end))
+            if (in[i].finalized > in[start].finalized ||
+                (in[i].finalized == in[start].finalized && in[i].app_end > in[start].app_end))
                 start = i;
         run_walk(&k, start);
+        for (size_t i = 0; i < nranks; i++)
+            k.nomem |= k.lanes[i].failed;
         if (k.nomem)
             rc = -1;
         else if (w->npath_segs > 1)
@@ -485,7 +522,7 @@ int ms_wx_critical_path(const ms_wx_rank *ranks, size_t nranks, ms_waits *w)
         size_t n = 0;
         for (uint32_t g = 0; g <= nregions; g++)
             n += k.region_ns[g] != 0;
-        w->path_regions = malloc((n ? n : 1) * sizeof *w->path_regions);
+        w->path_regions = rc == 0 ? malloc((n ? n : 1) * sizeof *w->path_regions) : NULL;
         if (!w->path_regions)
             rc = -1;
         for (uint32_t g = 0; rc == 0 && g <= nregions; g++)
@@ -499,16 +536,14 @@ int ms_wx_critical_path(const ms_wx_rank *ranks, size_t nranks, ms_waits *w)
             /* Busy: application time less the waiting in it. */
             double busy = 0;
             for (size_t i = 0; i < nranks; i++)
-                busy += (double)ranks[i].app_ns;
+                busy += (double)in[i].app_ns;
             busy = (busy - (double)w->wait_ns) / (double)nranks;
             w->imbalance_ns = (double)w->path_ns > busy ? (uint64_t)((double)w->path_ns - busy) : 0;
             w->has_path = 1;
         }
     }
-    for (size_t i = 0; k.lanes && i < nranks; i++) {
-        free(k.lanes[i].mpi);
-        free(k.lanes[i].pieces);
-    }
+    for (size_t i = 0; k.lanes && i < nranks; i++)
+        free_lane(&k.lanes[i]);
     free(k.lanes);
     free(k.region_ns);
     return rc;

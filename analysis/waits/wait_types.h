@@ -100,6 +100,16 @@ typedef struct ms_wx_instance {
     int64_t cause_at;   /* the cause's entry (the critical path goes there) */
 } ms_wx_instance;
 
+/* The waiting that one rank caused. */
+typedef struct ms_wx_late {
+    int32_t rank;
+    uint64_t ns, calls;
+} ms_wx_late;
+
+/* The waiting calls kept for drawing them (ms_waits.marks): the longest;
+ * of equal length, the earliest, then by rank and event. */
+#define MS_WX_MARKS 20000u
+
 /* Waiting of one (pattern, rank, region). */
 typedef struct ms_wx_row {
     uint8_t pattern;
@@ -148,8 +158,17 @@ typedef struct ms_waits {
     size_t nsite_rows;
     ms_wx_path_region *path_sites;
     size_t npath_sites;
-    ms_wx_instance *inst;       /* by rank, then event */
+    /* The waiting calls: ninst of them, on disk by rank, then event
+     * (ms_waits_inst_read); in memory only what the reports show of them. */
     size_t ninst;
+    void *inst_file;            /* the analysis's (waits.c) */
+    ms_wx_late *late;           /* per rank that caused waiting: ascending rank */
+    size_t nlate;
+    ms_wx_instance *marks;      /* the MS_WX_MARKS longest waiting calls of the
+                                   ranks up to ms_wx_opts.mark_rank, by start
+                                   (then rank, event) */
+    size_t nmarks;
+    size_t marks_total;         /* the waiting calls of those ranks */
     uint64_t wait_ns;           /* all patterns, all ranks */
     uint64_t pattern_ns[MS_WX_NPATTERNS];
     uint64_t messages;          /* matched */
@@ -175,8 +194,5 @@ typedef struct ms_waits {
     size_t npath_segs;
     size_t npath_segs_all;      /* pieces of the whole path */
 } ms_waits;
-
-/* Free what w holds (NULL: nothing); w is then empty. */
-void ms_waits_free(ms_waits *w);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * Declarations shared by the files of analysis/waits/ and by nothing
- * outside it: the candidate waits that matching finds (match.c), and the
- * critical path (critical_path.c), which waits.c puts together.
+ * outside it: the replay that matches and finds the waiting calls
+ * (replay.c), what is summed of them (rows.c), and the critical path
+ * (critical_path.c), which waits.c puts together.
  */
 #ifndef MPISCOPE_WAITS_INTERNAL_H
 #define MPISCOPE_WAITS_INTERNAL_H
@@ -9,36 +10,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "spill.h"
+#include "wait_input.h"
 #include "wait_types.h"
 
-/* A call that may have waited: for `pattern`, until cause_at, for `cause`.
- * A call may get several (a Waitall of several receives): the latest
- * cause_at counts, the others are not kept. */
-typedef struct ms_wx_cand {
-    uint32_t rank_index, ev;
-    uint8_t pattern;
-    int32_t cause;
-    int64_t cause_at;
-} ms_wx_cand;
+/* What ms_waits.inst_file holds. */
+typedef struct ms_wx_inst_file {
+    ms_spill_file f;         /* ms_wx_instance, by rank, then event */
+    uint64_t *off;         /* per input index: where its calls start; nranks + 1 */
+} ms_wx_inst_file;
 
-typedef struct ms_wx_cands {
-    ms_wx_cand *v;
-    size_t n, cap;
-    uint32_t **best;       /* per rank index: event -> its candidate in v
-                              (MS_WX_NONE: none); NULL until the first */
-    const size_t *nev;     /* per rank index: its events */
-} ms_wx_cands;
+/* The sums of the waiting calls, as they come (rows.c). */
+typedef struct ms_wx_sums ms_wx_sums;
 
-/* 0, or -1 when out of memory. */
-int ms_wx_cands_add(ms_wx_cands *v, uint32_t rank_index, uint32_t ev, int pattern, int32_t cause, int64_t cause_at);
-
-/* Point-to-point and collective matching: the counts into w, the
- * candidates into cands. 0, or -1 when out of memory. */
-int ms_wx_match_p2p(const ms_wx_rank *ranks, size_t nranks, ms_waits *w, ms_wx_cands *cands);
-int ms_wx_match_colls(const ms_wx_rank *ranks, size_t nranks, ms_waits *w, ms_wx_cands *cands);
-
-/* The critical path into w, from w->inst (sorted by rank, then event).
+ms_wx_sums *ms_wx_sums_new(const ms_wx_opts *o, size_t nranks);
+/* x of input index ri, whose event's region is `region` (the caller's).
  * 0, or -1 when out of memory. */
-int ms_wx_critical_path(const ms_wx_rank *ranks, size_t nranks, ms_waits *w);
+int ms_wx_sums_add(ms_wx_sums *s, size_t ri, const ms_wx_instance *x, uint32_t region);
+/* The results into w (rows, site_rows, late, marks, the instances on
+ * disk, their totals); s freed. 0, or -1. */
+int ms_wx_sums_done(ms_wx_sums *s, ms_waits *w);
+void ms_wx_sums_free(ms_wx_sums *s);
+
+
+/* Match every end of the inputs; counts into w, waiting calls into s.
+ * 0, or -1. */
+int ms_wx_replay(const ms_wx_input *in, size_t n, ms_waits *w, ms_wx_sums *s);
+
+/* The critical path into w, from its waiting calls on disk. 0, or -1. */
+int ms_wx_critical_path(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits *w);
 
 #endif

@@ -2,7 +2,8 @@
 # Many ranks, many files: synthetic runs written by the real writer
 # (synth-logs), merged, and checked call by call against the synthesizer's
 # rules (check_synth.py): 64 ranks with 3 threads, 1024 ranks, and a rank
-# count that does not divide the events. `make scale-tests` runs it.
+# count that does not divide the events. Then the wait-state analysis in
+# bounded memory (bounded_waits.sh). `make scale-tests` runs it.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}
@@ -32,5 +33,10 @@ check r64 64 2000000 16 3
 check r1024 1024 300000 4 1
 check r100 100 99999 7 2
 check r3-short 3 5 2 1
+if BUILD=$BUILD bash test/scale/bounded_waits.sh; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+fi
 echo "scale: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

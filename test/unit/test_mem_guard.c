@@ -34,15 +34,19 @@ Test(mem_guard, sizes)
 Test(mem_guard, verdict)
 {
     char why[200] = "";
-    /* The estimate grows with the events, and saturates. */
-    cr_expect(ms_waits_mem_estimate(2000000) > ms_waits_mem_estimate(1000000));
-    cr_expect(ms_waits_mem_estimate(1000000) >= 1000000 * 48ull, "at least what was measured");
-    cr_expect_eq(ms_waits_mem_estimate(UINT64_MAX), UINT64_MAX);
-    uint64_t need = ms_waits_mem_estimate(46300000);
-    cr_expect_eq(ms_mem_guard_exceeds(46300000, need, why, sizeof why), 0, "at the limit");
-    cr_expect_eq(ms_mem_guard_exceeds(46300000, 0, why, sizeof why), 0, "no limit");
-    cr_expect_eq(ms_mem_guard_exceeds(46300000, 2ull << 30, why, sizeof why), 1);
-    cr_expect(strstr(why, "46.3 M events") && strstr(why, "over --mem-limit 2.0 GiB"), "%s", why);
+    /* The streamed analysis does not grow with the events, only a little
+     * with the logs; it saturates. */
+    cr_expect_eq(ms_waits_mem_estimate(2000000000ull, 64), ms_waits_mem_estimate(1000, 64));
+    cr_expect(ms_waits_mem_estimate(1000, 1024) > ms_waits_mem_estimate(1000, 64));
+    cr_expect(ms_waits_mem_estimate(1000, 64) >= (40ull << 20), "about what was measured (54 MB in all)");
+    cr_expect(ms_waits_mem_estimate(1000, 64) < (200ull << 20), "within the 200 MiB budget");
+    cr_expect_eq(ms_waits_mem_estimate(UINT64_MAX, UINT64_MAX), UINT64_MAX);
+    uint64_t need = ms_waits_mem_estimate(46300000, 2);
+    cr_expect_eq(ms_mem_guard_exceeds(46300000, 2, need, why, sizeof why), 0, "at the limit");
+    cr_expect_eq(ms_mem_guard_exceeds(46300000, 2, 0, why, sizeof why), 0, "no limit");
+    cr_expect_eq(ms_mem_guard_exceeds(46300000, 2, 100ull << 20, why, sizeof why), 0, "bounded");
+    cr_expect_eq(ms_mem_guard_exceeds(46300000, 2, 16ull << 20, why, sizeof why), 1);
+    cr_expect(strstr(why, "46.3 M events") && strstr(why, "over --mem-limit 16.0 MiB"), "%s", why);
     /* The default: half of something, on a machine that says. */
     uint64_t def = ms_mem_default_limit();
     cr_expect(def > 0 && def < (1ull << 50), "default %llu", (unsigned long long)def);

@@ -117,41 +117,64 @@ static void make_file(ms_file_job *j, const char *dir, size_t i)
         make_waits(j, i);
 }
 
-/* Wait-state facts with random times, their indices in range. */
+/* Wait-state facts with random times, their indices in range, spilled
+ * as a log's are. */
 static void make_waits(ms_file_job *j, size_t i)
 {
     ms_wait_facts *f = j->waits = calloc(1, sizeof *f);
+    ms_wait_facts_init(f);
     f->messages_read = 40 + i;
     f->has_records = i == 2;
     f->nnames = f->names_cap = 2;
     f->names = malloc(2 * sizeof *f->names);
     f->names[0] = rstr("mpi:recv kind=point-to-point");
     f->names[1] = rstr("phase");
-    f->nev = f->ev_cap = 5;
-    f->ev = calloc(5, sizeof *f->ev);
+    f->nev = 5;
+    ms_wx_event ev[5];
     for (size_t k = 0; k < 5; k++) {
-        fill(&f->ev[k].start, sizeof f->ev[k].start);
-        f->ev[k].end = f->ev[k].start + 7;
-        f->ev[k].region = (uint32_t)(k % 2);
-        f->ev[k].thread = (uint16_t)k;
-        f->ev[k].kind = (uint8_t)(k % 2);
-        f->ev[k].charge = 1;
+        memset(&ev[k], 0, sizeof ev[k]);
+        fill(&ev[k].start, sizeof ev[k].start);
+        ev[k].end = ev[k].start + 7;
+        ev[k].region = (uint32_t)(k % 2);
+        ev[k].thread = (uint16_t)(k % 3 == 1);
+        ev[k].kind = (uint8_t)(k % 2);
+        ev[k].charge = 1;
+        cr_assert_eq(ms_wx_spill_event(&f->spill, (uint32_t)k, &ev[k]), 0);
     }
-    f->nmsg = f->msg_cap = 3;
-    f->msg = calloc(3, sizeof *f->msg);
-    for (size_t k = 0; k < 3; k++) {
-        fill(&f->msg[k].entry, sizeof f->msg[k].entry);
-        f->msg[k].comm = (int64_t)k;
-        f->msg[k].tag = 9;
-        f->msg[k].other = 1;
-        f->msg[k].ev = k == 2 ? MS_WX_NONE : (uint32_t)k;
-        f->msg[k].is_send = k == 1;
+    for (size_t k = 0; k < 4; k++) {
+        ms_wx_end x = {.seq = ms_wx_spill_seq(&f->spill), .comm = (int64_t)k, .tag = 9, .other = 1,
+                       .kind = k == 3 ? MS_WX_END_COLL : k == 1 ? MS_WX_END_SEND : MS_WX_END_RECV,
+                       .sync = k == 3 ? MS_WX_NXN : 0, .ev = k == 2 ? MS_WX_NONE : k == 3 ? 4 : (uint32_t)k};
+        fill(&x.entry, sizeof x.entry);
+        if (x.ev != MS_WX_NONE) {
+            x.ev_start = ev[x.ev].start;
+            x.ev_end = ev[x.ev].end;
+            x.region = ev[x.ev].region;
+            x.thread = ev[x.ev].thread;
+            x.charge = 1;
+        }
+        cr_assert_eq(ms_wx_spill_end(&f->spill, &x), 0);
     }
-    f->ncoll = f->coll_cap = 1;
-    f->coll = calloc(1, sizeof *f->coll);
-    fill(&f->coll[0].entry, sizeof f->coll[0].entry);
-    f->coll[0].ev = 4;
-    f->coll[0].cls = MS_WX_NXN;
+    cr_assert_eq(ms_wx_spill_finish(&f->spill), 0);
+}
+
+/* The records of a finished sort, read back. */
+static void *sorted_records(const ms_xsort *s)
+{
+    size_t n = (size_t)ms_xsort_count(s);
+    void *v = calloc(n ? n : 1, s->file.rec);
+    cr_assert(v);
+    cr_assert_eq(n ? ms_spill_read(&s->file, 0, n, v) : 0, 0, "spilled records read back");
+    return v;
+}
+
+static void same_sorted(const ms_xsort *a, const ms_xsort *b, const char *what)
+{
+    cr_assert_eq(ms_xsort_count(a), ms_xsort_count(b), "%s: counts differ", what);
+    void *x = sorted_records(a), *y = sorted_records(b);
+    cr_assert_eq(memcmp(x, y, (size_t)ms_xsort_count(a) * a->file.rec), 0, "%s differ", what);
+    free(x);
+    free(y);
 }
 
 static void same_waits(const ms_wait_facts *a, const ms_wait_facts *b)
@@ -162,12 +185,11 @@ static void same_waits(const ms_wait_facts *a, const ms_wait_facts *b)
     cr_assert_eq(a->messages_read, b->messages_read);
     cr_assert_eq(a->has_records, b->has_records);
     cr_assert_eq(a->nev, b->nev);
-    cr_assert_eq(a->nmsg, b->nmsg);
-    cr_assert_eq(a->ncoll, b->ncoll);
     cr_assert_eq(a->nnames, b->nnames);
-    cr_assert_eq(memcmp(a->ev, b->ev, a->nev * sizeof *a->ev), 0, "wait events differ");
-    cr_assert_eq(memcmp(a->msg, b->msg, a->nmsg * sizeof *a->msg), 0, "wait messages differ");
-    cr_assert_eq(memcmp(a->coll, b->coll, a->ncoll * sizeof *a->coll), 0, "wait collectives differ");
+    same_sorted(&a->spill.ends, &b->spill.ends, "wait ends");
+    same_sorted(&a->spill.lane, &b->spill.lane, "wait lane events");
+    same_sorted(&a->spill.user, &b->spill.user, "wait user events");
+    cr_assert_eq(a->spill.comms.n, b->spill.comms.n, "collective communicators");
     for (size_t i = 0; i < a->nnames; i++)
         same_str(a->names[i], b->names[i], "wait region name");
 }

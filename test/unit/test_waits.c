@@ -46,11 +46,19 @@ static void compute(const ms_wx_rank *ranks, size_t n, ms_waits *w)
     cr_assert_eq(ms_waits_compute(ranks, n, w), 0);
 }
 
+/* Waiting call i of w, read back from the analysis's file. */
+static ms_wx_instance inst_at(const ms_waits *w, size_t i)
+{
+    ms_wx_instance x;
+    cr_assert_eq(ms_waits_inst_read(w, i, 1, &x), 0, "waiting call %zu of %zu", i, w->ninst);
+    return x;
+}
+
 static void expect_inst(const ms_waits *w, size_t i, int32_t rank, uint32_t ev, int pattern, int32_t cause,
                         int64_t from, int64_t to)
 {
     cr_assert_lt(i, w->ninst, "instance %zu of %zu", i, w->ninst);
-    const ms_wx_instance *x = &w->inst[i];
+    ms_wx_instance xv = inst_at(w, i), *x = &xv;
     cr_expect_eq(x->rank, rank, "instance %zu: rank %d", i, x->rank);
     cr_expect_eq(x->ev, ev, "instance %zu: event %u", i, x->ev);
     cr_expect_eq(x->pattern, pattern, "instance %zu: pattern %s", i, ms_wx_pattern_name(x->pattern));
@@ -108,6 +116,38 @@ Test(waits, ranks_out_of_order_refused)
 
 /* ---- point to point ---- */
 
+Test(waits, long_channel_in_order)
+{
+    /* Rank 0 posts 3,000 blocking receives from rank 1 (one call each,
+     * 0..3000 + k) before rank 1 sends any (10,000 + k): the channel holds
+     * more ends than its ring, the newer ones on disk; the k-th send still
+     * meets the k-th receive. */
+    enum { K = 3000 };
+    ms_wx_event *e0 = calloc(K, sizeof *e0), *e1 = calloc(K, sizeof *e1);
+    ms_wx_msg *m0 = calloc(K, sizeof *m0), *m1 = calloc(K, sizeof *m1);
+    cr_assert(e0 && e1 && m0 && m1);
+    for (int k = 0; k < K; k++) {
+        e0[k] = (ms_wx_event)MPI(k, 20000 + k, 0);
+        m0[k] = (ms_wx_msg)RECV(1, 7, k, (uint32_t)k);
+        e1[k] = (ms_wx_event)MPI(10000 + k, 10000 + k + 1, 1);
+        m1[k] = (ms_wx_msg)SEND(0, 7, 10000 + k, (uint32_t)k, 0);
+    }
+    ms_wx_rank r[] = {mk_rank(0, e0, K, m0, K, NULL, 0), mk_rank(1, e1, K, m1, K, NULL, 0)};
+    ms_waits w;
+    compute(r, N(r), &w);
+    cr_expect_eq(w.messages, K);
+    cr_expect_eq(w.unmatched_sends + w.unmatched_recvs, 0);
+    cr_assert_eq(w.ninst, K);
+    for (size_t k = 0; k < K; k += 997)
+        expect_inst(&w, k, 0, (uint32_t)k, MS_WX_LATE_SENDER, 1, (int64_t)k, 10000 + (int64_t)k);
+    expect_inst(&w, K - 1, 0, K - 1, MS_WX_LATE_SENDER, 1, K - 1, 10000 + K - 1);
+    ms_waits_free(&w);
+    free(e0);
+    free(e1);
+    free(m0);
+    free(m1);
+}
+
 Test(waits, late_sender)
 {
     /* Rank 0's blocking receive from 20 to 120; rank 1 sends at 100. */
@@ -124,7 +164,7 @@ Test(waits, late_sender)
     cr_expect_eq(w.clock_violations, 0);
     cr_assert_eq(w.ninst, 1);
     expect_inst(&w, 0, 0, 0, MS_WX_LATE_SENDER, 1, 20, 100);
-    cr_expect_eq(w.inst[0].cause_at, 100);
+    cr_expect_eq(inst_at(&w, 0).cause_at, 100);
     cr_expect_eq(w.wait_ns, 80);
     cr_expect_eq(w.pattern_ns[MS_WX_LATE_SENDER], 80);
     cr_expect_eq(w.pattern_ns[MS_WX_LATE_RECEIVER], 0);
@@ -229,7 +269,7 @@ Test(waits, waitall_waits_for_latest_sender)
     cr_expect_eq(w.messages, 2);
     cr_assert_eq(w.ninst, 1);
     expect_inst(&w, 0, 0, 2, MS_WX_LATE_SENDER, 2, 20, 300);
-    cr_expect_eq(w.inst[0].cause_at, 300);
+    cr_expect_eq(inst_at(&w, 0).cause_at, 300);
     cr_expect_eq(w.wait_ns, 280);
     cr_assert_eq(w.nrows, 1);
     expect_row(&w, 0, MS_WX_LATE_SENDER, 0, 3, 1, 280, 2);
@@ -276,7 +316,7 @@ Test(waits, late_receiver_synchronous_send)
     cr_expect_eq(w.messages, 1);
     cr_assert_eq(w.ninst, 1);
     expect_inst(&w, 0, 0, 0, MS_WX_LATE_RECEIVER, 1, 10, 150);
-    cr_expect_eq(w.inst[0].cause_at, 150);
+    cr_expect_eq(inst_at(&w, 0).cause_at, 150);
     cr_expect_eq(w.pattern_ns[MS_WX_LATE_RECEIVER], 140);
     cr_expect_eq(w.pattern_ns[MS_WX_LATE_SENDER], 0);
     cr_assert_eq(w.nrows, 1);
@@ -353,7 +393,7 @@ Test(waits, clock_condition_violation)
     cr_expect_eq(w.clock_violations, 1);
     cr_assert_eq(w.ninst, 2);
     expect_inst(&w, 0, 0, 0, MS_WX_LATE_SENDER, 1, 20, 150);
-    cr_expect_eq(w.inst[0].cause_at, 200);
+    cr_expect_eq(inst_at(&w, 0).cause_at, 200);
     expect_inst(&w, 1, 0, 1, MS_WX_LATE_SENDER, 1, 300, 350);
     cr_expect_eq(w.wait_ns, 130 + 50);
     ms_waits_free(&w);
@@ -801,8 +841,8 @@ Test(waits, critical_path_walks_first_thread_only)
     cr_assert_eq(w.ninst, 2);
     expect_inst(&w, 0, 0, 0, MS_WX_LATE_SENDER, 1, 100, 500);
     expect_inst(&w, 1, 0, 1, MS_WX_LATE_SENDER, 1, 50, 200);
-    cr_expect_eq(w.inst[0].thread, 0);
-    cr_expect_eq(w.inst[1].thread, 1);
+    cr_expect_eq(inst_at(&w, 0).thread, 0);
+    cr_expect_eq(inst_at(&w, 1).thread, 1);
     cr_expect_eq(w.path_ns, 1000);
     expect_path_rank(&w, 0, 0, 400, 100);
     expect_path_rank(&w, 1, 1, 450, 50);
@@ -941,7 +981,7 @@ Test(waits_logs, late_sender_from_names)
     cr_expect_eq(w->rows[0].wait_ns, 3000);
     cr_expect_eq(w->rows[0].cause_rank, 1);
     cr_assert_eq(w->ninst, 1);
-    cr_expect_eq(w->inst[0].to - w->inst[0].from, 3000);
+    cr_expect_eq(inst_at(w, 0).to - inst_at(w, 0).from, 3000);
     cr_expect_eq(w->wait_ns, 3000);
     cr_expect_eq(w->pattern_ns[MS_WX_LATE_SENDER], 3000);
 

@@ -26,13 +26,13 @@
  * and the ranks it shows at most (the first ones). */
 #define MS_HTML_TIMELINE_EVENTS 4000
 #define MS_HTML_TIMELINE_TOTAL 131072
-#define MS_HTML_TIMELINE_RANKS 128
+#define MS_HTML_TIMELINE_RANKS MS_RUN_TIMELINE_RANKS
 
 /* Rank columns of the wait-state table at most (beyond: the ranks that
  * waited most, and "others"), and the waiting calls and the stretches of
  * the critical path the timeline marks at most, each (the longest ones). */
 #define MS_HTML_WAIT_COLUMNS 32
-#define MS_HTML_WAIT_MARKS 20000
+#define MS_HTML_WAIT_MARKS MS_WX_MARKS
 
 /* A JSON string, safe inside an HTML <script> element: quotes, control
  * characters, '<', '>', '&', U+2028 and U+2029 escaped; bytes that are not

@@ -103,12 +103,6 @@ typedef struct cause_sum {
     uint64_t ns, calls;
 } cause_sum;
 
-static int cause_rank_cmp(const void *a, const void *b)
-{
-    const cause_sum *x = a, *y = b;
-    return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
 static int cause_ns_cmp(const void *a, const void *b)
 {
     const cause_sum *x = a, *y = b;
@@ -120,21 +114,12 @@ static int cause_ns_cmp(const void *a, const void *b)
 /* Per rank that caused waiting: the waiting of all the calls it caused. */
 static int put_late(FILE *fp, const ms_waits *w)
 {
-    cause_sum *s = malloc((w->ninst ? w->ninst : 1) * sizeof *s);
+    size_t n = w->nlate;
+    cause_sum *s = malloc((n ? n : 1) * sizeof *s);
     if (!s)
         return -1;
-    for (size_t i = 0; i < w->ninst; i++)
-        s[i] = (cause_sum){w->inst[i].cause, (uint64_t)(w->inst[i].to - w->inst[i].from), 1};
-    qsort(s, w->ninst, sizeof *s, cause_rank_cmp);
-    size_t n = 0;
-    for (size_t i = 0; i < w->ninst; i++) {
-        if (n && s[n - 1].rank == s[i].rank) {
-            s[n - 1].ns += s[i].ns;
-            s[n - 1].calls++;
-        } else {
-            s[n++] = s[i];
-        }
-    }
+    for (size_t i = 0; i < n; i++)
+        s[i] = (cause_sum){w->late[i].rank, w->late[i].ns, w->late[i].calls};
     qsort(s, n, sizeof *s, cause_ns_cmp);
     fprintf(fp, "\"late_total\":%zu,\"late\":[", n);
     for (size_t i = 0; i < n && i < LATE_RANKS; i++)
@@ -189,8 +174,7 @@ static int put_path(FILE *fp, const ms_run *run, const ms_waits *w)
     return 0;
 }
 
-/* A mark of the timeline: a waiting call (i into w->inst) or a stretch of
- * the path (into w->path_segs). */
+/* A mark of the timeline: a stretch of the path (i into w->path_segs). */
 typedef struct mark {
     int64_t from;
     uint64_t dur;
@@ -236,7 +220,7 @@ static int put_marks(FILE *fp, const ms_run *run, const ms_waits *w)
     if (run->summary_ranks)
         shown = 0;
     int32_t last = shown ? run->ranks[shown - 1].rank : -1;
-    size_t cap = w->ninst > w->npath_segs ? w->ninst : w->npath_segs;
+    size_t cap = w->npath_segs;
     mark *m = malloc((cap ? cap : 1) * sizeof *m);
     uint32_t *name_of = malloc((run->nregions + 1) * sizeof *name_of);
     uint32_t *names = malloc((run->nregions + 1) * sizeof *names);
@@ -246,18 +230,15 @@ static int put_marks(FILE *fp, const ms_run *run, const ms_waits *w)
         free(names);
         return -1;
     }
-    size_t n = 0;
-    for (size_t i = 0; i < w->ninst; i++)
-        if (w->inst[i].rank <= last)
-            m[n++] = (mark){w->inst[i].from - run->origin, (uint64_t)(w->inst[i].to - w->inst[i].from), i};
-    fprintf(fp, "\"marks\":{\"cap\":%d,\"inst_total\":%zu,\"inst\":[", MS_HTML_WAIT_MARKS, n);
-    n = keep_longest(m, n);
-    for (size_t k = 0; k < n; k++) {
-        const ms_wx_instance *x = &w->inst[m[k].i];
-        fprintf(fp, "%s%" PRId32 ",%" PRId64 ",%" PRIu64 ",%d,%" PRId32, k ? "," : "", x->rank, m[k].from, m[k].dur,
-                (int)x->pattern, x->cause);
+    /* The analysis kept the longest waiting calls of the ranks shown, in
+     * time order (ms_waits.marks). */
+    fprintf(fp, "\"marks\":{\"cap\":%d,\"inst_total\":%zu,\"inst\":[", MS_HTML_WAIT_MARKS, w->marks_total);
+    for (size_t k = 0; k < w->nmarks; k++) {
+        const ms_wx_instance *x = &w->marks[k];
+        fprintf(fp, "%s%" PRId32 ",%" PRId64 ",%" PRIu64 ",%d,%" PRId32, k ? "," : "", x->rank, x->from - run->origin,
+                (uint64_t)(x->to - x->from), (int)x->pattern, x->cause);
     }
-    n = 0;
+    size_t n = 0;
     for (size_t i = 0; i < w->npath_segs; i++)
         if (w->path_segs[i].rank <= last)
             m[n++] = (mark){w->path_segs[i].from - run->origin, (uint64_t)(w->path_segs[i].to - w->path_segs[i].from), i};

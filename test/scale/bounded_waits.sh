@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# The wait-state analysis in bounded memory (DESIGN section 6): merges
+# under `ulimit -v` that a merge holding every wait fact in memory exceeds
+# (it needed 140 MB for the long run, 190 MB for the hostile one):
+#   long     4 ranks, 2 M events (its facts spill to disk)
+#   hostile  a 2-rank run whose rank 0 log repeats its block of events 300
+#            times (3 M events from a 12 MB log; most messages unmatched)
+# Each must give the wait states and the critical path, with nothing on
+# stderr. Run by test/scale/run.sh.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+BUILD=${BUILD:-build}
+synth=$BUILD/test/scale/synth-logs
+merge=$BUILD/bin/mpiscope-merge
+out=$BUILD/test/scale/bounded
+LIMIT_KB=100000
+rm -rf "$out" && mkdir -p "$out"
+fail=0
+
+# merge NAME DIR: the JSON report of DIR under the limit; checked by python.
+merge_bounded() {
+    local name=$1 dir=$2
+    if ! (ulimit -v $LIMIT_KB && "$merge" -j 2 --json "$out/$name.json" "$dir" >/dev/null 2>"$out/$name.err"); then
+        echo "FAIL: bounded $name: the merge failed under ulimit -v $LIMIT_KB"
+        head -5 "$out/$name.err"
+        fail=1
+        return
+    fi
+    if [ -s "$out/$name.err" ]; then
+        echo "FAIL: bounded $name: stderr:"
+        head -5 "$out/$name.err"
+        fail=1
+        return
+    fi
+    python3 - "$out/$name.json" "$name" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+s, p = d.get("wait_summary"), d.get("critical_path")
+ok = s and p and s["messages"] > 0 and s["calls"] > 0 and p["length_s"] > 0
+if sys.argv[2] == "hostile":
+    ok = ok and s["unmatched_sends"] > 0 and s["unmatched_collectives"] > 0
+if not ok:
+    print("FAIL: bounded %s: wait states %s, path %s" % (sys.argv[2], s, p and p.get("length_s")))
+    sys.exit(1)
+PY
+}
+
+"$synth" --ranks 4 --events 2000000 --jobs 2 "$out/long" >/dev/null || { echo "FAIL: synth-logs"; exit 1; }
+merge_bounded long "$out/long"
+
+"$synth" --ranks 2 --events 20000 --regions 4 "$out/small" >/dev/null || { echo "FAIL: synth-logs"; exit 1; }
+mkdir -p "$out/hostile" && cp "$out/small/rank-000001.zst" "$out/hostile/"
+python3 - "$out/small/rank-000000.zst" "$out/hostile/rank-000000.zst" <<'PY' || fail=1
+import subprocess, sys
+raw = open(sys.argv[1], "rb").read()
+offs = [int(x) for x in subprocess.check_output(["python3", "test/log_edit.py", "--frames", sys.argv[1]]).split()]
+# Header, the events' block (the largest frame) 300 times, the end.
+big = max(range(len(offs) - 1), key=lambda i: offs[i + 1] - offs[i])
+open(sys.argv[2], "wb").write(raw[:offs[big]] + raw[offs[big]:offs[big + 1]] * 300 + raw[offs[big + 1]:])
+PY
+merge_bounded hostile "$out/hostile"
+
+[ "$fail" -eq 0 ] && echo "ok: wait states of a long run and a hostile one under ulimit -v $LIMIT_KB" && rm -rf "$out"
+[ "$fail" -eq 0 ]
