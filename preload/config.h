@@ -28,6 +28,7 @@ typedef struct ms_config {
     int disable;             /* load, record nothing, write nothing */
     int verbose;             /* print the configuration at start */
     int writer_cpu;          /* MS_WRITER_CPU_*: where the writer thread runs */
+    unsigned hang_s;         /* the hang watchdog's time, s (0: off; ending.h) */
 } ms_config;
 
 extern ms_config ms_cfg;

@@ -6,11 +6,13 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <ucontext.h>
 
+#include "ending.h"
 #include "writer.h"
 
-static const int term_signals[] = {SIGTERM, SIGINT, SIGXCPU, SIGUSR1, SIGUSR2};
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGABRT};
+static const int term_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGXCPU, SIGUSR1, SIGUSR2};
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 #define NTERM (sizeof term_signals / sizeof term_signals[0])
 #define NCRASH (sizeof crash_signals / sizeof crash_signals[0])
 
@@ -25,12 +27,34 @@ static int is_crash(int sig)
     return 0;
 }
 
+/* The instruction a fault interrupted, from the signal context; 0 when
+ * unknown. */
+static uint64_t fault_pc(void *ctx)
+{
+    const ucontext_t *uc = ctx;
+    if (!uc)
+        return 0;
+#if defined(__x86_64__)
+    return (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uint64_t)uc->uc_mcontext.pc;
+#else
+    return 0;
+#endif
+}
+
 static void on_signal(int sig, siginfo_t *info, void *ctx)
 {
-    (void)ctx;
     int saved_errno = errno;
     int crash = is_crash(sig);
-    ms_runtime_flush_from_signal(!crash);
+    ms_ending_record e;
+    ms_ending_fill(&e, MS_ENDING_SIGNAL, ms_tls_thread);
+    e.signal = sig;
+    e.code = info ? info->si_code : 0;
+    if (crash && info && info->si_code > 0)
+        e.fault_pc = fault_pc(ctx);
+    if (ms_runtime_flush_from_signal(!crash, &e) && crash)
+        ms_ending_linger();
     if (atomic_exchange(&ours[sig], 0))
         sigaction(sig, &previous[sig], NULL);
     /* A fault the kernel raised recurs when the instruction runs again; a

@@ -631,6 +631,17 @@ def record_call(row):
     return "ms_call_record(t, &c, t0, t1);"
 
 
+def begin_call(row):
+    """The statement that marks the call as the one the thread is inside
+    (preload/ending.h), with the source and tag a receive or probe waits for
+    (its status names them only after it returns)."""
+    names = {p.name for p in row.params}
+    waits_for = "dest" not in names and "source" in names
+    peer = "ms_rank_arg(source)" if waits_for else "c.peer"
+    tag = "ms_tag_arg(tag)" if waits_for and "tag" in names else "c.tag"
+    return f"ms_call_begin(t, &c, t0, __builtin_return_address(0), {peer}, {tag});"
+
+
 def gen_wrapper(row):
     pre, post = semantic_code(row)
     params = ", ".join(f"{p.ctype} {p.name}" for p in row.params) or "void"
@@ -644,6 +655,7 @@ def gen_wrapper(row):
     for s in pre:
         body.append(f"    {s}\n")
     body.append("    uint64_t t0 = ms_now();\n")
+    body.append(f"    {begin_call(row)}\n")
     body.append(f"    int rc = {call};\n")
     body.append("    uint64_t t1 = ms_now();\n")
     for s in post:
