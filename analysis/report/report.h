@@ -57,6 +57,11 @@ int ms_roofline_csv(FILE *fp, const ms_roofline *r);
 int ms_report_waits_csv(FILE *fp, const ms_run *run);
 int ms_report_waits_text(FILE *fp, const ms_run *run);
 int ms_report_waits_json(FILE *fp, const ms_run *run);
+/* How the run ended (report_ending.c, run_end.h): the text section "Run
+ * ended" (nothing when every rank finished) and the JSON member "ending"
+ * (with its name). */
+int ms_report_ending_text(FILE *fp, const ms_run *run);
+int ms_report_ending_json(FILE *fp, const ms_run *run);
 /* MPI time per function and call site (report_sites.c, sites.h): the
  * --sites-csv table, the text report's leading sections, and the JSON
  * members "sites", "functions" and "startup_shutdown" (with their names). */
