@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# How a run ended (docs/RELIABILITY.md, "How the run ended"). faults/ending.c
+# makes 300 allreduces on every rank, then (MODE, 2 ranks unless said):
+#   abort      rank 1 calls MPI_Abort(3), rank 0 waits in MPI_Barrier
+#   segv       rank 1 writes through a null pointer
+#   sigabrt    rank 1 calls abort()
+#   kill       rank 1 raises SIGKILL: its end is unknown; the launcher
+#              kills rank 0 at once, which may lose the calls of its last
+#              flush interval (a log cut by SIGKILL)
+#   deadlock   ranks 0 and 1 wait in MPI_Recv for each other, with
+#              MPISCOPE_HANG_S=1, interrupted by `timeout -s INT` after 4 s
+#   spin       4 ranks: rank 3 computes for ever while 0-2 wait in
+#              MPI_Barrier, MPISCOPE_HANG_S=1, interrupted after 4 s
+# Each mode also runs without the library: the launcher's exit status and
+# the program's output (sorted) are the same. fault_ending_check.py then
+# reads the merge's JSON and text: every surviving rank's log keeps all its
+# allreduces (the program's own count; but after SIGKILL), the ending names the rank, its
+# cause and its call site (the source line marked in ending.c), the
+# deadlock's cycle, the rank the barrier waits for and its last call.
+# Under MPICH the MPI-parallel merge gives the same JSON and text.
+#
+#   fault_ending.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh)
+set -uo pipefail
+flavour=$1 lib=$2 dir=$3
+source "$(dirname "$0")/faults/common.sh"
+cc=$MPICC_MPICH
+[ "$flavour" = mpich ] || cc=$MPICC_OPENMPI
+"$cc" -std=c11 -O1 -g -Wall -Wextra -Werror -o "$dir/ending" "$faults_src/ending.c" ||
+    { echo "FAIL: ending.c does not compile"; exit 1; }
+# Open MPI's launcher gives a rank 1 s between its SIGTERM and SIGKILL by
+# default; on 2 shared cores a rank's handler may need more.
+export OMPI_MCA_odls_base_sigkill_timeout=10
+
+# one MODE N TIME [ITERS]: runs MODE at N ranks, with and without the
+# library at once (TIME: seconds before `timeout -s INT`, 0: none), and
+# compares them.
+one() {
+    local mode=$1 n=$2 t=$3 iters=${4:-100} d=$dir/$1
+    rm -rf "$d"
+    mkdir -p "$d"
+    local lim=$TEST_TIMEOUT sig=TERM
+    [ "$t" != 0 ] && lim=$t sig=INT
+    TEST_TIMEOUT=$lim launch_sig "$n" "" $sig "$dir/ending" "$mode" $iters >"$d/plain.out" 2>"$d/plain.err" &
+    local plain=$!
+    extra_env="MPISCOPE_HANG_S=1" TEST_TIMEOUT=$lim launch_sig "$n" "$d/logs" $sig "$dir/ending" "$mode" $iters \
+        >"$d/profiled.out" 2>"$d/profiled.err"
+    local rc=$?
+    wait $plain
+    local plain_rc=$?
+    echo "$mode -n $n: the launcher exits $rc with the preload library, $plain_rc without"
+    [ "$rc" = "$plain_rc" ] || problem "$mode -n $n: exit status $rc with the preload library, $plain_rc without"
+    # A launcher that kills ranks may lose what they printed last, with or
+    # without the library: every line of the run without it is there.
+    [ -z "$(comm -23 <(grep '^rank' "$d/plain.out" | sort) <(grep '^rank' "$d/profiled.out" | sort))" ] ||
+        problem "$mode -n $n: the program's output differs with the preload library"
+    grep 'mpiscope:' "$d/profiled.err" && problem "$mode -n $n: the preload library printed diagnostics"
+    if ! "$MERGE" --json "$d/report.json" --text "$d/report.txt" "$d/logs" 2>"$d/merge.err"; then
+        problem "$mode -n $n: mpiscope-merge fails on the logs (files in $d)"
+        return
+    fi
+    "$PYTHON" "$faults_src/../fault_ending_check.py" "$mode" "$n" $iters "$d" "$faults_src/ending.c" || status=1
+    if [ "$flavour" = mpich ] && [ -x "${MERGE}-mpich" ]; then
+        timeout 60 "$MPIEXEC_MPICH" -n 2 "${MERGE}-mpich" --json "$d/par.json" --text "$d/par.txt" "$d/logs" 2>/dev/null
+        cmp -s "$d/report.json" "$d/par.json" && cmp -s "$d/report.txt" "$d/par.txt" ||
+            problem "$mode -n $n: the MPI-parallel merge's reports differ from the serial merge's (files in $d)"
+    fi
+}
+
+# launch_sig N LOGDIR SIG PROGRAM ARGS: launch, with timeout's signal SIG.
+launch_sig() {
+    local n=$1 logdir=$2 sig=$3
+    shift 3
+    TIMEOUT_SIGNAL=$sig launch "$n" "$logdir" "$@"
+}
+
+one abort 2 0
+one segv 2 0
+one sigabrt 2 0
+one kill 2 0
+one deadlock 2 4
+# 4 busy-polling ranks twice over on 2 cores: fewer allreduces.
+one spin 4 4 40
+exit $status
