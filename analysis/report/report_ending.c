@@ -28,7 +28,7 @@ static const struct {
     {SIGXCPU, "SIGXCPU"}, {SIGXFSZ, "SIGXFSZ"},
 };
 
-void ms_signal_name(char *buf, size_t cap, int sig)
+static void ms_signal_name(char *buf, size_t cap, int sig)
 {
     for (size_t i = 0; i < sizeof signal_names / sizeof signal_names[0]; i++)
         if (signal_names[i].sig == sig) {
@@ -40,7 +40,7 @@ void ms_signal_name(char *buf, size_t cap, int sig)
 
 /* A site for people: the file and line first, without directories
  * ("main at /src/app.c:40" -> "app.c:40 (main)"); "(no call site)". */
-void ms_end_site(char *buf, size_t cap, const char *loc)
+static void ms_end_site(char *buf, size_t cap, const char *loc)
 {
     if (!loc) {
         snprintf(buf, cap, "(no call site)");
@@ -60,7 +60,7 @@ void ms_end_site(char *buf, size_t cap, const char *loc)
 }
 
 /* "MPI_Recv(src=1, tag=5)" for op with peer and tag (-1: left out). */
-void ms_end_call(char *buf, size_t cap, uint32_t op, int32_t peer, int32_t tag)
+static void ms_end_call(char *buf, size_t cap, uint32_t op, int32_t peer, int32_t tag)
 {
     char fn[64];
     const char *name = ms_op_name(op);
@@ -79,7 +79,7 @@ void ms_end_call(char *buf, size_t cap, uint32_t op, int32_t peer, int32_t tag)
 
 /* How long the rank had been in its call (or in none) when its ending
  * was written, s; -1: unknown. */
-double ms_end_since_s(const ms_rank_ending *e)
+static double ms_end_since_s(const ms_rank_ending *e)
 {
     uint64_t from = e->since_ns ? e->since_ns : e->idle_ns;
     if (!from || !e->at_ns || e->at_ns < from)
@@ -241,76 +241,84 @@ static void cycle_text(FILE *fp, const ms_run *run, const ms_run_end *end, size_
     fputs(": a cycle\n", fp);
 }
 
+int ms_end_graph_text(FILE *fp, const ms_run *run, const ms_run_end *end)
+{
+    char *done = calloc(run->nranks ? run->nranks : 1, 1);
+    int32_t *group = malloc((run->nranks ? run->nranks : 1) * sizeof *group);
+    if (!done || !group) {
+        free(done);
+        free(group);
+        return -1;
+    }
+    for (size_t c = 0; c < end->ncycles; c++)
+        cycle_text(fp, run, end, c);
+    /* The other waiting ranks, one line per call they share. */
+    for (size_t i = 0; i < run->nranks; i++) {
+        const ms_end_rank *er = &end->ranks[i];
+        if (!er->waiting || done[i] || (in_cycle(end, run->ranks[i].rank) && er->nwaits == 1))
+            continue;
+        const ms_rank_ending *e = &run->ranks[i].ending;
+        size_t ng = 0;
+        for (size_t k = i; k < run->nranks; k++) {
+            const ms_rank_ending *o = &run->ranks[k].ending;
+            const ms_end_rank *ek = &end->ranks[k];
+            if (ek->waiting && !done[k] && o->op == e->op && o->peer == e->peer && o->nmembers == e->nmembers &&
+                ek->nwaits == er->nwaits &&
+                (!er->nwaits || memcmp(ek->waits_for, er->waits_for, er->nwaits * sizeof *er->waits_for) == 0)) {
+                done[k] = 1;
+                group[ng++] = run->ranks[k].rank;
+            }
+        }
+        char buf[1024];
+        waiting_call(buf, sizeof buf, e);
+        fputs("  ", fp);
+        rank_list(fp, group, ng);
+        fprintf(fp, " wait%s in %s", ng == 1 ? "s" : "", buf);
+        for (uint32_t w = 0; w < er->nwaits; w++) {
+            fputs("; ", fp);
+            about(fp, run, end, er->waits_for[w]);
+        }
+        fputc('\n', fp);
+    }
+    free(group);
+    free(done);
+    if (end->nblocking) {
+        fputs("  everyone waits on ", fp);
+        rank_list(fp, end->blocking, end->nblocking);
+        fputc('\n', fp);
+    }
+    return 0;
+}
+
+int ms_end_any_waiting(const ms_run_end *end)
+{
+    for (size_t i = 0; i < end->n; i++)
+        if (end->ranks[i].waiting)
+            return 1;
+    return 0;
+}
+
 int ms_report_ending_text(FILE *fp, const ms_run *run)
 {
     ms_run_end end;
     if (ms_run_end_make(run, &end) != 0)
         return -1;
-    if (end.clean) {
-        ms_run_end_free(&end);
-        return 0;
-    }
-    fputs("\nRun ended\n   rank  state     how\n", fp);
-    for (size_t i = 0; i < run->nranks; i++) {
-        char how[1024];
-        ms_end_how(how, sizeof how, &run->ranks[i], &end.ranks[i]);
-        fprintf(fp, "  %5" PRId32 "  %-8s  %s\n", run->ranks[i].rank, ms_end_state_name(end.ranks[i].state), how);
-    }
-    int any = 0;
-    for (size_t i = 0; i < run->nranks; i++)
-        any |= end.ranks[i].waiting;
-    if (any) {
-        fputs("\nWho waits for whom at the end\n", fp);
-        for (size_t c = 0; c < end.ncycles; c++)
-            cycle_text(fp, run, &end, c);
-        /* The other waiting ranks, one line per call they share. */
-        char *done = calloc(run->nranks, 1);
-        if (!done) {
-            ms_run_end_free(&end);
-            return -1;
-        }
+    int rc = 0;
+    if (!end.clean) {
+        fputs("\nRun ended\n   rank  state     how\n", fp);
         for (size_t i = 0; i < run->nranks; i++) {
-            if (!end.ranks[i].waiting || done[i] || (in_cycle(&end, run->ranks[i].rank) && end.ranks[i].nwaits == 1))
-                continue;
-            const ms_rank_ending *e = &run->ranks[i].ending;
-            int32_t *group = malloc(run->nranks * sizeof *group);
-            if (!group) {
-                free(done);
-                ms_run_end_free(&end);
-                return -1;
-            }
-            size_t ng = 0;
-            for (size_t k = i; k < run->nranks; k++) {
-                const ms_rank_ending *o = &run->ranks[k].ending;
-                if (end.ranks[k].waiting && !done[k] && o->op == e->op && o->peer == e->peer &&
-                    o->nmembers == e->nmembers && end.ranks[k].nwaits == end.ranks[i].nwaits &&
-                    (!end.ranks[i].nwaits ||
-                     memcmp(end.ranks[k].waits_for, end.ranks[i].waits_for, end.ranks[i].nwaits * 4) == 0)) {
-                    done[k] = 1;
-                    group[ng++] = run->ranks[k].rank;
-                }
-            }
-            char buf[1024];
-            waiting_call(buf, sizeof buf, e);
-            fputs("  ", fp);
-            rank_list(fp, group, ng);
-            fprintf(fp, " wait%s in %s", ng == 1 ? "s" : "", buf);
-            for (uint32_t w = 0; w < end.ranks[i].nwaits; w++) {
-                fputs("; ", fp);
-                about(fp, run, &end, end.ranks[i].waits_for[w]);
-            }
-            fputc('\n', fp);
-            free(group);
+            char how[1024];
+            ms_end_how(how, sizeof how, &run->ranks[i], &end.ranks[i]);
+            fprintf(fp, "  %5" PRId32 "  %-8s  %s\n", run->ranks[i].rank, ms_end_state_name(end.ranks[i].state),
+                    how);
         }
-        free(done);
-        if (end.nblocking) {
-            fputs("  everyone waits on ", fp);
-            rank_list(fp, end.blocking, end.nblocking);
-            fputc('\n', fp);
+        if (ms_end_any_waiting(&end)) {
+            fputs("\nWho waits for whom at the end\n", fp);
+            rc = ms_end_graph_text(fp, run, &end);
         }
     }
     ms_run_end_free(&end);
-    return ferror(fp) ? -1 : 0;
+    return rc != 0 || ferror(fp) ? -1 : 0;
 }
 
 static void json_str_or_null(FILE *fp, const char *s)

@@ -13,7 +13,7 @@
 #              MPI_Barrier, MPISCOPE_HANG_S=1, interrupted after 4 s
 # Each mode also runs without the library: the launcher's exit status and
 # the program's output (sorted) are the same. fault_ending_check.py then
-# reads the merge's JSON and text: every surviving rank's log keeps all its
+# reads the merge's JSON, text and HTML: every surviving rank's log keeps all its
 # allreduces (the program's own count; but after SIGKILL), the ending names the rank, its
 # cause and its call site (the source line marked in ending.c), the
 # deadlock's cycle, the rank the barrier waits for and its last call.
@@ -54,7 +54,7 @@ one() {
     [ -z "$(comm -23 <(grep '^rank' "$d/plain.out" | sort) <(grep '^rank' "$d/profiled.out" | sort))" ] ||
         problem "$mode -n $n: the program's output differs with the preload library"
     grep 'mpiscope:' "$d/profiled.err" && problem "$mode -n $n: the preload library printed diagnostics"
-    if ! "$MERGE" --json "$d/report.json" --text "$d/report.txt" "$d/logs" 2>"$d/merge.err"; then
+    if ! "$MERGE" --json "$d/report.json" --text "$d/report.txt" --html "$d/report.html" "$d/logs" 2>"$d/merge.err"; then
         problem "$mode -n $n: mpiscope-merge fails on the logs (files in $d)"
         return
     fi

@@ -37,6 +37,17 @@ def main():
         problems.append("\"ending\" has the keys %s" % sorted(end))
     if "\nRun ended\n" not in text:
         problems.append("the text report has no Run ended section")
+    with open(d + "/report.html") as f:
+        html = f.read()
+    section = re.search(r'<section id="sec-ending">(.*?)</section>', html, re.S)
+    if not section:
+        problems.append("the HTML page has no Run ended section")
+    else:
+        for r in sorted(ranks):
+            if "<tr><td>%d</td><td>%s</td>" % (r, ranks[r]["state"]) not in section.group(1):
+                problems.append("the HTML page's Run ended has no row of rank %d, %s" % (r, ranks[r]["state"]))
+        if mode == "deadlock" and ": a cycle" not in section.group(1):
+            problems.append("the HTML page does not name the cycle")
     calls = {}
     for region in report["regions"]:
         if region["operation"] == "allreduce":
