@@ -34,7 +34,7 @@
 #include "wire.h"
 
 /* The wire format's version: raised with every change of its bytes. */
-#define MS_WIRE_VERSION 1u
+#define MS_WIRE_VERSION 2u
 
 /* Chunk flags: the process that made the chunk failed (its files are not
  * in it). */
