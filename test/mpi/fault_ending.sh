@@ -7,8 +7,9 @@
 #   kill       rank 1 raises SIGKILL: its end is unknown; the launcher
 #              kills rank 0 at once, which may lose the calls of its last
 #              flush interval (a log cut by SIGKILL)
-#   deadlock   ranks 0 and 1 wait in MPI_Recv for each other, with
-#              MPISCOPE_HANG_S=1, interrupted by `timeout -s INT` after 4 s
+#   deadlock   ranks 0 and 1 wait in MPI_Recv for each other, run through
+#              `mpiscope --hang-timeout 1 --hang-kill`, which interrupts it
+#              (without the library: `timeout -s INT` after 4 s)
 #   spin       4 ranks: rank 3 computes for ever while 0-2 wait in
 #              MPI_Barrier, MPISCOPE_HANG_S=1, interrupted after 4 s
 # Each mode also runs without the library: the launcher's exit status and
@@ -33,20 +34,53 @@ cc=$MPICC_MPICH
 
 # one MODE N TIME [ITERS]: runs MODE at N ranks, with and without the
 # library at once (TIME: seconds before `timeout -s INT`, 0: none), and
-# compares them.
+# checks them.
 one() {
     local mode=$1 n=$2 t=$3 iters=${4:-100} d=$dir/$1
     rm -rf "$d"
     mkdir -p "$d"
     local lim=$TEST_TIMEOUT sig=TERM
     [ "$t" != 0 ] && lim=$t sig=INT
-    TEST_TIMEOUT=$lim launch_sig "$n" "" $sig "$dir/ending" "$mode" $iters >"$d/plain.out" 2>"$d/plain.err" &
+    TEST_TIMEOUT=$lim launch_sig "$n" "" $sig "$dir/ending" "$mode" "$iters" >"$d/plain.out" 2>"$d/plain.err" &
     local plain=$!
-    extra_env="MPISCOPE_HANG_S=1" TEST_TIMEOUT=$lim launch_sig "$n" "$d/logs" $sig "$dir/ending" "$mode" $iters \
+    extra_env="MPISCOPE_HANG_S=1" TEST_TIMEOUT=$lim launch_sig "$n" "$d/logs" $sig "$dir/ending" "$mode" "$iters" \
         >"$d/profiled.out" 2>"$d/profiled.err"
     local rc=$?
     wait $plain
+    check "$mode" "$n" "$iters" "$d" "$rc" $?
+}
+
+# hang_kill MODE N: MODE through the launcher, `mpiscope --hang-timeout 1
+# --hang-kill`, which interrupts the hung run itself (SIGINT to the MPI
+# launcher); without the library, the MPI launcher interrupted the same way
+# after 4 s (timeout --preserve-status: its own status).
+hang_kill() {
+    local mode=$1 n=$2 iters=100 d=$dir/$1
+    rm -rf "$d"
+    mkdir -p "$d"
+    local cmd=("$MPIEXEC_MPICH" -n "$n")
+    [ "$flavour" = mpich ] || cmd=("$MPIRUN_OPENMPI" --allow-run-as-root --oversubscribe -np "$n")
+    timeout --preserve-status -s INT -k 10 4 "${cmd[@]}" "$dir/ending" "$mode" $iters >"$d/plain.out" 2>"$d/plain.err" &
+    local plain=$!
+    timeout -k 10 "$TEST_TIMEOUT" "$(dirname "$MERGE")/mpiscope" --flavour "$flavour" --dir "$d/logs" --hang-timeout 1 \
+        --hang-kill -- "${cmd[@]}" "$dir/ending" "$mode" $iters >"$d/profiled.out" 2>"$d/profiled.err"
+    local rc=$?
+    wait $plain
     local plain_rc=$?
+    # Hydra interrupted exits 0 or 2 (a rank's death by SIGINT), whichever
+    # it saw first, with or without the library.
+    if [ "$flavour" = mpich ] && { [ $rc = 0 ] || [ $rc = 2 ]; } && { [ $plain_rc = 0 ] || [ $plain_rc = 2 ]; }; then
+        plain_rc=$rc
+    fi
+    grep -q "the run seems hung; interrupting it" "$d/profiled.err" ||
+        problem "$mode -n $n: mpiscope --hang-kill did not interrupt the run (files in $d)"
+    sed -i -E '/^mpiscope: (.* -genv LD_PRELOAD|.* -x LD_PRELOAD=|no log has grown|logs and reports in)/d' "$d/profiled.err"
+    check "$mode" "$n" "$iters" "$d" "$rc" "$plain_rc"
+}
+
+# check MODE N ITERS DIR RC PLAIN_RC: the two runs alike, the report right.
+check() {
+    local mode=$1 n=$2 iters=$3 d=$4 rc=$5 plain_rc=$6
     echo "$mode -n $n: the launcher exits $rc with the preload library, $plain_rc without"
     [ "$rc" = "$plain_rc" ] || problem "$mode -n $n: exit status $rc with the preload library, $plain_rc without"
     # A launcher that kills ranks may lose what they printed last, with or
@@ -58,7 +92,7 @@ one() {
         problem "$mode -n $n: mpiscope-merge fails on the logs (files in $d)"
         return
     fi
-    "$PYTHON" "$faults_src/../fault_ending_check.py" "$mode" "$n" $iters "$d" "$faults_src/ending.c" || status=1
+    "$PYTHON" "$faults_src/../fault_ending_check.py" "$mode" "$n" "$iters" "$d" "$faults_src/ending.c" || status=1
     if [ "$mode" = deadlock ] && [ "$flavour" = mpich ] && [ -x "${MERGE}-mpich" ]; then
         timeout 60 "$MPIEXEC_MPICH" -n 2 "${MERGE}-mpich" --json "$d/par.json" --text "$d/par.txt" "$d/logs" 2>/dev/null
         cmp -s "$d/report.json" "$d/par.json" && cmp -s "$d/report.txt" "$d/par.txt" ||
@@ -77,7 +111,7 @@ one abort 2 0
 one segv 2 0
 one sigabrt 2 0
 one kill 2 0
-one deadlock 2 4
+hang_kill deadlock 2
 # 4 busy-polling ranks twice over on 2 cores: fewer allreduces.
 one spin 4 4 40
 exit $status
