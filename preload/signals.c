@@ -5,8 +5,11 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <ucontext.h>
+#include <unistd.h>
+#include <unwind.h>
 
 #include "ending.h"
 #include "writer.h"
@@ -43,6 +46,40 @@ static uint64_t fault_pc(void *ctx)
 #endif
 }
 
+/* The caller of abort(), for a SIGABRT the process sent itself: the
+ * return address past the last frame inside abort() (within 4 KiB of its
+ * entry), less one so that it lies in the call. Walked from the handler,
+ * as a crash handler does: abort() runs no loader code a walk could wait
+ * for. 0 when not found. */
+typedef struct abort_walk {
+    uintptr_t lo, hi, after;
+    int in_abort, frames;
+} abort_walk;
+
+static _Unwind_Reason_Code abort_frame(struct _Unwind_Context *uc, void *arg)
+{
+    abort_walk *w = arg;
+    uintptr_t pc = (uintptr_t)_Unwind_GetIP(uc);
+    if (++w->frames > 32 || !pc)
+        return _URC_END_OF_STACK;
+    if (pc > w->lo && pc <= w->hi) {
+        w->in_abort = 1;
+        return _URC_NO_REASON;
+    }
+    if (w->in_abort) {
+        w->after = pc - 1;
+        return _URC_END_OF_STACK;
+    }
+    return _URC_NO_REASON;
+}
+
+static uint64_t abort_caller(void)
+{
+    abort_walk w = {.lo = (uintptr_t)abort, .hi = (uintptr_t)abort + 4096};
+    _Unwind_Backtrace(abort_frame, &w);
+    return (uint64_t)w.after;
+}
+
 static void on_signal(int sig, siginfo_t *info, void *ctx)
 {
     int saved_errno = errno;
@@ -53,6 +90,8 @@ static void on_signal(int sig, siginfo_t *info, void *ctx)
     e.code = info ? info->si_code : 0;
     if (crash && info && info->si_code > 0)
         e.fault_pc = fault_pc(ctx);
+    else if (sig == SIGABRT && info && info->si_code <= 0 && info->si_pid == getpid())
+        e.fault_pc = abort_caller();
     if (ms_runtime_flush_from_signal(!crash, &e) && crash)
         ms_ending_linger();
     if (atomic_exchange(&ours[sig], 0))

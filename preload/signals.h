@@ -12,7 +12,7 @@
  * the previous handler (the MPI library's, say) and lets the signal recur.
  * Either handler writes an ending block (ending.h) before it closes: the
  * signal, the MPI call the rank was inside, and for a fault the faulting
- * instruction from the signal context.
+ * instruction from the signal context (for abort(), its caller).
  * A handler the application installs later replaces ours; one that chains to
  * the handler it replaced runs ours too.
  */

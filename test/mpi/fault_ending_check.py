@@ -98,6 +98,7 @@ def main():
         state_is(1, "signal")
         if ranks[1]["signal"] != "SIGABRT":
             problems.append("rank 1's signal is %r" % ranks[1]["signal"])
+        site_is(1, "sigabrt")
     elif mode == "kill":
         state_is(1, "unknown")
         if ranks[1]["call"] is not None:
