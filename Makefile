@@ -30,7 +30,7 @@ ifeq ($(HAVE_CUPTI),1)
   LIB_SRCS    += $(filter-out cupti/cu_settings.c,$(wildcard cupti/*.c))
   LIB_CFLAGS  += -isystem $(CUDA_HOME)/include
 endif
-GEN_SRCS      := $(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_op_table.c
+GEN_SRCS      := $(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_next.c $(BUILD)/gen/pmpi_op_table.c
 GEN_HDRS      := $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/pmpi_next.h $(BUILD)/gen/report_html_assets.h
 # The call-site symbolizer is linked into the merge and the unit tests only;
 # its file reader uses elfutils when config.mk's probe links it
@@ -119,7 +119,7 @@ $(BUILD)/gen/stamp: pmpi/calls.tbl scripts/gen_wrappers.py
 	@mkdir -p $(BUILD)/gen
 	$(PYTHON) scripts/gen_wrappers.py pmpi/calls.tbl $(BUILD)/gen
 	@touch $@
-$(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_op_table.c $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/pmpi_next.h: $(BUILD)/gen/stamp ;
+$(BUILD)/gen/pmpi_wrappers.c $(BUILD)/gen/pmpi_next.c $(BUILD)/gen/pmpi_op_table.c $(BUILD)/gen/pmpi_ops.h $(BUILD)/gen/pmpi_next.h: $(BUILD)/gen/stamp ;
 $(BUILD)/gen/op_names.c: pmpi/calls.tbl scripts/gen_op_names.py
 	@mkdir -p $(BUILD)/gen
 	$(PYTHON) scripts/gen_op_names.py pmpi/calls.tbl $@
@@ -171,7 +171,7 @@ $(BUILD)/obj/$(1)/gen/%.o: $(BUILD)/gen/%.c $(5) | $(GEN_HDRS)
 	$(2) $(LIB_CFLAGS) -Ipmpi -Icommon -c $$< -o $$@
 # MPI symbols stay undefined and weak: the library loads (and stays silent)
 # in processes without MPI, even with LD_BIND_NOW, and never pulls in an MPI.
-$(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(BUILD)/obj/$(1)/gen/pmpi_wrappers.o $(BUILD)/obj/$(1)/gen/pmpi_op_table.o \
+$(3): $(LIB_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(CORE_SRCS:%.c=$(BUILD)/obj/$(1)/%.o) $(BUILD)/obj/$(1)/gen/pmpi_wrappers.o $(BUILD)/obj/$(1)/gen/pmpi_next.o $(BUILD)/obj/$(1)/gen/pmpi_op_table.o \
     $(BUILD)/obj/$(1)/gen/pmpi_fortran_$(1).o $(BUILD)/obj/$(1)/gen/op_names.o \
     $(BUILD)/obj/$(1)/gen/op_class.o $(5)
 	@mkdir -p $$(dir $$@)

@@ -14,6 +14,8 @@
  *   - blocks of kind MS_BLOCK_SYNC (version 4): the rank's clock measured
  *     against rank 0's (version 9: its parent host leader's, or the same
  *     clock as its host leader's) at MPI_Init and at MPI_Finalize
+ *   - blocks of kind MS_BLOCK_ENDING (version 9): ms_ending_record, where
+ *     the rank was when it was blocked, stuck, aborted or hit by a signal
  *   - last block (kind MS_BLOCK_END): ms_end_record
  * A log without its end block was cut short (crash, kill): readers use its
  * readable prefix and say "truncated".
@@ -48,6 +50,7 @@ enum ms_block_kind {
     MS_BLOCK_END = 3,
     MS_BLOCK_CLOCK = 4,
     MS_BLOCK_SYNC = 5,
+    MS_BLOCK_ENDING = 6,
 };
 
 typedef struct ms_block_header {
@@ -147,6 +150,35 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
 #define MS_END_RECORD_V1_SIZE 40u
 
 #define MS_END_FINALIZED 1u     /* closed by MPI_Finalize (else at exit) */
+
+/* Payload of an ending block (version 9): how the rank ended, or where it
+ * waited, and the MPI call it was inside then. A log may hold several; the
+ * last one tells the end, unless it is a BLOCKED or STUCK one whose call
+ * later completed (an event of that thread ends after call_since). */
+typedef struct ms_ending_record {
+    uint32_t cause;             /* MS_ENDING_* */
+    int32_t signal;             /* SIGNAL: the signal number, else 0 */
+    int32_t code;               /* ABORT: MPI_Abort's error code; SIGNAL: si_code */
+    uint32_t thread;            /* thread index of the call below; UINT32_MAX: none */
+    uint64_t ticks;             /* log clock when it was written */
+    uint64_t fault_pc;          /* SIGNAL from a fault: the faulting instruction, else 0 */
+    uint64_t call_since;        /* log clock when the call began; 0: inside no MPI call */
+    uint64_t call_pc;           /* the call's return address in the application, 0: none */
+    int64_t call_comm;          /* its communicator id (control records), -1: none */
+    uint32_t call_op;           /* its op (pmpi_ops.h), 0: none */
+    int32_t call_peer;          /* the rank in call_comm it sends to or receives from, -1: none */
+    int32_t call_tag;           /* -1: none */
+    int32_t call_root;          /* -1: none */
+    uint64_t idle_since;        /* STUCK outside MPI: log clock of the last recorded call's end, else 0 */
+} ms_ending_record;
+_Static_assert(sizeof(ms_ending_record) == 80, "ms_ending_record is 80 bytes on disk");
+
+enum ms_ending_cause {
+    MS_ENDING_BLOCKED = 1,      /* inside a call for a while: written as the log is flushed */
+    MS_ENDING_STUCK = 2,        /* the hang watchdog: in one call, or in none, for MPISCOPE_HANG_S */
+    MS_ENDING_SIGNAL = 3,       /* a terminating or fatal signal arrived */
+    MS_ENDING_ABORT = 4,        /* the rank called MPI_Abort */
+};
 
 /*
  * Data block payload: one thread's records. Each record starts with an

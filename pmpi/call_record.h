@@ -35,6 +35,20 @@ MS_HOT ms_call ms_call_init(uint16_t op)
     return c;
 }
 
+/* The call c, begun at t0 and returning to ra, is what thread t is inside
+ * until ms_leave (for the ending blocks, preload/ending.h); peer and tag are
+ * those it waits for (a receive's source and tag before its status). */
+MS_HOT void ms_call_begin(ms_thread *t, const ms_call *c, uint64_t t0, void *ra, int32_t peer, int32_t tag)
+{
+    t->in_call.pc = (uint64_t)(uintptr_t)ra;
+    t->in_call.comm = c->comm;
+    t->in_call.op = c->op;
+    t->in_call.peer = peer;
+    t->in_call.tag = tag;
+    t->in_call.root = c->root;
+    atomic_store_explicit(&t->in_since, t0 ? t0 : 1, memory_order_release);
+}
+
 /* Per-thread cache from calls to region ids (open addressing). */
 #define MS_CALL_CACHE_BITS 12u
 #define MS_CALL_CACHE_SLOTS (1u << MS_CALL_CACHE_BITS)

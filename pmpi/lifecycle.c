@@ -28,6 +28,7 @@
 #include "comm_ids.h"
 #include "../preload/config.h"
 #include "../preload/diag.h"
+#include "../preload/ending.h"
 #include "files.h"
 #include "fortran.h"
 #include "mpi_match.h"
@@ -281,13 +282,29 @@ MS_EXPORT int PMPI_Finalize(void)
     return finalize_via(ms_pmpi_Finalize);
 }
 
+/* MPI_Abort's ending block (ending.h): its code and the application's
+ * address it returns to (ra; through a binding layer, where the call site
+ * walk finds it), written as the log closes. 1 when recording (the rank
+ * then lingers before PMPI_Abort, ms_ending_linger), else 0. */
+static int abort_ending(int code, void *ra)
+{
+    if (!atomic_load(&ms_active))
+        return 0;
+    uint64_t pc = ms_cfg.callsite_depth == 1 ? ms_site(ra) : (uint64_t)(uintptr_t)ra;
+    ms_ending_set_abort(code, MS_OP_ABORT, pc);
+    return 1;
+}
+
 /* The job is about to die: close this rank's log first (not recorded as a
  * call; the other ranks' logs end with the signal the launcher sends them). */
 MS_EXPORT int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     if (ms_mpi_is_foreign)
         return ms_next_MPI_Abort(comm, errorcode);
+    int linger = abort_ending(errorcode, __builtin_return_address(0));
     ms_runtime_stop(0);
+    if (linger)
+        ms_ending_linger();
     passing++;
     return ms_next_MPI_Abort(comm, errorcode);
 }
@@ -296,8 +313,12 @@ MS_EXPORT int PMPI_Abort(MPI_Comm comm, int errorcode)
 {
     if (ms_mpi_is_foreign)
         return ms_pmpi_Abort(comm, errorcode);
-    if (!passing)
+    if (!passing) {
+        int linger = abort_ending(errorcode, __builtin_return_address(0));
         ms_runtime_stop(0);
+        if (linger)
+            ms_ending_linger();
+    }
     return ms_pmpi_Abort(comm, errorcode);
 }
 
@@ -335,7 +356,10 @@ void ms_f_init_thread(ms_f_init_thread_fn *pmpi, MPI_Fint *required, MPI_Fint *p
  * MPICH's mpi_f08): the log is closed first, as from C. */
 void ms_f_abort(ms_f_abort_fn *pmpi, MPI_Fint *comm, MPI_Fint *errorcode, MPI_Fint *ierror)
 {
+    int linger = abort_ending(errorcode ? (int)*errorcode : 0, __builtin_return_address(0));
     ms_runtime_stop(0);
+    if (linger)
+        ms_ending_linger();
     MPI_Fint rc = MPI_SUCCESS;
     passing++;
     pmpi(comm, errorcode, &rc);

@@ -12,6 +12,7 @@
 #include "../preload/diag.h"
 #include "comm_ids.h"
 #include "spawn_dir.h"
+#include "stacking.h"
 
 /* The tag of the directory the parents' root sends a spawned world's rank
  * 0 over their intercommunicator. */
@@ -49,7 +50,7 @@ static int from_parents(MPI_Comm parent, char *base, size_t cap)
     for (int waited = 0; waited < SPAWN_WAIT_MS; waited++) {
         int flag = 0, n = 0;
         MPI_Status st;
-        if (PMPI_Iprobe(MPI_ANY_SOURCE, SPAWN_TAG, parent, &flag, &st) != MPI_SUCCESS)
+        if (ms_pmpi_Iprobe(MPI_ANY_SOURCE, SPAWN_TAG, parent, &flag, &st) != MPI_SUCCESS)
             return 0;
         if (flag) {
             PMPI_Get_count(&st, MPI_CHAR, &n);
@@ -57,7 +58,7 @@ static int from_parents(MPI_Comm parent, char *base, size_t cap)
                 /* Not ours to read (a message of the application's). */
                 return 0;
             }
-            PMPI_Recv(base, n, MPI_CHAR, st.MPI_SOURCE, SPAWN_TAG, parent, MPI_STATUS_IGNORE);
+            ms_pmpi_Recv(base, n, MPI_CHAR, st.MPI_SOURCE, SPAWN_TAG, parent, MPI_STATUS_IGNORE);
             base[n - 1] = 0;
             return base[0] != 0;
         }
@@ -121,8 +122,8 @@ void ms_spawn_tell(int root, MPI_Comm comm, MPI_Comm intercomm)
     /* Small, and never waited for: the spawned world's rank 0 takes it at
      * its MPI_Init, which the spawn has completed. */
     MPI_Request r;
-    if (PMPI_Isend(spawn_base, n, MPI_CHAR, 0, SPAWN_TAG, intercomm, &r) == MPI_SUCCESS)
-        PMPI_Request_free(&r);
+    if (ms_pmpi_Isend(spawn_base, n, MPI_CHAR, 0, SPAWN_TAG, intercomm, &r) == MPI_SUCCESS)
+        ms_pmpi_Request_free(&r);
 }
 
 void ms_spawn_started(ms_thread *t, MPI_Comm world)

@@ -33,6 +33,8 @@ static const ms_setting core_vars[] = {
      "per-thread event buffer, KiB"},
     {"MPISCOPE_FLUSH_MS", MS_SETTING_UINT, "200", FIELD(flush_ms), NULL, 1, 1000,
      "longest time recorded events stay only in memory, ms"},
+    {"MPISCOPE_HANG_S", MS_SETTING_UINT, "0", FIELD(hang_s), NULL, 0, 86400,
+     "a rank inside one MPI call, or in none, this long (s) writes where it is to its log (0: off)"},
     {"MPISCOPE_CALLSITE_DEPTH", MS_SETTING_UINT, "1", FIELD(callsite_depth), NULL, 0, 16,
      "caller frames kept per call (0: off)"},
     {"MPISCOPE_DISABLE", MS_SETTING_BOOL, "0", FIELD(disable), ms_bool_choices, 0, 0,

@@ -29,6 +29,7 @@ typedef struct ms_config {
     int verbose;             /* print the configuration at start */
     int writer_cpu;          /* MS_WRITER_CPU_*: where the writer thread runs */
     unsigned writer_wait_s;  /* longest wait for the writer thread at the end */
+    unsigned hang_s;         /* the hang watchdog's time, s (0: off; ending.h) */
 } ms_config;
 
 extern ms_config ms_cfg;

@@ -5,12 +5,17 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
+#include <ucontext.h>
+#include <unistd.h>
+#include <unwind.h>
 
+#include "ending.h"
 #include "writer.h"
 
-static const int term_signals[] = {SIGTERM, SIGINT, SIGXCPU, SIGUSR1, SIGUSR2};
-static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGABRT};
+static const int term_signals[] = {SIGTERM, SIGINT, SIGHUP, SIGXCPU, SIGUSR1, SIGUSR2};
+static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 #define NTERM (sizeof term_signals / sizeof term_signals[0])
 #define NCRASH (sizeof crash_signals / sizeof crash_signals[0])
 
@@ -25,12 +30,70 @@ static int is_crash(int sig)
     return 0;
 }
 
+/* The instruction a fault interrupted, from the signal context; 0 when
+ * unknown. */
+static uint64_t fault_pc(void *ctx)
+{
+    const ucontext_t *uc = ctx;
+    if (!uc)
+        return 0;
+#if defined(__x86_64__)
+    return (uint64_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+    return (uint64_t)uc->uc_mcontext.pc;
+#else
+    return 0;
+#endif
+}
+
+/* The caller of abort(), for a SIGABRT the process sent itself: the
+ * return address past the last frame inside abort() (within 4 KiB of its
+ * entry), less one so that it lies in the call. Walked from the handler,
+ * as a crash handler does: abort() runs no loader code a walk could wait
+ * for. 0 when not found. */
+typedef struct abort_walk {
+    uintptr_t lo, hi, after;
+    int in_abort, frames;
+} abort_walk;
+
+static _Unwind_Reason_Code abort_frame(struct _Unwind_Context *uc, void *arg)
+{
+    abort_walk *w = arg;
+    uintptr_t pc = (uintptr_t)_Unwind_GetIP(uc);
+    if (++w->frames > 32 || !pc)
+        return _URC_END_OF_STACK;
+    if (pc > w->lo && pc <= w->hi) {
+        w->in_abort = 1;
+        return _URC_NO_REASON;
+    }
+    if (w->in_abort) {
+        w->after = pc - 1;
+        return _URC_END_OF_STACK;
+    }
+    return _URC_NO_REASON;
+}
+
+static uint64_t abort_caller(void)
+{
+    abort_walk w = {.lo = (uintptr_t)abort, .hi = (uintptr_t)abort + 4096};
+    _Unwind_Backtrace(abort_frame, &w);
+    return (uint64_t)w.after;
+}
+
 static void on_signal(int sig, siginfo_t *info, void *ctx)
 {
-    (void)ctx;
     int saved_errno = errno;
     int crash = is_crash(sig);
-    ms_runtime_flush_from_signal(!crash);
+    ms_ending_record e;
+    ms_ending_fill(&e, MS_ENDING_SIGNAL, ms_tls_thread);
+    e.signal = sig;
+    e.code = info ? info->si_code : 0;
+    if (crash && info && info->si_code > 0)
+        e.fault_pc = fault_pc(ctx);
+    else if (sig == SIGABRT && info && info->si_code <= 0 && info->si_pid == getpid())
+        e.fault_pc = abort_caller();
+    if (ms_runtime_flush_from_signal(!crash, &e) && crash)
+        ms_ending_linger();
     if (atomic_exchange(&ours[sig], 0))
         sigaction(sig, &previous[sig], NULL);
     /* A fault the kernel raised recurs when the instruction runs again; a

@@ -28,6 +28,15 @@
 /* Per-thread slots collectors ask for (ms_thread_slot, collector.h). */
 #define MS_THREAD_SLOTS 8
 
+/* The MPI call a thread is inside, copied as it begins (pmpi/call_record.h's
+ * ms_call_begin), for the ending blocks (ending.h). */
+typedef struct ms_in_call {
+    uint64_t pc;                   /* the call's return address */
+    int64_t comm;                  /* communicator id, -1: none */
+    uint32_t op;                   /* enum ms_op */
+    int32_t peer, tag, root;       /* -1: none */
+} ms_in_call;
+
 struct ms_thread {
     /* Written by the owning thread only. */
     uint8_t *ring;                 /* capacity bytes, a power of two */
@@ -46,6 +55,10 @@ struct ms_thread {
     /* Shared with the writer thread. */
     _Alignas(64) _Atomic uint64_t head;   /* published: whole records before it */
     _Alignas(64) _Atomic uint64_t tail;   /* consumed by the writer */
+    /* Written by the owning thread, read by the writer thread and signal
+     * handlers: the log clock when the MPI call in_call began (0: in none). */
+    _Alignas(64) _Atomic uint64_t in_since;
+    ms_in_call in_call;
 };
 
 /* Recording is on between a successful start and finalize. */
@@ -118,6 +131,7 @@ MS_HOT ms_thread *ms_enter_on(void)
 
 MS_HOT void ms_leave(ms_thread *t)
 {
+    atomic_store_explicit(&t->in_since, 0, memory_order_relaxed);
     t->busy = 0;
 }
 

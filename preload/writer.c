@@ -21,6 +21,7 @@
 #include "clock_skew.h"
 #include "config.h"
 #include "diag.h"
+#include "ending.h"
 #include "registry.h"
 #include "slow_writer.h"
 
@@ -188,20 +189,22 @@ static void fill_end(ms_end_record *end, uint64_t finalize_start_ns)
     end->end_ticks = ms_now();
 }
 
-void ms_runtime_flush_from_signal(int close_log)
+int ms_runtime_flush_from_signal(int close_log, const ms_ending_record *ending)
 {
     pid_t pid = atomic_load(&log_pid);
     if (!pid || pid != getpid())
-        return;
+        return 0;
     uint64_t t0 = ms_now();
     if (ms_writer_log_take(LOG_WAIT_MS) != 0)
-        return;
+        return 0;
     /* Recording stays on while draining: a thread whose buffer is full
      * waits for room instead of overwriting what is being copied. */
     ms_writer_drain_all(0, 1);
     atomic_store(&ms_active, 0);
     if (sink->last_wait)
         sink->last_wait(t0, 1);
+    if (ending)
+        ms_log_write_block(&log_, MS_BLOCK_ENDING, 0, ending, sizeof *ending);
     if (close_log) {
         ms_end_record end;
         fill_end(&end, 0);
@@ -209,6 +212,7 @@ void ms_runtime_flush_from_signal(int close_log)
     }
     atomic_store(&log_done, 1);
     ms_writer_log_give();
+    return 1;
 }
 
 /* ---- the writer thread ---- */
@@ -242,6 +246,17 @@ static void pin_writer(void)
         ms_info("writer thread: no free CPU accepted it; it runs where the rank runs");
 }
 
+/* The writer thread writes an ending block (ending.h) after the records
+ * before it. */
+static void write_ending(const ms_ending_record *e)
+{
+    if (ms_writer_log_take(-1) != 0)
+        return;
+    if (ms_log_write_block(&log_, MS_BLOCK_ENDING, 0, e, sizeof *e) != 0)
+        ms_writer_warn_write(0);
+    ms_writer_log_give();
+}
+
 static void *writer_main(void *arg)
 {
     (void)arg;
@@ -249,10 +264,15 @@ static void *writer_main(void *arg)
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, NULL);
     pin_writer();
+    /* It wakes every MS_ENDING_BLOCKED_MS at most, to see the calls that
+     * block (ending.h), and flushes every flush interval, when woken, and
+     * when a call blocks. */
+    uint64_t tick_ms = ms_cfg.flush_ms < MS_ENDING_BLOCKED_MS ? ms_cfg.flush_ms : MS_ENDING_BLOCKED_MS;
+    uint64_t last_flush = ms_mono_ns();
     while (!atomic_load(&writer_stop)) {
         struct timespec deadline;
         clock_gettime(CLOCK_REALTIME, &deadline);
-        uint64_t ns = (uint64_t)deadline.tv_nsec + (uint64_t)ms_cfg.flush_ms * 1000000u;
+        uint64_t ns = (uint64_t)deadline.tv_nsec + tick_ms * 1000000u;
         deadline.tv_sec += (time_t)(ns / 1000000000u);
         deadline.tv_nsec = (long)(ns % 1000000000u);
         int rc = ms_writer_wait(&deadline);
@@ -261,7 +281,15 @@ static void *writer_main(void *arg)
          * (summary mode folds MPI_Finalize outside the MPI time only then). */
         if (atomic_load(&writer_stop))
             break;
-        sink->periodic(rc == 0);
+        uint64_t now = ms_mono_ns();
+        ms_ending_record e;
+        uint32_t ending = ms_ending_watch(now, &e);
+        if (rc == 0 || ending || now - last_flush >= (uint64_t)ms_cfg.flush_ms * 1000000u) {
+            sink->periodic(rc == 0);
+            last_flush = now;
+        }
+        if (ending)
+            write_ending(&e);
     }
     struct timespec cpu;
     if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu) == 0)
@@ -315,6 +343,9 @@ int ms_writer_stop(uint64_t finalize_start_ns, uint64_t t0)
         atomic_store(&ms_active, 0);
         if (sink->last_wait)
             sink->last_wait(t0, 0);
+        const ms_ending_record *ending = ms_ending_pending();
+        if (ending && ms_log_write_block(&log_, MS_BLOCK_ENDING, 0, ending, sizeof *ending) != 0)
+            ms_writer_warn_write(0);
         ms_end_record end;
         fill_end(&end, finalize_start_ns);
         sink->end(&end, finalize_start_ns);

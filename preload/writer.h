@@ -48,11 +48,12 @@ MS_HIDDEN int ms_writer_stop(uint64_t finalize_start_ns, uint64_t t0);
 MS_HIDDEN void ms_writer_release(void);
 
 /* From a signal handler (async-signal-safe): write what every thread has
- * buffered, then, when close_log, the end record, and close the log.
+ * buffered, then the ending block `ending` (NULL: none), then, when
+ * close_log, the end record, and close the log.
  * Nothing is written afterwards. Waits a bounded time for a block another
  * thread is writing; does nothing in a forked child or in a handler that
- * interrupted the log's own writing. */
-MS_HIDDEN void ms_runtime_flush_from_signal(int close_log);
+ * interrupted the log's own writing. 1 when it wrote, else 0. */
+MS_HIDDEN int ms_runtime_flush_from_signal(int close_log, const ms_ending_record *ending);
 
 /* ---- for the sinks and runtime.c ---- */
 

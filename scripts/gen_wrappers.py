@@ -6,9 +6,10 @@ usage: gen_wrappers.py TABLE OUTDIR
 Writes OUTDIR/pmpi_ops.h (op ids, names, kinds), OUTDIR/pmpi_op_table.c
 (the names and kinds), OUTDIR/pmpi_wrappers.c (two C wrappers, MPI_X and
 PMPI_X, per row that is not `custom`, and two more for the `_c` variant of
-each `largecount` row; and, for every row, the pointers to the functions
-they call, the next tool's MPI_X and the MPI library's PMPI_X, with their
-lookup) and OUTDIR/pmpi_next.h (those pointers' declarations). Fails, naming the row, on a malformed
+each `largecount` row), OUTDIR/pmpi_next.c (for every row, the pointers to
+the functions the wrappers call, the next tool's MPI_X and the MPI
+library's PMPI_X, with their lookup) and OUTDIR/pmpi_next.h (those
+pointers' declarations). Fails, naming the row, on a malformed
 row, an id used twice or taken from a `retired` row, a name used twice, an
 unknown kind or semantic, a row without a class (or with an unknown class or
 trait, or a post or init trait its semantics do not say), a semantic that names a parameter the row does
@@ -666,6 +667,17 @@ def record_call(row):
     return "ms_call_record(t, &c, t0, t1);"
 
 
+def begin_call(row):
+    """The statement that marks the call as the one the thread is inside
+    (preload/ending.h), with the source and tag a receive or probe waits for
+    (its status names them only after it returns)."""
+    names = {p.name for p in row.params}
+    waits_for = "dest" not in names and "source" in names
+    peer = "ms_rank_arg(source)" if waits_for else "c.peer"
+    tag = "ms_tag_arg(tag)" if waits_for and "tag" in names else "c.tag"
+    return f"ms_call_begin(t, &c, t0, ms_caller, {peer}, {tag});"
+
+
 def gen_wrapper(row, name=None, call_ptr=None):
     """The wrapper of a row: MPI_X, which calls the next tool's MPI_X or the
     MPI library's PMPI_X (next_pointer), or with name and call_ptr given its
@@ -696,6 +708,7 @@ def gen_wrapper(row, name=None, call_ptr=None):
     for s in pre:
         body.append(f"    {s}\n")
     body.append("    uint64_t t0 = ms_now();\n")
+    body.append(f"    {begin_call(row)}\n")
     body.append(f"    int rc = {call};\n")
     body.append("    uint64_t t1 = ms_now();\n")
     for s in post:
@@ -820,9 +833,14 @@ def gen_op_table_c(rows):
     return "".join(out)
 
 
+def gen_next_c(rows):
+    """pmpi_next.c: the pointers and their lookup, a room of their own below
+    the wrappers and the hand-written code that calls through them."""
+    return "".join([HEADER, '#include "stacking.h"\n', gen_next(rows)])
+
+
 def gen_wrappers_c(rows):
     out = [HEADER, WRAPPER_INCLUDES]
-    out.append(gen_next(rows))
     for r in sorted(rows, key=lambda r: r.id):
         if is_custom(r):
             continue
@@ -858,6 +876,7 @@ def main(argv):
     write_if_changed(f"{argv[2]}/pmpi_op_table.c", gen_op_table_c(rows))
     write_if_changed(f"{argv[2]}/pmpi_wrappers.c", gen_wrappers_c(rows))
     write_if_changed(f"{argv[2]}/pmpi_next.h", gen_next_h(rows))
+    write_if_changed(f"{argv[2]}/pmpi_next.c", gen_next_c(rows))
     return 0
 
 

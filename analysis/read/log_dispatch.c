@@ -361,6 +361,24 @@ static ms_read_status decode_block(ms_reader *r, const uint8_t *blk, size_t n, i
             return ms_rd_stopped(r);
         return MS_READ_OK;
     }
+    case MS_BLOCK_ENDING: {
+        ms_ending_record e;
+        if (r->version < 9 || bh.length != sizeof e || bh.thread != 0)
+            return ms_rd_corrupt_at(r, "malformed ending block");
+        memcpy(&e, p, sizeof e);
+        if (e.cause < MS_ENDING_BLOCKED || e.cause > MS_ENDING_ABORT || e.signal < 0 || e.signal > 128 ||
+            e.ticks > MS_RD_MAX_TIME || e.call_since > MS_RD_MAX_TIME || e.idle_since > MS_RD_MAX_TIME ||
+            e.call_op > 0xffff || (e.thread != UINT32_MAX && e.thread >= MS_READER_MAX_THREADS))
+            return ms_rd_corrupt_at(r, "bad values in an ending block");
+        e.ticks = to_ns(r, e.ticks);
+        if (e.call_since)
+            e.call_since = to_ns(r, e.call_since);
+        if (e.idle_since)
+            e.idle_since = to_ns(r, e.idle_since);
+        if (r->cb && r->cb->ending && r->cb->ending(r->ctx, &e) != 0)
+            return ms_rd_stopped(r);
+        return MS_READ_OK;
+    }
     default:
         return ms_rd_corrupt_at(r, "unknown block kind");
     }

@@ -203,6 +203,10 @@ typedef struct ms_read_callbacks {
      * (name: len bytes, no NUL, valid during the callback; version 8). */
     int (*comm_origin)(void *ctx, const ms_read_comm_origin *o);
     int (*comm_name)(void *ctx, uint32_t thread, uint64_t comm_id, const char *name, uint32_t len);
+    /* Where the rank was as it ended, waited or hung (version 9): ticks,
+     * call_since and idle_since in CLOCK_MONOTONIC ns of this rank, like
+     * event times (0 stays 0). */
+    int (*ending)(void *ctx, const ms_ending_record *e);
 } ms_read_callbacks;
 
 typedef struct ms_read_result {

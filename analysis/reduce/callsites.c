@@ -331,6 +331,25 @@ const ms_callsite *ms_callsite_top(const ms_callsite *rows, size_t n, const char
     return lo < n && strcmp(rows[lo].region, region) == 0 && rows[lo].rank == rank ? &rows[lo] : NULL;
 }
 
+/* Where address pc is, by the load map of the file rd read; exact: a
+ * faulting instruction (else a return address). */
+static char *locate_pc(const ms_reader *rd, ms_symbolizer *sym, uint64_t pc, int exact)
+{
+    const ms_site_table *st = ms_reader_sites(rd);
+    const ms_object *ob = NULL;
+    for (uint32_t i = 0; sym && i < st->nobjects; i++)
+        if (st->objects[i].lo <= pc && pc < st->objects[i].hi && (!ob || st->objects[i].lo >= ob->lo))
+            ob = &st->objects[i];
+    int o = ob ? ms_sym_add_object(sym, ob->path, ob->build_id, ob->build_id_len, ob->base) : -1;
+    ms_sym_result r;
+    char loc[1024];
+    if (o >= 0 && (exact ? ms_sym_lookup_pc(sym, o, pc, &r) : ms_sym_lookup(sym, o, pc, &r)) == 0)
+        ms_sym_format(&r, loc, sizeof loc);
+    else
+        snprintf(loc, sizeof loc, "0x%" PRIx64, pc);
+    return strdup(loc);
+}
+
 char *ms_site_locate(const ms_reader *rd, ms_symbolizer *sym, uint32_t site)
 {
     const ms_site_table *st = ms_reader_sites(rd);
@@ -338,16 +357,10 @@ char *ms_site_locate(const ms_reader *rd, ms_symbolizer *sym, uint32_t site)
         return NULL;
     const uint64_t *pc;
     ms_sites_get(st, site, &pc);
-    const ms_object *ob = NULL;
-    for (uint32_t i = 0; sym && i < st->nobjects; i++)
-        if (st->objects[i].lo <= pc[0] && pc[0] < st->objects[i].hi && (!ob || st->objects[i].lo >= ob->lo))
-            ob = &st->objects[i];
-    int o = ob ? ms_sym_add_object(sym, ob->path, ob->build_id, ob->build_id_len, ob->base) : -1;
-    ms_sym_result r;
-    char loc[1024];
-    if (o >= 0 && ms_sym_lookup(sym, o, pc[0], &r) == 0)
-        ms_sym_format(&r, loc, sizeof loc);
-    else
-        snprintf(loc, sizeof loc, "0x%" PRIx64, pc[0]);
-    return strdup(loc);
+    return locate_pc(rd, sym, pc[0], 0);
+}
+
+char *ms_pc_locate(const ms_reader *rd, ms_symbolizer *sym, uint64_t pc, int exact)
+{
+    return locate_pc(rd, sym, pc, exact);
 }

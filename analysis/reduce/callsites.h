@@ -102,6 +102,10 @@ void ms_callsite_free(ms_callsite *c);
  * row's location says it (malloc'd); NULL when there is no such site or
  * out of memory. */
 char *ms_site_locate(const ms_reader *rd, ms_symbolizer *sym, uint32_t site);
+/* Where address pc of the file rd read is, in the same form (malloc'd;
+ * NULL when out of memory); exact: pc is a faulting instruction, not a
+ * return address. */
+char *ms_pc_locate(const ms_reader *rd, ms_symbolizer *sym, uint64_t pc, int exact);
 
 /* Sort rows by region, rank, then total time descending. */
 void ms_callsites_sort(ms_callsite *rows, size_t n);

@@ -47,6 +47,7 @@ typedef struct file_ctx {
     int facts_on;                  /* calls wrote message records (p2p_facts.h) */
     ms_p2p_pending pending;        /* ... read since each thread's last call */
     ms_chan_sum mchans;            /* channels of the messages of those records */
+    ms_ending_acc ending;          /* its ending blocks and last call (ending.h) */
     int trace_summary;             /* a trace log holds summaries: a full disk */
     uint64_t summary_first;        /* the earliest call they count */
     int nomem;
@@ -194,6 +195,8 @@ static int on_event(void *ctx, const ms_read_event *ev)
         return -1;
     }
     s->excl_ns += excl;
+    if (s->is_mpi)
+        ms_ending_acc_event(&f->ending, ev->region, ev->site, ev->end_ns);
     uint32_t site_entry = MS_WX_NONE;
     if (ev->site != MS_SITE_NONE) {
         if (ms_site_acc_add(&f->sites, ev->region, ev->site, d) != 0) {
@@ -246,6 +249,14 @@ static int on_summary(void *ctx, const ms_summary_rec *r)
     if (!f->has_events || last > f->last_end)
         f->last_end = last;
     f->has_events = 1;
+    return 0;
+}
+
+static int on_ending(void *ctx, const ms_ending_record *e)
+{
+    file_ctx *f = ctx;
+    f->ending.has = 1;
+    f->ending.rec = *e;
     return 0;
 }
 
@@ -389,6 +400,7 @@ static const ms_read_callbacks reduce_callbacks = {
     .comm_name = on_comm_name,
     .file = on_file,
     .end = on_end,
+    .ending = on_ending,
     .counter_set = on_counter_set,
     .counter_sample = on_counter_sample,
     .summary = on_summary,
@@ -551,6 +563,9 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
     free(loc);
     if (site_rc == 0)
         site_rc = locate_comms(&j->info.comms, rd, sym);
+    if (site_rc == 0)
+        site_rc = ms_ending_resolve(&f.ending, f.has_events ? f.last_end : 0, rd, sym, &f.comms, j->info.rank,
+                                    j->info.size, &j->info.ending);
     if (site_rc != 0) {
         free_slots(&f);
         return -1;

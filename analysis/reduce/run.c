@@ -36,6 +36,7 @@ void ms_rank_info_free(ms_rank_info *in)
     ms_gpu_rank_free(&in->gpu);
     ms_io_files_free(&in->io_files);
     ms_comm_facts_free(&in->comms);
+    ms_rank_ending_free(&in->ending);
 }
 
 void ms_run_free(ms_run *run)

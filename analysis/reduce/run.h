@@ -31,6 +31,7 @@
 #include "clock_align.h"
 #include "comms.h"
 #include "counters.h"
+#include "ending.h"
 #include "gpu.h"
 #include "io_files.h"
 #include "../read/log_reader.h"
@@ -66,6 +67,7 @@ typedef struct ms_rank_info {
     ms_gpu_rank gpu;               /* GPU activity (gpu.h); zero without */
     ms_io_files io_files;          /* its files of MPI-IO (io_files.h) */
     ms_comm_facts comms;           /* its communicators (comm_facts.h) */
+    ms_rank_ending ending;         /* how it ended (ending.h) */
 } ms_rank_info;
 
 /* One rank's part of a region. */

@@ -8,7 +8,8 @@
  * build until the pair below carries it (sizes of LP64 machines). */
 #if UINTPTR_MAX == UINT64_MAX && defined(__LP64__)
 #define CARRIED(T, n) _Static_assert(sizeof(T) == (n), #T " changed: carry its new fields in " __FILE__)
-CARRIED(ms_rank_info, 448);
+CARRIED(ms_rank_info, 552);
+CARRIED(ms_rank_ending, 104);
 CARRIED(ms_clock_obs, 40);
 CARRIED(ms_clock_align, 128);
 CARRIED(ms_gpu_rank, 88);
@@ -188,6 +189,53 @@ static void get_comms(ms_wire_in *r, ms_comm_facts *f)
     }
 }
 
+static void put_ending(ms_pbuf *b, const ms_rank_ending *e)
+{
+    ms_wire_u32(b, e->cause);
+    ms_wire_i32(b, e->signal);
+    ms_wire_i32(b, e->code);
+    ms_wire_u32(b, e->op);
+    ms_wire_i32(b, e->peer);
+    ms_wire_i32(b, e->tag);
+    ms_wire_u64(b, e->at_ns);
+    ms_wire_u64(b, e->since_ns);
+    ms_wire_u64(b, e->idle_ns);
+    ms_wire_str(b, e->site);
+    ms_wire_str(b, e->fault_site);
+    ms_wire_u64(b, e->nmembers);
+    for (uint32_t i = 0; i < e->nmembers; i++)
+        ms_wire_i32(b, e->members[i]);
+    ms_wire_u32(b, e->last_op);
+    ms_wire_str(b, e->last_site);
+    ms_wire_u64(b, e->last_end_ns);
+}
+
+static void get_ending(ms_wire_in *r, ms_rank_ending *e)
+{
+    e->cause = ms_wire_get_u32_max(r, MS_ENDING_ABORT);
+    e->signal = ms_wire_get_i32(r);
+    e->code = ms_wire_get_i32(r);
+    e->op = ms_wire_get_u32(r);
+    e->peer = ms_wire_get_i32(r);
+    e->tag = ms_wire_get_i32(r);
+    e->at_ns = ms_wire_get_u64(r);
+    e->since_ns = ms_wire_get_u64(r);
+    e->idle_ns = ms_wire_get_u64(r);
+    e->site = ms_wire_get_str(r);
+    e->fault_site = ms_wire_get_str(r);
+    size_t n = ms_wire_get_count(r, 4);
+    if (n > UINT32_MAX)
+        n = 0;
+    if ((e->members = ms_wire_alloc(r, n, sizeof *e->members)))
+        for (size_t i = 0; i < n && ms_wire_ok(r); i++) {
+            e->members[i] = ms_wire_get_i32(r);
+            e->nmembers = (uint32_t)(i + 1);
+        }
+    e->last_op = ms_wire_get_u32(r);
+    e->last_site = ms_wire_get_str(r);
+    e->last_end_ns = ms_wire_get_u64(r);
+}
+
 void ms_wire_put_rank_info(ms_pbuf *b, const ms_rank_info *in)
 {
     ms_wire_i32(b, in->rank);
@@ -222,6 +270,7 @@ void ms_wire_put_rank_info(ms_pbuf *b, const ms_rank_info *in)
     put_gpu(b, &in->gpu);
     put_io_files(b, &in->io_files);
     put_comms(b, &in->comms);
+    put_ending(b, &in->ending);
 }
 
 void ms_wire_get_rank_info(ms_wire_in *r, ms_rank_info *in)
@@ -258,4 +307,5 @@ void ms_wire_get_rank_info(ms_wire_in *r, ms_rank_info *in)
     get_gpu(r, &in->gpu);
     get_io_files(r, &in->io_files);
     get_comms(r, &in->comms);
+    get_ending(r, &in->ending);
 }

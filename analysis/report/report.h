@@ -57,6 +57,19 @@ int ms_roofline_csv(FILE *fp, const ms_roofline *r);
 int ms_report_waits_csv(FILE *fp, const ms_run *run);
 int ms_report_waits_text(FILE *fp, const ms_run *run);
 int ms_report_waits_json(FILE *fp, const ms_run *run);
+/* How the run ended (report_ending.c, run_end.h): the text section "Run
+ * ended" (nothing when every rank finished) and the JSON member "ending"
+ * (with its name). */
+int ms_report_ending_text(FILE *fp, const ms_run *run);
+int ms_report_ending_json(FILE *fp, const ms_run *run);
+/* Their parts, for the HTML page: one rank's end in words ("MPI_Abort(3)
+ * at app.c:40 (main)"), whether any rank waited at the end, and the lines
+ * of who waits for whom (cycles, groups, the ranks waited on). */
+struct ms_run_end;
+struct ms_end_rank;
+void ms_end_how(char *buf, size_t cap, const ms_rank_info *in, const struct ms_end_rank *er);
+int ms_end_any_waiting(const struct ms_run_end *end);
+int ms_end_graph_text(FILE *fp, const ms_run *run, const struct ms_run_end *end);
 /* MPI time per function and call site (report_sites.c, sites.h): the
  * --sites-csv table, the text report's leading sections, and the JSON
  * members "sites", "functions" and "startup_shutdown" (with their names). */

@@ -282,6 +282,8 @@ static void warnings(FILE *fp, const ms_run *run)
 int ms_report_text(FILE *fp, const ms_run *run)
 {
     header(fp, run);
+    if (ms_report_ending_text(fp, run) != 0)
+        return -1;
     if (ms_report_sites_text(fp, run) != 0)
         return -1;
     rank_table(fp, run);

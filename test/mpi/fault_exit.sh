@@ -106,8 +106,9 @@ for mode in exit abort segv; do
 done
 
 # MPI_ABORT from Fortran (use mpi, use mpi_f08) at 1 rank, after 100
-# barriers: the same exit status as without the library, and the log closed
-# with its end record and every barrier. (Open MPI's Fortran bindings and
+# barriers: the same exit status as without the library, the log closed
+# with its end record and every barrier, and the report's Run ended names
+# MPI_Abort(3) at its line of the source. (Open MPI's Fortran bindings and
 # MPICH's mpi_f08 reach PMPI_Abort without MPI_Abort.)
 fc=${MPIF90_MPICH:-mpif90.mpich}
 [ "$flavour" = mpich ] || fc=${MPIF90_OPENMPI:-mpif90.openmpi}
@@ -115,7 +116,7 @@ if command -v "$fc" >/dev/null 2>&1; then
     for binding in mpi f08; do
         d=$dir/fortran-abort-$binding
         mkdir -p "$d"
-        if ! "$fc" -O1 -o "$d/abort" "$faults_src/abort_$binding.f90" 2>"$d/build.err"; then
+        if ! "$fc" -O1 -g -o "$d/abort" "$faults_src/abort_$binding.f90" 2>"$d/build.err"; then
             problem "fortran abort ($binding): does not compile: $(head -3 "$d/build.err")"
             continue
         fi
@@ -132,6 +133,8 @@ if command -v "$fc" >/dev/null 2>&1; then
             problem "fortran abort ($binding): the log has no end record (files in $d)"
         elif [ "$(recorded "$d/logs" 0 barrier)" != 100 ]; then
             problem "fortran abort ($binding): $(recorded "$d/logs" 0 barrier) barriers recorded, 100 made"
+        elif ! grep -Eq "^ +0  aborted +MPI_Abort\(3\) at abort_$binding\.f90:[0-9]+" "$d/report.txt"; then
+            problem "fortran abort ($binding): the report's Run ended does not name MPI_Abort(3) at its line (files in $d)"
         fi
     done
 fi

@@ -33,8 +33,9 @@ mode=${FAULT_KILL_MODE:-trace}
 # later SIGKILL (odls_base_sigkill_timeout): a rank still writing its log in
 # its SIGTERM handler, 4 ranks on 2 slow cores, can be cut off, with or
 # without this test's own SIGTERM. A batch system gives seconds (Slurm's
-# KillWait: 30 s); so does the test.
-export OMPI_MCA_odls_base_sigkill_timeout=10
+# KillWait: 30 s); so does the test: 3 s. (mpirun then lingers twice that
+# after the last rank died: 10 s made each run 20 s.)
+export OMPI_MCA_odls_base_sigkill_timeout=3
 
 # wait_calls PDIR N COUNT: until every rank completed COUNT calls (10 s at most).
 wait_calls() {

@@ -100,6 +100,14 @@ static void make_file(ms_file_job *j, const char *dir, size_t i)
         in->comms.v[k].name = k % 2 ? rstr("comm name") : NULL;
         in->comms.v[k].where = k % 3 ? rstr("comm site") : NULL;
     }
+    in->ending.cause = (uint32_t)(i % (MS_ENDING_ABORT + 1));
+    in->ending.site = i % 2 ? rstr("ending site") : NULL;
+    in->ending.fault_site = i % 3 ? rstr("fault site") : NULL;
+    in->ending.last_site = rstr("last site");
+    in->ending.nmembers = (uint32_t)i;
+    in->ending.members = i ? calloc(i, sizeof *in->ending.members) : NULL;
+    for (size_t k = 0; k < i; k++)
+        in->ending.members[k] = (int32_t)(3 * k);
     j->warnings.n = i;
     j->warnings.cap = i + 3;
     j->warnings.v = calloc(i + 3, sizeof(char *));
@@ -313,6 +321,23 @@ static void same_rank_info(const ms_rank_info *a, const ms_rank_info *b)
     SAME(*a, *b, gpu.norigins);
     SAME(*a, *b, io_files.n);
     SAME(*a, *b, comms.n);
+    SAME(*a, *b, ending.cause);
+    SAME(*a, *b, ending.signal);
+    SAME(*a, *b, ending.code);
+    SAME(*a, *b, ending.op);
+    SAME(*a, *b, ending.peer);
+    SAME(*a, *b, ending.tag);
+    SAME(*a, *b, ending.at_ns);
+    SAME(*a, *b, ending.since_ns);
+    SAME(*a, *b, ending.idle_ns);
+    SAME(*a, *b, ending.nmembers);
+    SAME(*a, *b, ending.last_op);
+    SAME(*a, *b, ending.last_end_ns);
+    same_str(a->ending.site, b->ending.site, "ending site");
+    same_str(a->ending.fault_site, b->ending.fault_site, "fault site");
+    same_str(a->ending.last_site, b->ending.last_site, "last site");
+    for (uint32_t k = 0; k < a->ending.nmembers; k++)
+        cr_assert_eq(a->ending.members[k], b->ending.members[k]);
 }
 
 static void same_chan(const ms_p2p_chan *a, const ms_p2p_chan *b)

@@ -11,6 +11,7 @@
  * and two sections written as markup, not data:
  *   report_html_files.c     the files of MPI-IO
  *   report_html_comms.c     the communicators
+ *   report_html_ending.c    how the run ended
  */
 #ifndef MPISCOPE_HTML_PARTS_H
 #define MPISCOPE_HTML_PARTS_H
@@ -89,6 +90,10 @@ int ms_html_files(FILE *fp, const ms_run *run);
  * each one's label, size, how it was made and its call site, as the text
  * report's section (comms.h); nothing when the text report has none. */
 int ms_html_comms(FILE *fp, const ms_run *run);
+/* The section "Run ended" (report_html_ending.c): HTML, not data; each
+ * rank's state and how, and who waits for whom, as the text report's
+ * section (run_end.h); nothing when every rank finished. */
+int ms_html_ending(FILE *fp, const ms_run *run);
 
 /* s as HTML element content or attribute value: markup characters and
  * quotes escaped, control characters as spaces, bytes that are not valid

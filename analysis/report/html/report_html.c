@@ -124,6 +124,8 @@ int ms_report_html(FILE *fp, const ms_run *run)
     fputs("</p><p id=\"errors\" class=\"errors\" hidden></p></header>\n"
           "<noscript><p>This report draws its charts with JavaScript.</p></noscript>\n<main>\n",
           fp);
+    if (ms_html_ending(fp, run) != 0)
+        return -1;
     fputs(SECTIONS, fp);
     if (ms_html_files(fp, run) != 0 || ms_html_comms(fp, run) != 0)
         return -1;

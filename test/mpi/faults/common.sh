@@ -24,7 +24,8 @@ build_progress() {
 }
 
 # launch N LOGDIR PROGRAM [ARG...]: runs PROGRAM at N ranks, profiled into
-# LOGDIR when LOGDIR is not empty; extra variables from $extra_env (NAME=VALUE).
+# LOGDIR when LOGDIR is not empty; extra variables from $extra_env (NAME=VALUE);
+# $TIMEOUT_SIGNAL (default TERM) is the signal timeout sends after $TEST_TIMEOUT s.
 launch() {
     local n=$1 logdir=$2
     shift 2
@@ -34,13 +35,13 @@ launch() {
             args=(-genv LD_PRELOAD "$lib" -genv MPISCOPE_DIR "$logdir")
             for kv in ${extra_env:-}; do args+=(-genv "${kv%%=*}" "${kv#*=}"); done
         fi
-        timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n "$n" ${args[@]+"${args[@]}"} "$@"
+        timeout -s "${TIMEOUT_SIGNAL:-TERM}" -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n "$n" ${args[@]+"${args[@]}"} "$@"
     else
         if [ -n "$logdir" ]; then
             args=(-x "LD_PRELOAD=$lib" -x "MPISCOPE_DIR=$logdir")
             for kv in ${extra_env:-}; do args+=(-x "$kv"); done
         fi
-        timeout -k 10 "$TEST_TIMEOUT" "$MPIRUN_OPENMPI" --allow-run-as-root --oversubscribe -np "$n" \
+        timeout -s "${TIMEOUT_SIGNAL:-TERM}" -k 10 "$TEST_TIMEOUT" "$MPIRUN_OPENMPI" --allow-run-as-root --oversubscribe -np "$n" \
             ${args[@]+"${args[@]}"} "$@"
     fi
 }
