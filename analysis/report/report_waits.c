@@ -188,8 +188,8 @@ int ms_report_waits_text(FILE *fp, const ms_run *run)
 {
     if (!run->waits) {
         if (run->waits_skipped)
-            fprintf(fp, "\nWait states: left out, with the critical path: %s (a higher --mem-limit, or "
-                        "the MPI merge, gives them)\n",
+            fprintf(fp, "\nWait states: left out, with the critical path: %s (a higher --mem-limit "
+                        "gives them)\n",
                     run->waits_skipped);
         else if (run->summary_ranks)
             fputs("\nWait states: they need a trace; this run was recorded in summary mode "

@@ -9,6 +9,7 @@
 
 #include "../../analysis/read/log_reader.h"
 #include "../../analysis/reduce/reduce.h"
+#include "../../analysis/reduce/run_end.h"
 #include "../../analysis/report/report.h"
 #include "unit_util.h"
 
@@ -379,5 +380,37 @@ Test(golden, version_8_communicators)
     for (size_t k = 0; k < sizeof want / sizeof want[0]; k++)
         cr_expect(seen[k], "no communicator %s of %s", want[k].label, want[k].parent);
     cr_expect_null(c->v[0].f.name, "world unnamed");
+    ms_run_free(run);
+}
+
+/* Version 9 (ending blocks, sync blocks of a host's ranks sharing one
+ * clock): test/mpi/faults/ending.c abort 20 at 2 ranks under MPICH, its
+ * program gone. Rank 1 called MPI_Abort(3); MPICH's launcher then killed
+ * rank 0 (SIGKILL) while it waited in MPI_Barrier: its log has no end block
+ * (a warning), and the program's absence is the other. */
+Test(golden, version_9)
+{
+    check_version(golden_dir("v9"), 2);
+}
+
+/* Its endings: rank 1 aborted; rank 0's end is unknown (killed without a
+ * word), and it was last seen blocked in the barrier waiting for rank 1,
+ * which waits for nobody. Both ranks share one clock (one host). */
+Test(golden, version_9_ending)
+{
+    ms_run *run;
+    cr_assert_eq(ms_reduce_dir(golden_dir("v9"), 1, &run), MS_REDUCE_OK);
+    cr_assert_eq(run->nranks, 2);
+    ms_run_end e;
+    cr_assert_eq(ms_run_end_make(run, &e), 0);
+    cr_assert_eq(e.n, 2);
+    cr_expect_eq(e.clean, 0);
+    cr_expect_eq(e.ranks[1].state, MS_END_ABORTED);
+    cr_expect_eq(e.ranks[0].state, MS_END_UNKNOWN);
+    cr_expect(e.ranks[0].waiting, "rank 0 waited in the barrier");
+    cr_expect(e.ranks[0].nwaits == 1 && e.ranks[0].waits_for[0] == 1, "rank 0 waits for rank 1");
+    cr_expect(e.nblocking == 1 && e.blocking[0] == 1, "rank 1 is the one waited for");
+    cr_expect_eq(e.ncycles, 0);
+    ms_run_end_free(&e);
     ms_run_free(run);
 }

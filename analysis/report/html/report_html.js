@@ -354,7 +354,7 @@
   function waitStates() {
     const W = D.waits, note = document.getElementById('waits-note');
     if (!W.available) {
-      note.textContent = W.skipped ? 'Wait states left out: ' + W.skipped + ' (a higher --mem-limit, or the MPI merge, gives them).'
+      note.textContent = W.skipped ? 'Wait states left out: ' + W.skipped + ' (a higher --mem-limit gives them).'
         : W.summary_ranks > 0 ? 'Wait states need trace mode: ' + NO_TRACE
         : 'No wait-state analysis: no rank was traced.';
       drawn.push('waits');
