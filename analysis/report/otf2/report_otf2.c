@@ -15,6 +15,7 @@
  *   clock         nanoseconds on the run's common clock, offset = run origin
  * Without libotf2 at build time, ms_report_otf2 says so and fails.
  */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "../report.h"
