@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 
 #include "../reduce/mem_guard.h"
+#include "../reduce/reduce.h"
 #include "../report/report.h"
 #include "../report/out_file.h"
 #include "../report/safe_text.h"
@@ -275,18 +276,6 @@ static int write_file_report(const char *path, ms_merge_file_fn fn, const ms_run
     return 0;
 }
 
-/* Whether name is one the merge reads as a log: rank-<digits>.zst. */
-static int log_name(const char *name)
-{
-    size_t n = strlen(name);
-    if (n < 10 || strncmp(name, "rank-", 5) != 0 || strcmp(name + n - 4, ".zst") != 0)
-        return 0;
-    for (size_t i = 5; i < n - 4; i++)
-        if (name[i] < '0' || name[i] > '9')
-            return 0;
-    return 1;
-}
-
 /* An output never replaces an input: a path that is one of the logs of
  * dir (the same file, by any name), or a log's name in dir. Returns 0, or
  * 1 after a message naming both. */
@@ -308,7 +297,7 @@ static int names_an_input(const char *option, const char *path, const char *dir)
     DIR *d = exists ? opendir(dir) : NULL;
     int hit = 0;
     for (struct dirent *e; d && !hit && (e = readdir(d));) {
-        if (!log_name(e->d_name))
+        if (ms_log_name_rank(e->d_name) < 0)
             continue;
         char log[4096 + 256];
         snprintf(log, sizeof log, "%s/%s", dir, e->d_name);
@@ -319,7 +308,7 @@ static int names_an_input(const char *option, const char *path, const char *dir)
     }
     if (d)
         closedir(d);
-    if (!hit && in_dir && log_name(base)) {
+    if (!hit && in_dir && ms_log_name_rank(base) >= 0) {
         fprintf(stderr, "%s: --%s %s: that is the name of a log in %s; an output never replaces an input\n",
                 ms_merge_prog, option, path, dir);
         hit = 1;

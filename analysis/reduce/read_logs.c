@@ -22,8 +22,7 @@
 
 /* ---- the directory ---- */
 
-/* rank-<digits>.zst: returns the number (saturated), or -1 for other names. */
-static long long log_name_rank(const char *name)
+long long ms_log_name_rank(const char *name)
 {
     size_t n = strlen(name);
     if (n < 10 || strncmp(name, "rank-", 5) != 0 || strcmp(name + n - 4, ".zst") != 0)
@@ -57,7 +56,7 @@ static int job_init(ms_file_job *j, const char *dir, const char *name)
         return -1;
     }
     j->base = j->path + dlen + (slash ? 0 : 1);
-    j->name_rank = log_name_rank(name);
+    j->name_rank = ms_log_name_rank(name);
     return 0;
 }
 
@@ -78,7 +77,7 @@ static ms_reduce_status list_logs(const char *dir, ms_run *run, ms_file_job **ou
     struct dirent *de;
     ms_reduce_status st = MS_REDUCE_OK;
     while ((de = readdir(d)) != NULL) {
-        if (log_name_rank(de->d_name) < 0)
+        if (ms_log_name_rank(de->d_name) < 0)
             continue;
         if (n == cap) {
             size_t c = cap ? cap * 2 : 64;

@@ -31,4 +31,8 @@ ms_reduce_status ms_reduce_dir(const char *dir, unsigned jobs, ms_run **out);
  * the number of MPI calls. */
 void ms_reduce_set_waits(int on);
 
+/* A log's file name, rank-<digits>.zst: its number (saturated), or -1 for
+ * any other name (the names the reduction reads). */
+long long ms_log_name_rank(const char *name);
+
 #endif

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../reduce/reduce.h"
+
 /* K of a name spawn-K (K > 0, no leading zero), else 0. */
 static unsigned spawn_k(const char *name)
 {
@@ -20,17 +22,6 @@ static unsigned spawn_k(const char *name)
     return (unsigned)v;
 }
 
-static int is_log(const char *name)
-{
-    size_t n = strlen(name);
-    if (n < 10 || strncmp(name, "rank-", 5) != 0 || strcmp(name + n - 4, ".zst") != 0)
-        return 0;
-    for (size_t i = 5; i < n - 4; i++)
-        if (name[i] < '0' || name[i] > '9')
-            return 0;
-    return 1;
-}
-
 static size_t count_logs(const char *path)
 {
     DIR *d = opendir(path);
@@ -39,7 +30,7 @@ static size_t count_logs(const char *path)
     size_t n = 0;
     struct dirent *de;
     while ((de = readdir(d)) != NULL)
-        n += (size_t)is_log(de->d_name);
+        n += ms_log_name_rank(de->d_name) >= 0;
     closedir(d);
     return n;
 }

@@ -20,6 +20,21 @@
 
 #include "../report.h"
 
+/* Every rank of the world keeps its place in an archive (a location and an
+ * event file): not for a world far larger than the logs present (a log
+ * that claims a rank of two billion). 1, with the reason in err, when run's
+ * world is that; else 0. */
+static int world_too_large(const ms_run *run, char *err, size_t errlen)
+{
+    size_t bound = 2 * run->nranks > 64 ? 2 * run->nranks : 64;
+    if ((size_t)run->world_size <= bound)
+        return 0;
+    snprintf(err, errlen, "the logs present (%zu) are too few for the world of %" PRId32 " ranks they claim: an "
+             "OTF2 archive keeps a place for every rank; merge the run's logs together", run->nranks,
+             run->world_size);
+    return 1;
+}
+
 #ifndef MS_HAVE_OTF2
 
 int ms_report_otf2_built(void)
@@ -29,16 +44,8 @@ int ms_report_otf2_built(void)
 
 int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
 {
-    /* Every rank of the world keeps its place (a location and an event
-     * file): not for a world far larger than the logs present (a log that
-     * claims a rank of two billion). */
-    size_t bound = 2 * run->nranks > 64 ? 2 * run->nranks : 64;
-    if ((size_t)run->world_size > bound) {
-        snprintf(err, errlen, "the logs present (%zu) are too few for the world of %" PRId32 " ranks they claim: an "
-                 "OTF2 archive keeps a place for every rank; merge the run's logs together", run->nranks,
-                 run->world_size);
+    if (world_too_large(run, err, errlen))
         return -1;
-    }
     (void)dir;
     (void)run;
     snprintf(err, errlen, "not built (libotf2 not found at build time)");
@@ -280,16 +287,8 @@ static int write_local_defs(ms_otf2 *x)
 
 int ms_report_otf2(const char *dir, const ms_run *run, char *err, size_t errlen)
 {
-    /* Every rank of the world keeps its place (a location and an event
-     * file): not for a world far larger than the logs present (a log that
-     * claims a rank of two billion). */
-    size_t bound = 2 * run->nranks > 64 ? 2 * run->nranks : 64;
-    if ((size_t)run->world_size > bound) {
-        snprintf(err, errlen, "the logs present (%zu) are too few for the world of %" PRId32 " ranks they claim: an "
-                 "OTF2 archive keeps a place for every rank; merge the run's logs together", run->nranks,
-                 run->world_size);
+    if (world_too_large(run, err, errlen))
         return -1;
-    }
     if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
         snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
         return -1;
