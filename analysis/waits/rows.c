@@ -106,7 +106,7 @@ static int row_add(row_acc *a, const ms_wx_instance *x, uint32_t region)
     if (ms_chan_index_id(&a->rows, &rk, &row) != 0 || grow((void **)&a->v, &a->cap, (size_t)row + 1, sizeof *a->v))
         return -1;
     if (a->v[row].instances == 0)
-        a->v[row] = (ms_wx_row){.pattern = x->pattern, .rank = x->rank, .region = region, .cause_rank = -1};
+        a->v[row] = (ms_wx_row){.pattern = x->pattern, .rank = x->rank, .region = region, .cause_rank = -1, .root_rank = -1};
     a->v[row].instances++;
     a->v[row].wait_ns += ns;
     ms_chan_key ck = {.a = row, .b = x->cause};

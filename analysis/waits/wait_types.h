@@ -119,6 +119,9 @@ typedef struct ms_wx_row {
     uint64_t wait_ns;
     int32_t cause_rank; /* the rank accounting for most of wait_ns */
     uint64_t wait_best; /* of wait_ns, what cause_rank accounts for */
+    int32_t root_rank;  /* the root cause of most of wait_ns (the delay
+                           analysis follows waiting passed on); -1: none */
+    uint64_t root_best; /* of wait_ns, what root_rank accounts for */
 } ms_wx_row;
 
 #define MS_WX_COMPUTE MS_WX_NONE  /* region of time outside MPI and user regions */
@@ -147,6 +150,51 @@ typedef struct ms_wx_path_seg {
     int64_t from, to;
     uint8_t is_mpi;
 } ms_wx_path_seg;
+
+/* Root causes (root_causes.c). Where a rank's time goes, as the delay
+ * analysis names it: a stretch outside MPI between two MPI calls of its
+ * first thread, a user region (innermost), or an MPI call. */
+enum ms_wx_cause_kind {
+    MS_WX_CAUSE_COMPUTE = 0,  /* outside MPI: between the call `region`
+                                 (MS_WX_NONE: the start of the application)
+                                 and the call `region2` (MS_WX_NONE: its end) */
+    MS_WX_CAUSE_USER = 1,     /* inside user region `region` (outside MPI) */
+    MS_WX_CAUSE_MPI = 2,      /* inside MPI call `region`, not waiting */
+};
+
+/* What one (rank, place) delayed others, and the waiting that cost. The
+ * delay is the time it spent beyond the waiting rank over the stretch
+ * before each synchronization point it was late for (a point that several
+ * ranks waited at counts once); direct: the waiting it caused itself;
+ * indirect: the waiting that waiting passed on further. */
+typedef struct ms_wx_cause {
+    int32_t rank;
+    uint8_t kind;             /* enum ms_wx_cause_kind */
+    uint8_t pad[3];
+    uint32_t region, region2; /* see ms_wx_cause_kind; region2 MS_WX_NONE
+                                 but for compute */
+    uint64_t delay_ns, direct_ns, indirect_ns;
+} ms_wx_cause;
+
+/* A fix the what-if projects: the place's time on that rank brought to the
+ * mean of the other ranks' there (or, when no other rank has it, less by
+ * the delay found there), the run re-walked with the changed durations. */
+enum ms_wx_fix_from { MS_WX_FIX_CAUSE = 0, MS_WX_FIX_PATH = 1 };
+
+typedef struct ms_wx_fix {
+    int32_t rank;
+    uint8_t kind;             /* enum ms_wx_cause_kind */
+    uint8_t from;             /* enum ms_wx_fix_from: a top root cause or a
+                                 top region of the critical path */
+    uint8_t pad[2];
+    uint32_t region, region2;
+    uint64_t removed_ns;      /* time taken out of the rank */
+    uint64_t saving_ns;       /* run_ns less the projected run */
+} ms_wx_fix;
+
+/* The root causes and fixes kept (the largest). */
+#define MS_WX_CAUSES 1000u
+#define MS_WX_FIXES 10u
 
 typedef struct ms_waits {
     ms_wx_row *rows;            /* by wait time descending, then pattern, rank, region */
@@ -193,6 +241,24 @@ typedef struct ms_waits {
                                    mpi_ns */
     size_t npath_segs;
     size_t npath_segs_all;      /* pieces of the whole path */
+    /* Root causes: the MS_WX_CAUSES largest by direct + indirect
+     * (then rank, kind, region, region2); regions are the caller's (in
+     * the merge, a region at a call site: ungrouped). */
+    int has_causes;
+    ms_wx_cause *causes;
+    size_t ncauses;
+    size_t ncauses_all;         /* (rank, place) pairs that delayed others */
+    uint64_t cause_direct_ns, cause_indirect_ns;  /* over all of them */
+    uint64_t cause_unexplained_ns;  /* waiting whose cause spent no more
+                                       time than the waiter (clocks) */
+    /* What-if: a projection on the recorded waits (waits that a change
+     * would create are not modelled). */
+    int has_what_if;
+    uint64_t run_ns;            /* the first start to the last end of the
+                                   application (MPI_Init to MPI_Finalize) */
+    uint64_t no_waiting_ns;     /* the same with no waiting at all */
+    ms_wx_fix *fixes;           /* by saving descending */
+    size_t nfixes;
 } ms_waits;
 
 #endif
