@@ -165,8 +165,10 @@ static int in_call(ms_wx_lane *l, size_t *hint, const ms_wx_span *s, int64_t lo,
     ms_wx_instance x;
     int64_t wlo = hi, whi = hi;
     if (ms_wx_lane_instance(l, s->ev, hint, &x)) {
+        /* What the call spends after its waiting (the late partner's
+         * message coming in) goes with the waiting. */
         wlo = x.from > lo ? x.from : lo;
-        whi = x.to < hi ? x.to : hi;
+        whi = hi;
         if (whi <= wlo)
             wlo = whi = hi;
     }
