@@ -12,7 +12,9 @@
  * the first start. Only the recorded waits are re-walked: a wait that the
  * change would create where there was none is not modelled.
  *
- * The bound: every rank's first thread with no waiting at all. */
+ * The bound: every rank's first thread with no waiting at all. The run
+ * is timed from the last rank out of MPI_Init to the last into
+ * MPI_Finalize. */
 #include "waits_internal.h"
 
 #include <stdlib.h>
@@ -237,9 +239,11 @@ int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits
     (void)o;
     if (n == 0 || !w->inst_file)
         return 0;
+    /* From the last rank out of MPI_Init (ranks start apart: the launch's
+     * skew is not the program's) to the last into MPI_Finalize. */
     int64_t first = in[0].app_start, last = in[0].app_end;
     for (size_t i = 1; i < n; i++) {
-        if (in[i].app_start < first)
+        if (in[i].app_start > first)
             first = in[i].app_start;
         if (in[i].app_end > last)
             last = in[i].app_end;
@@ -254,7 +258,8 @@ int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits
     ms_wx_instance x;
     size_t ri;
     while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1)
-        waited[ri] += (double)(x.to - x.from);
+        if (x.to > first)
+            waited[ri] += (double)(x.to - (x.from > first ? x.from : first));
     if (rc == 0 && got < 0)
         rc = -1;
     ms_wx_order_close(&ord);
