@@ -62,6 +62,7 @@ typedef struct shrink {
     ms_spill_reader r;
     size_t n;
     double share;
+    size_t hint;
 } shrink;
 
 /* The place's stretches on lane l, ascending with their sums before. 0, or -1. */
@@ -71,6 +72,7 @@ static int shrink_open(ms_wx_lane *l, const ms_wx_input *in, const cand *c, shri
     ms_spill_file_init(&desc, sizeof(occ), 1024);
     ms_spill_file_init(&s->asc, sizeof(occ), 1024);
     s->share = c->share;
+    s->hint = 0;
     size_t hint = (size_t)l->inst.n;
     collect k = {.p = &c->p, .f = &desc};
     int rc = ms_wx_walk_stretch(l, &hint, in->app_start, in->app_end, collect_piece, &k);
@@ -105,22 +107,23 @@ static void shrink_close(shrink *s)
     ms_spill_file_free(&s->asc);
 }
 
+static int64_t occ_lo(shrink *s, size_t i, int *failed)
+{
+    const occ *o = ms_spill_get(&s->r, i);
+    if (!o) {
+        *failed = 1;
+        return INT64_MAX;
+    }
+    return o->lo;
+}
+
 /* Time taken out of the rank before t. */
 static double removed(shrink *s, int64_t t, int *failed)
 {
-    size_t lo = 0, hi = s->n;
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        const occ *o = ms_spill_get(&s->r, m);
-        if (!o) {
-            *failed = 1;
-            return 0;
-        }
-        if (o->lo < t)
-            lo = m + 1;
-        else
-            hi = m;
-    }
+#define STARTS_BEFORE(i) (occ_lo(s, (i), failed) < t)
+    MS_WX_GALLOP(s->n, &s->hint, STARTS_BEFORE);
+#undef STARTS_BEFORE
+    size_t lo = s->hint;
     if (lo == 0)
         return 0;
     const occ *o = ms_spill_get(&s->r, lo - 1);
