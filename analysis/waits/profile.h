@@ -35,8 +35,9 @@ typedef struct ms_wx_wait_ns {
 /* Time by place (a hash: as many entries as places, not calls), and the
  * waiting calls (when asked for). */
 typedef struct ms_wx_profile {
-    ms_wx_place_ns *v;        /* open addressing; ns 0 and kind 0xff: empty */
+    ms_wx_place_ns *v;        /* open addressing; kind 0xff: empty */
     size_t cap, n;
+    uint32_t *used;           /* the slots taken, n of them (to clear) */
     ms_wx_wait_ns *waits;
     size_t nwaits, waits_cap;
     uint64_t out_ns;          /* outside MPI (compute and user regions) */

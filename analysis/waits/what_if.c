@@ -135,11 +135,13 @@ static double removed(shrink *s, int64_t t, int *failed)
     return s->share * (o->before + in);
 }
 
-/* The run's length with candidate c's change (its rank's stretches in s). */
-static int rewalk(const ms_wx_input *in, size_t n, const ms_waits *w, const cand *c, shrink *s, int64_t first,
-                  double *out)
+/* The run's length with each of the m changes of k (their ranks'
+ * stretches in sh), in one walk over the waiting calls: out[c]. */
+static int rewalk(const ms_wx_input *in, size_t n, const ms_waits *w, cand *const *k, shrink *sh, size_t m,
+                  int64_t first, double *out)
 {
-    double *ahead = calloc(n ? n : 1, sizeof *ahead);  /* per input: new less old, from its waits */
+    /* Per change and input: new less old, from its waits. */
+    double *ahead = calloc(m && n ? m * n : 1, sizeof *ahead);
     if (!ahead)
         return -1;
     ms_wx_order ord;
@@ -148,30 +150,32 @@ static int rewalk(const ms_wx_input *in, size_t n, const ms_waits *w, const cand
     size_t ri;
     while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1) {
         size_t ci = ms_wx_index_of_rank(in, n, x.cause);
-        double old = (double)(x.to - x.from);
         if (ci == SIZE_MAX)
             continue;
-        double sr = ahead[ri] - (ri == c->ri ? removed(s, x.from, &failed) : 0);
-        double sc = ahead[ci] - (ci == c->ri ? removed(s, x.to, &failed) : 0);
-        double now = ((double)x.to + sc) - ((double)x.from + sr);
-        if (now < 0)
-            now = 0;
-        ahead[ri] += now - old;
+        double old = (double)(x.to - x.from);
+        for (size_t c = 0; c < m; c++) {
+            double *a = &ahead[c * n];
+            double sr = a[ri] - (ri == k[c]->ri ? removed(&sh[c], x.from, &failed) : 0);
+            double sc = a[ci] - (ci == k[c]->ri ? removed(&sh[c], x.to, &failed) : 0);
+            double now = ((double)x.to + sc) - ((double)x.from + sr);
+            a[ri] += (now > 0 ? now : 0) - old;
+        }
     }
     if (rc == 0 && (got < 0 || failed))
         rc = -1;
     ms_wx_order_close(&ord);
-    double last = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        double end = (double)in[i].app_end + ahead[i] - (i == c->ri ? removed(s, in[i].app_end, &failed) : 0);
-        if (i == 0 || end > last)
-            last = end;
+    for (size_t c = 0; rc == 0 && c < m; c++) {
+        double last = 0;
+        for (size_t i = 0; i < n; i++) {
+            double end = (double)in[i].app_end + ahead[c * n + i] -
+                         (i == k[c]->ri ? removed(&sh[c], in[i].app_end, &failed) : 0);
+            if (i == 0 || end > last)
+                last = end;
+        }
+        out[c] = last - (double)first;
     }
     free(ahead);
-    if (failed)
-        rc = -1;
-    *out = last - (double)first;
-    return rc;
+    return failed ? -1 : rc;
 }
 
 static int same_place(const cand *c, int32_t rank, const ms_wx_place *p)
@@ -297,6 +301,9 @@ int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits
             v[c].t[i] = (double)ms_wx_profile_get(&p, &v[c].p);
     }
     ms_wx_profile_free(&p);
+    cand *take[MS_WX_FIXES];
+    shrink sh[MS_WX_FIXES];
+    size_t m = 0;
     for (size_t c = 0; rc == 0 && c < nc; c++) {
         cand *k = &v[c];
         double mine = k->t[k->ri], others = 0;
@@ -313,15 +320,18 @@ int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits
         if (k->remove <= 0 || mine <= 0)
             continue;
         k->share = k->remove / mine;
-        shrink s;
-        rc = shrink_open(&lanes[k->ri], &in[k->ri], k, &s);
-        double run = 0;
-        if (rc == 0)
-            rc = rewalk(in, n, w, k, &s, first, &run);
-        shrink_close(&s);
+        rc = shrink_open(&lanes[k->ri], &in[k->ri], k, &sh[m]);
+        take[m++] = k;
+    }
+    double run[MS_WX_FIXES];
+    if (rc == 0 && m)
+        rc = rewalk(in, n, w, take, sh, m, first, run);
+    for (size_t c = 0; c < m; c++) {
+        shrink_close(&sh[c]);
         if (rc != 0)
-            break;
-        double save = (double)w->run_ns - run;
+            continue;
+        const cand *k = take[c];
+        double save = (double)w->run_ns - run[c];
         w->fixes[w->nfixes++] = (ms_wx_fix){.rank = k->rank, .kind = k->p.kind, .from = k->from, .region = k->p.a,
                                             .region2 = k->p.b, .removed_ns = (uint64_t)(k->remove + 0.5),
                                             .saving_ns = save > 0 ? (uint64_t)(save + 0.5) : 0};
