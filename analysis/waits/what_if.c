@@ -193,6 +193,33 @@ static int fix_cmp(const void *a, const void *b)
     return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
+/* A (rank, region) of the critical path's pieces and its time on it. */
+typedef struct path_sum {
+    int32_t rank;
+    uint32_t region;
+    uint8_t is_mpi;
+    uint64_t ns;
+} path_sum;
+
+static int path_key_cmp(const void *a, const void *b)
+{
+    const path_sum *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->region != y->region)
+        return x->region < y->region ? -1 : 1;
+    return (x->is_mpi > y->is_mpi) - (x->is_mpi < y->is_mpi);
+}
+
+/* Longest first; ties by key. */
+static int path_sum_cmp(const void *a, const void *b)
+{
+    const path_sum *x = a, *y = b;
+    if (x->ns != y->ns)
+        return x->ns > y->ns ? -1 : 1;
+    return path_key_cmp(a, b);
+}
+
 /* The candidates: the largest root causes, then the regions longest on
  * the critical path (its pieces kept, by rank), MS_WX_FIXES in all. */
 static size_t candidates(const ms_wx_input *in, size_t n, const ms_waits *w, cand *v)
@@ -207,37 +234,36 @@ static size_t candidates(const ms_wx_input *in, size_t n, const ms_waits *w, can
                         .from = MS_WX_FIX_CAUSE, .delay_ns = c->delay_ns};
     }
     /* Path pieces by (rank, region): the few longest sums. */
-    while (k < MS_WX_FIXES) {
-        int32_t best_rank = -1;
-        ms_wx_place best = {0};
-        uint64_t best_ns = 0;
-        for (size_t i = 0; i < w->npath_segs; i++) {
-            const ms_wx_path_seg *s = &w->path_segs[i];
-            if (s->region == MS_WX_COMPUTE)
-                continue;
-            ms_wx_place p = {.a = s->region, .b = MS_WX_NONE, .kind = s->is_mpi ? MS_WX_CAUSE_MPI : MS_WX_CAUSE_USER};
-            int taken = 0;
-            for (size_t j = 0; j < k && !taken; j++)
-                taken = same_place(&v[j], s->rank, &p);
-            if (taken)
-                continue;
-            uint64_t sum = 0;
-            for (size_t j = 0; j < w->npath_segs; j++) {
-                const ms_wx_path_seg *q = &w->path_segs[j];
-                if (q->rank == s->rank && q->region == s->region && q->is_mpi == s->is_mpi)
-                    sum += (uint64_t)(q->to - q->from);
-            }
-            if (sum > best_ns || (sum == best_ns && best_rank >= 0 && s->rank < best_rank)) {
-                best_ns = sum;
-                best_rank = s->rank;
-                best = p;
-            }
-        }
-        size_t ri = best_rank >= 0 ? ms_wx_index_of_rank(in, n, best_rank) : SIZE_MAX;
-        if (ri == SIZE_MAX)
-            break;
-        v[k++] = (cand){.rank = best_rank, .ri = ri, .p = best, .from = MS_WX_FIX_PATH};
+    size_t ns = w->npath_segs;
+    path_sum *v2 = malloc((ns ? ns : 1) * sizeof *v2);
+    if (!v2)
+        return k;
+    size_t m = 0;
+    for (size_t i = 0; i < ns; i++) {
+        const ms_wx_path_seg *g = &w->path_segs[i];
+        if (g->region != MS_WX_COMPUTE)
+            v2[m++] = (path_sum){.rank = g->rank, .region = g->region, .is_mpi = g->is_mpi,
+                                 .ns = (uint64_t)(g->to - g->from)};
     }
+    qsort(v2, m, sizeof *v2, path_key_cmp);
+    size_t q = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (q && path_key_cmp(&v2[q - 1], &v2[i]) == 0)
+            v2[q - 1].ns += v2[i].ns;
+        else
+            v2[q++] = v2[i];
+    }
+    qsort(v2, q, sizeof *v2, path_sum_cmp);
+    for (size_t i = 0; i < q && k < MS_WX_FIXES; i++) {
+        ms_wx_place p = {.a = v2[i].region, .b = MS_WX_NONE, .kind = v2[i].is_mpi ? MS_WX_CAUSE_MPI : MS_WX_CAUSE_USER};
+        int taken = 0;
+        for (size_t j2 = 0; j2 < k && !taken; j2++)
+            taken = same_place(&v[j2], v2[i].rank, &p);
+        size_t ri = ms_wx_index_of_rank(in, n, v2[i].rank);
+        if (!taken && ri != SIZE_MAX)
+            v[k++] = (cand){.rank = v2[i].rank, .ri = ri, .p = p, .from = MS_WX_FIX_PATH};
+    }
+    free(v2);
     return k;
 }
 
