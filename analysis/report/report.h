@@ -57,6 +57,10 @@ int ms_roofline_csv(FILE *fp, const ms_roofline *r);
 int ms_report_waits_csv(FILE *fp, const ms_run *run);
 int ms_report_waits_text(FILE *fp, const ms_run *run);
 int ms_report_waits_json(FILE *fp, const ms_run *run);
+/* The sections that lead the text report's wait-state part
+ * (report_causes_text.c): "Root causes", "What a fix would save" and "The
+ * late ranks", each only when the analysis has something for it. */
+int ms_report_causes_text(FILE *fp, const ms_run *run);
 /* How the run ended (report_ending.c, run_end.h): the text section "Run
  * ended" (nothing when every rank finished) and the JSON member "ending"
  * (with its name). */
