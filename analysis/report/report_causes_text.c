@@ -16,7 +16,6 @@
 #include "cause_words.h"
 #include "report.h"
 #include "units.h"
-#include "../reduce/ops.h"
 #include "../waits/waits.h"
 
 #define LATE_ROWS 10
@@ -37,30 +36,17 @@ static void causes(FILE *fp, const ms_run *run, const ms_waits *w)
                 all);
     else
         fprintf(fp, "\nRoot causes: where the waiting began (%zu place%s)\n", n, plural(n));
+    char line[4096];
     for (size_t i = 0; i < n; i++) {
-        const ms_wx_cause *c = &w->causes[i];
-        char place[1700], delay[32], total[32], direct[32], indirect[32];
-        ms_cause_place(place, sizeof place, run, c->kind, c->region, c->region2);
-        ms_fmt_ns(delay, sizeof delay, c->delay_ns);
-        ms_fmt_ns(total, sizeof total, ms_sat_add(c->direct_ns, c->indirect_ns));
-        ms_fmt_ns(direct, sizeof direct, c->direct_ns);
-        ms_fmt_ns(indirect, sizeof indirect, c->indirect_ns);
-        fprintf(fp, "  rank %" PRId32 " · %s%s · delayed others by %s, which led to %s of waiting (%s direct, %s "
-                    "indirect)\n",
-                c->rank, place, c->kind == MS_WX_CAUSE_MPI ? ", not waiting" : "", delay, total, direct, indirect);
+        ms_cause_line(line, sizeof line, run, &w->causes[i]);
+        fprintf(fp, "  %s\n", line);
     }
-    char direct[32], indirect[32];
-    ms_fmt_ns(direct, sizeof direct, w->cause_direct_ns);
-    ms_fmt_ns(indirect, sizeof indirect, w->cause_indirect_ns);
-    fprintf(fp, "  in all: %s direct, %s indirect\n", direct, indirect);
-    fputs("  (delay: the time a rank took beyond the ranks that waited for it, before the point where they\n"
-          "  met; direct: the waiting it caused there; indirect: the waiting passed on by those who waited)\n",
-          fp);
+    ms_cause_total(line, sizeof line, w);
+    fprintf(fp, "  %s\n", line);
+    ms_put_wrapped(fp, MS_CAUSE_TERMS);
     if (w->cause_unexplained_ns) {
-        char u[32];
-        ms_fmt_ns(u, sizeof u, w->cause_unexplained_ns);
-        fprintf(fp, "  %s of waiting had no cause found: the rank waited for took no longer than the waiter\n"
-                    "  (clocks differ between ranks)\n", u);
+        ms_cause_unexplained(line, sizeof line, w);
+        ms_put_wrapped(fp, line);
     }
 }
 
@@ -68,25 +54,15 @@ static void fixes(FILE *fp, const ms_run *run, const ms_waits *w)
 {
     if (!w->has_what_if)
         return;
-    char run_s[32], bound[32];
-    ms_fmt_ns(run_s, sizeof run_s, w->run_ns);
-    ms_fmt_ns(bound, sizeof bound, w->no_waiting_ns);
-    fputs("\nWhat a fix would save: a projection on the recorded run (the waits a change would create are\n"
-          "not modelled)\n", fp);
-    fprintf(fp, "  with no waiting at all the run would take %s (of %s)\n", bound, run_s);
+    fputs("\nWhat a fix would save\n", fp);
+    ms_put_wrapped(fp, "(" MS_WHAT_IF_TERMS ")");
+    char line[4096];
+    ms_what_if_bound(line, sizeof line, w);
+    fprintf(fp, "  %s\n", line);
     size_t n = w->nfixes < MS_CAUSE_ROWS ? w->nfixes : MS_CAUSE_ROWS;
     for (size_t i = 0; i < n; i++) {
-        const ms_wx_fix *f = &w->fixes[i];
-        char action[2000], saving[32], removed[32];
-        ms_fix_action(action, sizeof action, run, f);
-        ms_fmt_ns(saving, sizeof saving, f->saving_ns);
-        ms_fmt_ns(removed, sizeof removed, f->removed_ns);
-        const char *from = f->from == MS_WX_FIX_PATH ? "on the critical path" : "a top root cause";
-        if (f->saving_ns)
-            fprintf(fp, "  %s would shorten the run by ~%s (of %s), taking %s out of it (%s)\n", action, saving,
-                    run_s, removed, from);
-        else
-            fprintf(fp, "  %s would not shorten the run, taking %s out of it (%s)\n", action, removed, from);
+        ms_fix_line(line, sizeof line, run, w, &w->fixes[i]);
+        fprintf(fp, "  %s\n", line);
     }
 }
 

@@ -298,9 +298,11 @@ int ms_html_waits(FILE *fp, const ms_run *run)
     fprintf(fp, "\"waits\":{\"available\":true,\"summary_ranks\":%zu,\"traced_ranks\":%zu,\"old_ranks\":%zu,"
                 "\"wait_ns\":%" PRIu64 ",\"calls\":%zu,\"mpi_ns\":%" PRIu64 ",\"messages\":%" PRIu64
                 ",\"collectives\":%" PRIu64 ",\"unmatched_sends\":%" PRIu64 ",\"unmatched_recvs\":%" PRIu64
-                ",\"unmatched_collectives\":%" PRIu64 ",\"clock_violations\":%" PRIu64 ",\n",
+                ",\"unmatched_collectives\":%" PRIu64 ",\"clock_violations\":%" PRIu64
+                ",\"clock_violation_max_ns\":%" PRIu64 ",\n",
             run->summary_ranks, run->wait_ranks, run->wait_ranks_old, w->wait_ns, w->ninst, run->mpi_ns, w->messages,
-            w->colls, w->unmatched_sends, w->unmatched_recvs, w->unmatched_colls, w->clock_violations);
+            w->colls, w->unmatched_sends, w->unmatched_recvs, w->unmatched_colls, w->clock_violations,
+            w->clock_violation_max_ns);
     if (put_patterns(fp, run, w) != 0)
         return -1;
     if (ms_html_wait_sites(fp, run, w) != 0 || put_late(fp, w) != 0 || put_path(fp, run, w) != 0 || put_marks(fp, run, w) != 0)
