@@ -256,7 +256,7 @@ static const char *const CAUSES_HTML =
     "<li>rank 2 · compute between MPI_Allreduce at solve&lt;3&gt; (app.c:30) and MPI_Finalize · delayed others by "
     "500 µs, which led to 500 µs of waiting (500 µs direct, 0 ns indirect)</li>\n"
     "</ol>\n"
-    "<p class=\"note\" id=\"causes-total\">in all: 213 ms direct, 291 ms indirect</p>\n"
+    "<p class=\"note\" id=\"causes-total\">In all: 213 ms direct, 291 ms indirect</p>\n"
     "<p class=\"note\" id=\"causes-terms\">(delay: the time a rank took beyond the ranks that waited for it, "
     "before the point where they met; direct: the waiting it caused there; indirect: the waiting passed on by "
     "those who waited)</p>\n"

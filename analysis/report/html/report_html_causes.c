@@ -2,6 +2,7 @@
  * (html_parts.h): HTML, not data; the text report's sentences
  * (cause_words.h), one list item each. Nothing without the analysis's
  * root causes (what-if). */
+#include <ctype.h>
 #include <stdlib.h>
 
 #include "../cause_words.h"
@@ -40,6 +41,7 @@ static void causes(FILE *fp, const ms_run *run, const ms_waits *w)
     }
     fputs("</ol>\n", fp);
     ms_cause_total(line, sizeof line, w);
+    line[0] = (char)toupper((unsigned char)line[0]);
     note(fp, "causes-total", line);
     note(fp, "causes-terms", MS_CAUSE_TERMS);
     if (w->cause_unexplained_ns) {
