@@ -183,7 +183,11 @@ static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
         ms_fmt_ns(c, sizeof c, p->compute_ns);
         ms_fmt_ns(m, sizeof m, p->mpi_ns);
         ms_fmt_pct(pct, sizeof pct, w->path_ns ? 100.0 * (double)(p->compute_ns + p->mpi_ns) / (double)w->path_ns : 0);
-        fprintf(fp, "  %5" PRId32 " %11s %11s  %10s %%\n", p->rank, c, m, pct);
+        fprintf(fp, "  %5" PRId32 " ", p->rank);
+        ms_cell(fp, c, 11, 1);
+        fputc(' ', fp);
+        ms_cell(fp, m, 11, 1);
+        fprintf(fp, "  %10s %%\n", pct);
     }
     /* One row per MPI function and call site. */
     ms_wait_site *g;
@@ -196,7 +200,9 @@ static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
         char t[32], label[512];
         ms_fmt_ns(t, sizeof t, g[i].ns);
         path_label(label, sizeof label, run, &g[i]);
-        fprintf(fp, "  %11s  %s\n", t, label);
+        fputs("  ", fp);
+        ms_cell(fp, t, 11, 1);
+        fprintf(fp, "  %s\n", label);
     }
     if (ng > n)
         fprintf(fp, "  ... %zu more (--json \"critical_path\" lists every region)\n", ng - n);
