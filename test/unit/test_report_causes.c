@@ -360,3 +360,20 @@ Test(report_causes, the_root_of_most_time_over_a_sites_regions)
     free(g);
     free(m);
 }
+
+static int html_wait_sites(FILE *fp, const ms_run *run)
+{
+    return ms_html_wait_sites(fp, run, run->waits);
+}
+
+Test(report_causes, html_rows_carry_the_root_rank)
+{
+    made *m = make_run();
+    char *got = written(html_wait_sites, &m->run);
+    cr_expect_not_null(strstr(got, "{\"rank\":0,\"pattern\":\"late_sender\",\"calls\":4,\"wait_ns\":300000000,"
+                                   "\"cause\":1,\"root\":3,\"call\":\"MPI_Waitall\","), "got:\n%s", got);
+    cr_expect_not_null(strstr(got, "{\"rank\":1,\"pattern\":\"late_sender\",\"calls\":2,\"wait_ns\":4000000,"
+                                   "\"cause\":0,\"root\":-1,"));
+    free(got);
+    free(m);
+}
