@@ -3,9 +3,13 @@
  * analysis/waits/waits.h):
  *   waits_csv   pattern,rank,region,instances,wait_s,cause_rank: one row per
  *               (pattern, waiting rank, region), most waiting first
- *   waits_text  the "Wait states" and "Critical path" sections, in words
- *   waits_json  the values of "wait_states" (the rows, with the region's
- *               dominant call site on that rank) and "critical_path"
+ *   waits_text  the root causes, what a fix would save and the late ranks
+ *               (report_causes_text.c), then the "Wait states" (each row
+ *               with its root-cause rank where another) and "Critical
+ *               path" sections, in words
+ *   waits_json  the values of "wait_states" (the rows, with their cause and
+ *               root-cause ranks and the region's dominant call site on
+ *               that rank) and "critical_path"
  * A run recorded in summary mode has neither: the text says that wait
  * states need a trace, the JSON holds null.
  */
