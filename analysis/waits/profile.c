@@ -167,10 +167,13 @@ static int in_call(ms_wx_lane *l, size_t *hint, const ms_wx_span *s, int64_t lo,
     ms_wx_instance x;
     int64_t wlo = hi, whi = hi;
     if (ms_wx_lane_instance(l, s->ev, hint, &x)) {
-        /* What the call spends after its waiting (the late partner's
-         * message coming in) goes with the waiting. */
+        /* What a point-to-point call spends after its waiting (the late
+         * partner's message coming in) goes with the waiting; a
+         * collective's time after the last rank came is its own, alike
+         * on every rank. */
+        int p2p = x.pattern == MS_WX_LATE_SENDER || x.pattern == MS_WX_LATE_RECEIVER;
         wlo = x.from > lo ? x.from : lo;
-        whi = hi;
+        whi = p2p || x.to > hi ? hi : x.to;
         if (whi <= wlo)
             wlo = whi = hi;
     }
