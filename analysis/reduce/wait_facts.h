@@ -43,9 +43,15 @@
 #include "../read/log_reader.h"
 #include "../waits/waits.h"
 
-/* The longest gap between the end of a poll and the start of the next one
- * of the same run (compute between polls): 1 ms. */
-#define MS_WX_POLL_GAP_NS 1000000
+/* The longest gap between the end of a call of a poll run and the start
+ * of the next one: 20 ms. A poll loop's own work between two polls is
+ * short (µs), but where ranks share cores with a busy machine the
+ * scheduler takes the core away between two polls for a time slice or
+ * more (up to about 15 ms seen on 2 cores loaded 3 times over), and a run
+ * cut there would lose the wait before the cut. A program that computes
+ * longer than this between its polls overlaps work with the message, and
+ * is not waiting. */
+#define MS_WX_POLL_GAP_NS 20000000
 
 typedef struct ms_wait_facts {
     ms_wx_spill spill;         /* finished by ms_wait_acc_finish */
