@@ -27,9 +27,10 @@ UNIT_TMPDIR_FIXTURE();
 #define DONE "mpi:test kind=wait bytes=8 peer=1 root=-1 tag=7 comm=0 request=irecv"
 #define PROBE "mpi:iprobe kind=point-to-point bytes=-1 peer=1 root=-1 tag=7 comm=0"
 #define FOUND "mpi:iprobe kind=point-to-point bytes=8 peer=1 root=-1 tag=7 comm=0"
+#define WAIT7 "mpi:wait kind=wait bytes=8 peer=1 root=-1 tag=7 comm=0 request=irecv"
 
 /* Region ids of rank 0's thread 0. */
-enum { R_INIT = 1, R_IRECV, R_POLL_A, R_DONE_A, R_POLL_B, R_PROBE, R_FOUND, R_RECV, R_FIN };
+enum { R_INIT = 1, R_IRECV, R_POLL_A, R_DONE_A, R_POLL_B, R_PROBE, R_FOUND, R_RECV, R_WAIT, R_FIN };
 
 #define GAP ((uint64_t)MS_WX_POLL_GAP_NS)
 #define POLL_NS 10u    /* each poll's duration */
@@ -78,6 +79,7 @@ static void receiver_start(synth *s)
     synth_region(s, 0, R_FOUND, FOUND);
     put_site(s, R_FOUND, 0x403000);
     synth_region(s, 0, R_RECV, RECV7);
+    synth_region(s, 0, R_WAIT, WAIT7);
     synth_region(s, 0, R_FIN, FIN);
     synth_event(s, 0, R_INIT, 1000, 2000);
 }
@@ -274,6 +276,25 @@ Test(poll_runs, probe_loop_then_recv_waits_from_the_first_probe)
 
     ms_run *run = reduce_run();
     expect_one_wait(run, RECV7, 3000, 6000);
+    ms_run_free(run);
+}
+
+Test(poll_runs, probe_loop_then_irecv_and_wait_waits_from_the_first_probe)
+{
+    /* The same with MPI_Irecv at 6120 and MPI_Wait at 6130 completing it:
+     * the wait waited from the first probe, 3000 to 6000. */
+    synth s;
+    receiver_start(&s);
+    polls(&s, R_PROBE, 3000, 6100, 100);
+    synth_event(&s, 0, R_FOUND, 6100, 6100 + POLL_NS);
+    synth_event(&s, 0, R_IRECV, 6120, 6125);
+    synth_message(&s, 0, synth_op("irecv"), MS_MESSAGE_RECV, 0, 1, 7, 8, 6120);
+    synth_event(&s, 0, R_WAIT, 6130, 6200);
+    receiver_end(&s, 10000);
+    write_sender(6000, 9000);
+
+    ms_run *run = reduce_run();
+    expect_one_wait(run, WAIT7, 3000, 6000);
     ms_run_free(run);
 }
 
