@@ -62,12 +62,14 @@ case_run() {
     local plain
     plain=$(run_2 "$dir/$prog" 0 $ITER "${modes[@]}" 2>/dev/null)
     [ "$(cat "$dir/$name.out")" = "$plain" ] || fail "$name: the program's output changed under the library"
-    if ! "$MERGE" --waits-csv "$dir/$name.waits.csv" --json "$dir/$name.json" "$logs" 2>"$dir/$name.merge.err"; then
+    if ! "$MERGE" --waits-csv "$dir/$name.waits.csv" --json "$dir/$name.json" --trace "$dir/$name.trace.json" "$logs" \
+        2>"$dir/$name.merge.err"; then
         fail "$name: the merge failed: $(tail -3 "$dir/$name.merge.err")"
         return
     fi
     local why
-    if ! why=$("$PYTHON" "$here/polling/check.py" $D $ITER "$dir/$name.waits.csv" "$dir/$name.json" "$@"); then
+    if ! why=$("$PYTHON" "$here/polling/check.py" $D $ITER "$dir/$name.waits.csv" "$dir/$name.json" \
+        "$dir/$name.trace.json" "$@"); then
         fail "$name: $why"
         return
     fi
