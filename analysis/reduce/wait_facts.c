@@ -494,12 +494,12 @@ static int keep(const slot *s, const ms_read_event *e, size_t nrecords)
     return s->cls != C_USER && s->cls != C_MPI && (s->cls != C_COMPLETE || nrecords || s->single_recv);
 }
 
-/* Event e (slot s) taken into its thread's
- * poll run; `completes`: it completed requests. 1 when the ends it
- * completes waited from *from (the run's first poll) and are charged:
- * all of them, or, where *post is not UINT64_MAX, the receive posted then
- * (a probed message's irecv or imrecv, completed by a wait). 0 when they
- * keep the event's own start and charge; -1 when out of memory. */
+/* Event e (slot s) taken into its thread's poll run (wait_facts.h);
+ * `completes`: it completed requests. 1 when the ends it completes waited
+ * from *from (the run's first poll) and are charged: all of them, or,
+ * where *post is not UINT64_MAX, the receive posted then (a probed
+ * message's irecv or imrecv, completed by a wait). 0 when they keep the
+ * event's own start and charge; -1 when out of memory. */
 static int poll_step(ms_wait_acc *a, const slot *s, const ms_read_event *e, int completes,
                      int64_t *from, uint64_t *post)
 {
