@@ -298,6 +298,43 @@ Test(poll_runs, probe_loop_then_irecv_and_wait_waits_from_the_first_probe)
     ms_run_free(run);
 }
 
+Test(poll_runs, polled_synchronous_send_waits_for_the_late_receiver)
+{
+    /* Rank 0 posts an Issend at 3000 and polls it from 3100 until the
+     * test at 8000 completes it; rank 1's receive is posted at 6000: rank
+     * 0 waited from its first poll, 3100 to 6000, late receiver. */
+    synth s;
+    receiver_start(&s);
+    synth_region(&s, 0, 20, "mpi:issend kind=point-to-point bytes=8 peer=1 root=-1 tag=7 comm=0");
+    synth_region(&s, 0, 21, "mpi:test kind=wait bytes=8 peer=1 root=-1 tag=7 comm=0 request=issend");
+    put_site(&s, 21, 0x401000);
+    synth_event(&s, 0, 20, 3000, 3010);
+    polls(&s, R_POLL_A, 3100, 8000, 100);
+    synth_message(&s, 0, synth_op("issend"), 0, 0, 1, 7, 8, 3000);
+    synth_event(&s, 0, 21, 8000, 8000 + POLL_NS);
+    receiver_end(&s, 10000);
+    open_rank(&s, 1);
+    synth_region(&s, 0, 0, INIT);
+    synth_region(&s, 0, 1, "mpi:recv kind=point-to-point bytes=8 peer=0 root=-1 tag=7 comm=0");
+    synth_region(&s, 0, 2, FIN);
+    synth_event(&s, 0, 0, 1000, 2000);
+    synth_event(&s, 0, 1, 6000, 6100);
+    synth_event(&s, 0, 2, 9000, 9200);
+    cr_assert_eq(synth_close(&s, 9000), 0);
+
+    ms_run *run = reduce_run();
+    const ms_waits *w = run->waits;
+    cr_assert_eq(w->ninst, 1, "%zu waiting calls", w->ninst);
+    ms_wx_instance x;
+    cr_assert_eq(ms_waits_inst_read(w, 0, 1, &x), 0);
+    cr_expect_eq(x.rank, 0);
+    cr_expect_eq(x.pattern, MS_WX_LATE_RECEIVER);
+    cr_expect_eq(x.cause, 1);
+    cr_expect_eq(x.from, AT(3100));
+    cr_expect_eq(x.to, AT(6000));
+    ms_run_free(run);
+}
+
 Test(poll_runs, recv_long_after_the_probes_waits_alone)
 {
     /* The same, but the receive comes more than the bound after the last
