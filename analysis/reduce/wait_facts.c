@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../common/op_class.h"
+#include "../../common/op_names.h"
 #include "../read/idmap.h"
 #include "../../common/region_parse.h"
 #include "../waits/grow.h"
@@ -25,6 +26,16 @@ enum cls {
     C_COLL_POST,       /* a non-blocking collective's post */
 };
 
+/* What a call is to a poll run (see wait_facts.h). */
+enum poll {
+    P_NONE = 0,        /* any other MPI call: it ends the run */
+    P_TEST,            /* the test family: polls that may complete ends */
+    P_PROBE,           /* iprobe, improbe: polls for a message */
+    P_RECV,            /* a blocking receive (recv, mrecv): takes a probed message */
+    P_RECV_POST,       /* irecv, imrecv: posts the receive of a probed message */
+    P_OUTSIDE,         /* not an MPI call (a user region): no part of runs */
+};
+
 typedef struct slot {
     uint8_t cls;
     uint8_t sync;      /* sends: see ms_wx_msg */
@@ -32,11 +43,25 @@ typedef struct slot {
     uint8_t charge;
     uint8_t single_recv;  /* completions: the name attributes one receive */
     uint8_t single_send;  /* start: the name attributes one persistent send */
+    uint8_t poll;         /* enum poll */
+    uint32_t op;          /* the op's id (ms_op_id; 0: none) */
     int64_t comm, peer, root, tag;
     uint32_t name;     /* index into the facts' names of the pair met last; MS_WX_NONE: not yet */
     uint32_t name_site;   /* the call-site entry of that pair */
     char *tmpname;     /* the name until an event needs it */
 } slot;
+
+/* A thread's poll run: its polls so far, or the receive that takes its
+ * probed message. */
+enum run_state { R_NONE = 0, R_TEST, R_PROBE, R_POSTED };
+
+typedef struct poll_run {
+    int64_t first;     /* the first poll's start */
+    int64_t last;      /* the last call's end */
+    uint64_t post;     /* R_POSTED: the receive's post time */
+    uint32_t op, site; /* the polls' op and call site (the log's index) */
+    uint8_t state;     /* enum run_state */
+} poll_run;
 
 /* Requests posted and not yet completed: post time -> the end. */
 typedef struct pend {
@@ -58,6 +83,8 @@ struct ms_wait_acc {
     ms_idmap pairs;            /* (slot, call-site entry) -> name index */
     ms_wx_end *evends;         /* the ends the event being read completes */
     size_t nevends, evends_cap;
+    poll_run *runs;            /* per thread */
+    size_t runs_cap;
 };
 
 void ms_wait_facts_init(ms_wait_facts *f)
@@ -93,6 +120,7 @@ void ms_wait_acc_free(ms_wait_acc *a)
     free(a->msgs);
     free(a->pend);
     free(a->evends);
+    free(a->runs);
     free(a);
 }
 
@@ -136,6 +164,7 @@ static void classify(slot *s, const char *name)
     ms_region_info ri;
     if (!ms_region_is_mpi(name, strlen(name))) {
         s->cls = C_USER;
+        s->poll = P_OUTSIDE;
         return;
     }
     s->cls = C_MPI;
@@ -147,6 +176,13 @@ static void classify(slot *s, const char *name)
     s->tag = ri.tag;
     ms_op_meaning op = ms_op_meaning_of(ri.op), req = ms_op_meaning_of(ri.request);
     int cc = coll_class(op), blocking = ms_op_blocking(op);
+    s->op = ms_op_id(ri.op, strlen(ri.op));
+    if (op.traits & MS_OPT_TEST)
+        s->poll = ms_op_completes(op) ? P_TEST : op.cls == MS_OPC_PROBE ? P_PROBE : P_NONE;
+    else if (op.cls == MS_OPC_RECV && blocking)
+        s->poll = P_RECV;
+    else if (op.cls == MS_OPC_RECV && (op.traits & MS_OPT_POST))
+        s->poll = P_RECV_POST;
     if (op.cls == MS_OPC_SEND && blocking) {
         s->cls = C_SEND;
         s->sync = (op.traits & MS_OPT_SYNCHRONOUS) ? 1 : (op.traits & MS_OPT_STANDARD) ? 2 : 0;
@@ -439,6 +475,72 @@ static int keep(const slot *s, const ms_read_event *e, size_t nrecords)
     return s->cls != C_USER && s->cls != C_MPI && (s->cls != C_COMPLETE || nrecords || s->single_recv);
 }
 
+/* Event e (slot s) taken into its thread's poll run (wait_facts.h);
+ * `completes`: it completed requests. 1 when the ends it completes waited
+ * from *from (the run's first poll) and are charged: all of them, or,
+ * where *post is not UINT64_MAX, the receive posted then (a probed
+ * message's irecv or imrecv, completed by a wait). 0 when they keep the
+ * event's own start and charge; -1 when out of memory. */
+static int poll_step(ms_wait_acc *a, const slot *s, const ms_read_event *e, int completes,
+                     int64_t *from, uint64_t *post)
+{
+    *post = UINT64_MAX;
+    if (s->poll == P_OUTSIDE)
+        return 0;
+    if (ms_grow((void **)&a->runs, &a->runs_cap, (size_t)e->thread + 1, sizeof *a->runs) != 0)
+        return -1;
+    poll_run *r = &a->runs[e->thread];
+    int64_t start = (int64_t)e->start_ns;
+    /* The call comes soon enough after the run's last one to continue it. */
+    int near = r->state != R_NONE && start - r->last <= MS_WX_POLL_GAP_NS;
+    int same = near && r->op == s->op && r->site == e->site;
+    switch (s->poll) {
+    case P_TEST:
+        if (!(same && r->state == R_TEST)) {
+            /* A new run; polls for the receive of a probed message go on
+             * from the probe run's start. */
+            int64_t first = near && r->state == R_POSTED ? r->first : start;
+            *r = (poll_run){.first = first, .op = s->op, .site = e->site, .state = R_TEST};
+        }
+        r->last = (int64_t)e->end_ns;
+        *from = r->first;
+        if (completes)
+            r->state = R_NONE;
+        return 1;
+    case P_PROBE:
+        if (!(same && r->state == R_PROBE))
+            *r = (poll_run){.first = start, .op = s->op, .site = e->site, .state = R_PROBE};
+        r->last = (int64_t)e->end_ns;
+        return 0;
+    case P_RECV:
+        if (near && r->state == R_PROBE) {
+            *from = r->first;
+            r->state = R_NONE;
+            return 1;
+        }
+        break;
+    case P_RECV_POST:
+        if (near && r->state == R_PROBE) {
+            r->state = R_POSTED;
+            r->post = e->start_ns;
+            r->last = (int64_t)e->end_ns;
+            return 0;
+        }
+        break;
+    default:
+        if (near && r->state == R_POSTED && s->cls == C_COMPLETE && s->charge) {
+            *from = r->first;
+            *post = r->post;
+            r->state = R_NONE;
+            return 1;
+        }
+        break;
+    }
+    /* Any other call ends the run. */
+    r->state = R_NONE;
+    return 0;
+}
+
 int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e, uint32_t site)
 {
     slot *s = &a->slots[e->region];
@@ -517,14 +619,21 @@ int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e, uint32_t site)
             rc = record(a, &a->msgs[i], e, ev);
     }
     a->nmsgs = k;
+    /* A poll run's ends waited from its first poll. */
+    int64_t from = 0;
+    uint64_t post = UINT64_MAX;
+    int polled = rc == 0 ? poll_step(a, s, e, a->nevends > 0 || nrec > 0, &from, &post) : 0;
+    if (polled < 0)
+        rc = -1;
     /* The event is done: its ends, each with what its match needs of it. */
     for (size_t i = 0; rc == 0 && i < a->nevends; i++) {
         ms_wx_end *x = &a->evends[i];
-        x->ev_start = kept.start;
+        int run = polled == 1 && (post == UINT64_MAX || (x->kind == MS_WX_END_RECV && (uint64_t)x->entry == post));
+        x->ev_start = run ? from : kept.start;
         x->ev_end = kept.end;
         x->region = kept.region;
         x->thread = kept.thread;
-        x->charge = kept.charge;
+        x->charge = run ? 1 : kept.charge;
         rc = ms_wx_spill_end(&a->out->spill, x);
     }
     a->nevends = 0;

@@ -15,6 +15,23 @@
  * ends of the event being read until it is done. Times stay on the rank's
  * tool clock (the analysis moves them); events name regions by an index
  * into the facts' own list of names.
+ *
+ * Polling counts as waiting. A thread's poll run is a sequence of calls of
+ * one test-family op (test, testany, testsome, testall: the op trait
+ * `test` of pmpi/calls.tbl with a completion class) or of one probe op
+ * (iprobe, improbe) at one call site, each starting at most
+ * MS_WX_POLL_GAP_NS after the previous one ended. The call site stands in
+ * for "the same requests or message": a poll that completes nothing names
+ * no peer or tag (its region name differs from the completing one's), so
+ * the op and the call site decide. The ends that a poll of a test run
+ * completes wait from the run's first poll's start and are charged, as
+ * those of the blocking form (late sender, late receiver, a non-blocking
+ * collective's patterns); the run ends there. A probe run followed within
+ * the bound by the receive that takes its message (recv, mrecv; or an
+ * irecv or imrecv, then at once the wait that completes it, or test polls
+ * for it) gives that receive's end the probe run's first start. Any other
+ * MPI call on the thread, or a longer gap, ends a run; user regions do not.
+ * Events keep their own start (the lane of MPI calls is unchanged).
  */
 #ifndef MPISCOPE_WAIT_FACTS_H
 #define MPISCOPE_WAIT_FACTS_H
@@ -25,6 +42,15 @@
 #include "p2p.h"
 #include "../read/log_reader.h"
 #include "../waits/waits.h"
+
+/* The longest gap between the end of a call of a poll run and the start
+ * of the next one: 2 ms. A poll loop's own work between two polls is
+ * short (µs); a program that computes longer than this between its polls
+ * overlaps work with the message, and is not waiting. Where ranks share
+ * cores, the scheduler may take the core away between two polls for a
+ * time slice: the run is then cut there, and only its part after the cut
+ * counts as waiting. */
+#define MS_WX_POLL_GAP_NS 2000000
 
 typedef struct ms_wait_facts {
     ms_wx_spill spill;         /* finished by ms_wait_acc_finish */
