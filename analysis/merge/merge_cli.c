@@ -18,6 +18,7 @@
 
 #include "../reduce/mem_guard.h"
 #include "../reduce/reduce.h"
+#include "../reduce/wait_facts.h"
 #include "../report/report.h"
 #include "../report/out_file.h"
 #include "../report/safe_text.h"
@@ -77,6 +78,8 @@ static void usage(FILE *fp)
           "  -j, --jobs N      threads reading logs (default: one per CPU)\n"
           "  --no-waits        leave out the wait-state analysis and the critical path\n"
           "                    (their memory grows with the MPI calls of the trace)\n"
+          "  --poll-gap S      polls of one loop at most S seconds apart wait as one\n"
+          "                    call (default 0.002)\n"
           "  --mem-limit SIZE  leave them out (and say so) when they would take more\n"
           "                    than SIZE (512M, 8G; 0: no limit; default: half of the\n"
           "                    memory available, MemAvailable or the cgroup's room)\n"
@@ -127,6 +130,7 @@ static const struct option other_opts[] = {
     {"jobs", required_argument, NULL, 'j'},
     {"no-waits", no_argument, NULL, 'W'},
     {"mem-limit", required_argument, NULL, 'M'},
+    {"poll-gap", required_argument, NULL, 'P'},
     {"from", required_argument, NULL, 's'},
     {"to", required_argument, NULL, 'e'},
     {"ranks", required_argument, NULL, 'r'},
@@ -147,6 +151,7 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
     window = MS_WINDOW_ALL;
     o->window = &window;
     ms_reduce_set_waits(1);
+    ms_wait_facts_set_poll_gap(MS_WX_POLL_GAP_NS);
     opterr = 0;
     int c;
     while ((c = getopt_long(argc, argv, ":j:hV", longopts, NULL)) != -1) {
@@ -172,6 +177,13 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
                 return usage_error("--mem-limit wants a size such as 512M or 8G (0: no limit), not \"%s\"", optarg);
             o->mem_limit_set = 1;
             break;
+        case 'P': {
+            int64_t ns;
+            if (ms_window_parse_seconds(optarg, &ns) != 0 || ns < 0)
+                return usage_error("--poll-gap wants seconds (0 or more), not \"%s\"", optarg);
+            ms_wait_facts_set_poll_gap(ns);
+            break;
+        }
         case 's':
         case 'e':
             if (ms_window_parse_seconds(optarg, c == 's' ? &window.from_ns : &window.to_ns) != 0)

@@ -11,6 +11,13 @@
 #include "../../common/region_parse.h"
 #include "../waits/grow.h"
 
+static int64_t poll_gap_ns = MS_WX_POLL_GAP_NS;
+
+void ms_wait_facts_set_poll_gap(int64_t ns)
+{
+    poll_gap_ns = ns;
+}
+
 /* What a region's calls are to the analysis. */
 enum cls {
     C_SKIP = 0,        /* the tool's own, GPU activity */
@@ -492,7 +499,7 @@ static int poll_step(ms_wait_acc *a, const slot *s, const ms_read_event *e, int 
     poll_run *r = &a->runs[e->thread];
     int64_t start = (int64_t)e->start_ns;
     /* The call comes soon enough after the run's last one to continue it. */
-    int near = r->state != R_NONE && start - r->last <= MS_WX_POLL_GAP_NS;
+    int near = r->state != R_NONE && start - r->last <= poll_gap_ns;
     int same = near && r->op == s->op && r->site == e->site;
     switch (s->poll) {
     case P_TEST:

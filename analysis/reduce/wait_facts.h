@@ -52,6 +52,10 @@
  * counts as waiting. */
 #define MS_WX_POLL_GAP_NS 2000000
 
+/* The gap for the reductions that follow (the merge's --poll-gap; set
+ * before any log is read): ns, or MS_WX_POLL_GAP_NS. */
+void ms_wait_facts_set_poll_gap(int64_t ns);
+
 typedef struct ms_wait_facts {
     ms_wx_spill spill;         /* finished by ms_wait_acc_finish */
     uint32_t nev;              /* events numbered */
