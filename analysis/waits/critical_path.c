@@ -1,181 +1,21 @@
 /* The critical path, walked backward from the last rank to enter
  * MPI_Finalize (waits.h). */
-#include "waits_internal.h"
+#include "lanes.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* A piece of a rank's first thread where one user region is innermost. */
-typedef struct piece {
-    int64_t lo, hi;
-    uint32_t region;
-    uint32_t pad;
-} piece;
-
-/* What the walk needs of one rank, read from disk a block at a time. */
-typedef struct lane {
-    const ms_wx_input *in;
-    ms_spill_reader mpi;     /* its first thread's MPI calls (ms_wx_span), by start */
-    size_t nmpi;
-    ms_spill_file pieces_file;
-    ms_spill_reader pieces;  /* innermost user regions (piece), disjoint, by start */
-    size_t npieces;
-    ms_spill_reader inst;    /* its waiting calls, by event */
-    size_t piece_hint;     /* where the last lookup of a piece ended */
-    int failed;
-} lane;
 
 typedef struct walk {
     const ms_wx_input *in;
     size_t nranks;
-    lane *lanes;
+    ms_wx_lane *lanes;
     uint64_t *region_ns;   /* by region index; the last slot is (compute) */
     uint32_t nregions;
     ms_waits *w;
     size_t segcap;         /* of w->path_segs */
     int nomem;
 } walk;
-
-/* Lane l's MPI call j, on the common clock. */
-static inline ms_wx_span lane_at(lane *l, size_t j)
-{
-    const ms_wx_span *x = ms_spill_get(&l->mpi, j);
-    if (!x) {
-        l->failed = 1;
-        return (ms_wx_span){.region = MS_WX_NONE, .ev = MS_WX_NONE};
-    }
-    return ms_wx_span_moved(l->in, x);
-}
-
-static inline piece piece_at(lane *l, size_t i)
-{
-    const piece *p = ms_spill_get(&l->pieces, i);
-    if (!p) {
-        l->failed = 1;
-        return (piece){0, 0, MS_WX_NONE, 0};
-    }
-    return *p;
-}
-
-/* Pieces are written as they are made; the last one waits, since the next
- * may continue it. */
-typedef struct piece_out {
-    ms_spill_file *f;
-    piece last;
-    int has;
-} piece_out;
-
-static int add_piece(piece_out *o, int64_t lo, int64_t hi, uint32_t region)
-{
-    if (hi <= lo)
-        return 0;
-    if (o->has && o->last.hi == lo && o->last.region == region) {
-        o->last.hi = hi;
-        return 0;
-    }
-    if (o->has && ms_spill_file_put(o->f, &o->last) != 0)
-        return -1;
-    o->last = (piece){lo, hi, region, 0};
-    o->has = 1;
-    return 0;
-}
-
-/* The first thread's user regions (properly nested), by start, flattened
- * into the pieces where each is innermost: only the regions open at once
- * are held. */
-static int flatten(lane *l)
-{
-    ms_xsort_iter it;
-    if (ms_xsort_iter_init(&it, &l->in->spill->user, 256) != 0)
-        return -1;
-    piece_out o = {.f = &l->pieces_file};
-    ms_wx_span *stack = NULL;
-    size_t depth = 0, cap = 0;
-    int64_t at = INT64_MIN;
-    int rc = 0;
-    for (;;) {
-        const ms_wx_span *raw = ms_xsort_next(&it);
-        if (!raw && it.failed) {
-            rc = -1;
-            break;
-        }
-        ms_wx_span e = raw ? ms_wx_span_moved(l->in, raw) : (ms_wx_span){0};
-        int64_t next = raw ? e.start : INT64_MAX;
-        /* Close what ends before the next one starts. */
-        while (rc == 0 && depth) {
-            const ms_wx_span *top = &stack[depth - 1];
-            if (top->end > next)
-                break;
-            rc = add_piece(&o, at > top->start ? at : top->start, top->end, top->region);
-            at = top->end;
-            depth--;
-        }
-        if (rc != 0 || !raw)
-            break;
-        if (depth) {
-            const ms_wx_span *top = &stack[depth - 1];
-            /* The same region over the same time as the one on top (a log
-             * that repeats its events) adds nothing. */
-            if (top->start == e.start && top->end == e.end && top->region == e.region)
-                continue;
-            if ((rc = add_piece(&o, at > top->start ? at : top->start, e.start, top->region)) != 0)
-                break;
-        }
-        at = e.start;
-        if (depth == cap) {
-            size_t c = cap ? cap * 2 : 16;
-            ms_wx_span *v = realloc(stack, c * sizeof *v);
-            if (!v) {
-                rc = -1;
-                break;
-            }
-            stack = v;
-            cap = c;
-        }
-        stack[depth++] = e;
-    }
-    if (rc == 0 && o.has)
-        rc = ms_spill_file_put(o.f, &o.last);
-    if (rc == 0)
-        rc = ms_spill_file_flush(o.f);
-    free(stack);
-    ms_xsort_iter_free(&it);
-    return rc;
-}
-
-/* Steps a hinted search takes from its hint before it bisects. */
-#define HINT_STEPS 8
-
-/* Records each of the walk's readers holds: 16 MiB for the three readers
- * of every rank together, 64 to 1,024 each. */
-static size_t walk_block(size_t nranks)
-{
-    size_t per = (16u << 20) / (sizeof(ms_wx_span) + sizeof(piece) + sizeof(ms_wx_instance)) / (nranks ? nranks : 1);
-    return per < 64 ? 64 : per > 1024 ? 1024 : per;
-}
-
-static int make_lane(const ms_wx_input *in, lane *l, const ms_wx_inst_file *f, size_t ri, size_t blk)
-{
-    l->in = in;
-    ms_spill_file_init(&l->pieces_file, sizeof(piece), 4096);
-    if (ms_xsort_flatten(&in->spill->lane) != 0 || flatten(l) != 0)
-        return -1;
-    l->nmpi = (size_t)ms_xsort_count(&in->spill->lane);
-    ms_spill_reader_init(&l->mpi, &in->spill->lane.file, 0, l->nmpi, blk);
-    l->npieces = (size_t)l->pieces_file.n;
-    ms_spill_reader_init(&l->pieces, &l->pieces_file, 0, l->npieces, blk);
-    ms_spill_reader_init(&l->inst, &f->f, f->off[ri], f->off[ri + 1] - f->off[ri], blk);
-    l->piece_hint = l->npieces;
-    return 0;
-}
-
-static void free_lane(lane *l)
-{
-    ms_spill_reader_free(&l->mpi);
-    ms_spill_reader_free(&l->pieces);
-    ms_spill_reader_free(&l->inst);
-    ms_spill_file_free(&l->pieces_file);
-}
 
 /* A stretch [a, b) of the path on lane ri into w->path_segs (in walk
  * order; sorted by time once the walk is done). */
@@ -184,8 +24,8 @@ static int64_t seg_len(const ms_wx_path_seg *s)
     return s->to - s->from;
 }
 
-/* Is piece x shorter than y (the heap's order; ties: the earlier first)?
- * The walk goes backward, so a piece as long as the shortest kept comes
+/* Is ms_wx_piece x shorter than y (the heap's order; ties: the earlier first)?
+ * The walk goes backward, so a ms_wx_piece as long as the shortest kept comes
  * before it and is dropped at once: pieces of one length (a loop's) never
  * churn the heap. */
 static int seg_less(const ms_wx_path_seg *x, const ms_wx_path_seg *y)
@@ -232,7 +72,7 @@ static inline __attribute__((always_inline)) void add_seg(walk *k, size_t ri, ui
     keep_seg(k, &seg);
 }
 
-/* A piece into the heap of the longest MS_WX_PATH_SEGS, the shortest first
+/* A ms_wx_piece into the heap of the longest MS_WX_PATH_SEGS, the shortest first
  * (a full heap's shortest is shorter than seg: add_seg checked). */
 static void keep_seg(walk *k, const ms_wx_path_seg *seg)
 {
@@ -271,7 +111,7 @@ static uint32_t slot_of(const walk *k, uint32_t region)
     return region < k->nregions ? region : k->nregions;
 }
 
-static void add_compute_in(walk *k, lane *l, size_t ri, int64_t a, int64_t b);
+static void add_compute_in(walk *k, ms_wx_lane *l, size_t ri, int64_t a, int64_t b);
 
 /* Time [a, b) outside MPI on lane l: to the innermost user regions, the
  * rest to (compute). */
@@ -279,7 +119,7 @@ static inline __attribute__((always_inline)) void add_compute(walk *k, size_t ri
 {
     if (b <= a)
         return;
-    lane *l = &k->lanes[ri];
+    ms_wx_lane *l = &k->lanes[ri];
     k->w->path_ranks[ri].compute_ns += (uint64_t)(b - a);
     if (l->npieces == 0) {
         /* A rank without user regions: all of it is (compute). */
@@ -291,21 +131,21 @@ static inline __attribute__((always_inline)) void add_compute(walk *k, size_t ri
 }
 
 /* The rest of add_compute: the user regions' pieces in [a, b). */
-static void add_compute_in(walk *k, lane *l, size_t ri, int64_t a, int64_t b)
+static void add_compute_in(walk *k, ms_wx_lane *l, size_t ri, int64_t a, int64_t b)
 {
     uint64_t inside = 0;
     int64_t at = a;
-    /* The first piece that ends after a: the walk goes backward, so it is
+    /* The first ms_wx_piece that ends after a: the walk goes backward, so it is
      * at or just below where the last lookup ended (else a bisection
      * below it finds it). */
     size_t lo = 0, hi = l->piece_hint < l->npieces ? l->piece_hint + 1 : l->npieces;
-    if (hi < l->npieces && piece_at(l, hi).hi <= a) {
+    if (hi < l->npieces && ms_wx_piece_at(l, hi).hi <= a) {
         /* Not below the hint after all: bisect above it. */
         lo = hi;
         hi = l->npieces;
     }
-    for (int step = 0; lo == 0 && step < HINT_STEPS && hi > 0; step++) {
-        if (piece_at(l, hi - 1).hi <= a) {
+    for (int step = 0; lo == 0 && step < MS_WX_HINT_STEPS && hi > 0; step++) {
+        if (ms_wx_piece_at(l, hi - 1).hi <= a) {
             lo = hi;
             break;
         }
@@ -313,14 +153,14 @@ static void add_compute_in(walk *k, lane *l, size_t ri, int64_t a, int64_t b)
     }
     while (lo < hi) {
         size_t m = lo + (hi - lo) / 2;
-        if (piece_at(l, m).hi <= a)
+        if (ms_wx_piece_at(l, m).hi <= a)
             lo = m + 1;
         else
             hi = m;
     }
     l->piece_hint = lo;
     for (size_t i = lo; i < l->npieces; i++) {
-        piece p = piece_at(l, i);
+        ms_wx_piece p = ms_wx_piece_at(l, i);
         if (p.lo >= b)
             break;
         int64_t x = p.lo > a ? p.lo : a;
@@ -346,83 +186,6 @@ static inline __attribute__((always_inline)) void add_mpi(walk *k, size_t ri, ui
     add_seg(k, ri, region, 1, a, b);
 }
 
-static inline uint32_t inst_ev(lane *l, size_t i)
-{
-    const ms_wx_instance *x = ms_spill_get(&l->inst, i);
-    if (!x) {
-        l->failed = 1;
-        return UINT32_MAX;
-    }
-    return x->ev;
-}
-
-/* The waiting call on event ev of lane l into *out; 0 when none. *hint:
- * where the previous lookup on the lane ended; the walk goes backward,
- * so the answer is most often at or just below it (else a bisection
- * finds it). */
-static int instance_of(lane *l, uint32_t ev, size_t *hint, ms_wx_instance *out)
-{
-    size_t n = (size_t)l->inst.n, lo = 0, hi = n, i = *hint < n ? *hint : n;
-    for (int step = 0; step < HINT_STEPS; step++) {
-        if (i > 0 && !(inst_ev(l, i - 1) < ev)) {
-            i--;
-            continue;
-        }
-        if (i == n || !(inst_ev(l, i) < ev))
-            lo = hi = i;
-        else
-            lo = i + 1;
-        break;
-    }
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        if (inst_ev(l, m) < ev)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    *hint = lo;
-    if (lo >= n || inst_ev(l, lo) != ev)
-        return 0;
-    const ms_wx_instance *x = ms_spill_get(&l->inst, lo);
-    if (!x)
-        return 0;
-    *out = *x;
-    return 1;
-}
-
-static size_t index_of_rank(const walk *k, int32_t rank)
-{
-    size_t lo = 0, hi = k->nranks;
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        if (k->in[m].rank < rank)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    return lo < k->nranks && k->in[lo].rank == rank ? lo : SIZE_MAX;
-}
-
-/* The last of lane l's MPI calls that starts before t, among the first
- * `limit`; SIZE_MAX when none. */
-static size_t last_before(lane *l, size_t limit, int64_t t)
-{
-    /* Most often the walk left this lane at t: the answer is just below
-     * the limit. */
-    for (size_t i = limit, step = 0; i > 0 && step < HINT_STEPS; i--, step++)
-        if (lane_at(l, i - 1).start < t)
-            return i - 1;
-    size_t lo = 0, hi = limit > HINT_STEPS ? limit - HINT_STEPS : 0;
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        if (lane_at(l, m).start < t)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    return lo ? lo - 1 : SIZE_MAX;
-}
 
 static void run_walk(walk *k, size_t ri)
 {
@@ -442,12 +205,12 @@ static void run_walk(walk *k, size_t ri)
     while (left && hint && k->w->path_steps < guard) {
         k->w->path_steps++;
         const ms_wx_input *r = &k->in[ri];
-        lane *l = &k->lanes[ri];
+        ms_wx_lane *l = &k->lanes[ri];
         int64_t floor = r->app_start;
         if (t <= floor)
             break;
-        size_t j = last_before(l, left[ri], t);
-        ms_wx_span e = j == SIZE_MAX ? (ms_wx_span){0} : lane_at(l, j);
+        size_t j = ms_wx_lane_last_before(l, left[ri], t);
+        ms_wx_span e = j == SIZE_MAX ? (ms_wx_span){0} : ms_wx_lane_at(l, j);
         if (j == SIZE_MAX || e.end <= floor) {
             add_compute(k, ri, floor, t);
             break;
@@ -457,8 +220,8 @@ static void run_walk(walk *k, size_t ri)
             add_compute(k, ri, e.end, t);
         int64_t te = e.end < t ? e.end : t;
         ms_wx_instance x;
-        int has = instance_of(l, e.ev, &hint[ri], &x);
-        size_t to = has ? index_of_rank(k, x.cause) : SIZE_MAX;
+        int has = ms_wx_lane_instance(l, e.ev, &hint[ri], &x);
+        size_t to = has ? ms_wx_index_of_rank(k->in, k->nranks, x.cause) : SIZE_MAX;
         if (has && to != SIZE_MAX && to != ri && x.to <= te) {
             /* The wait is not on the path: its cause is. */
             add_mpi(k, ri, e.region, x.to, te);
@@ -499,7 +262,7 @@ int ms_wx_critical_path(const ms_wx_input *in, size_t nranks, const ms_wx_opts *
     w->path_ranks = calloc(nranks, sizeof *w->path_ranks);
     int rc = k.lanes && k.region_ns && w->path_ranks ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < nranks; i++)
-        rc = make_lane(&in[i], &k.lanes[i], w->inst_file, i, walk_block(nranks));
+        rc = ms_wx_lane_open(&in[i], &k.lanes[i], w->inst_file, i, ms_wx_lane_block(nranks));
     if (rc == 0) {
         w->npath_ranks = nranks;
         for (size_t i = 0; i < nranks; i++)
@@ -543,7 +306,7 @@ int ms_wx_critical_path(const ms_wx_input *in, size_t nranks, const ms_wx_opts *
         }
     }
     for (size_t i = 0; k.lanes && i < nranks; i++)
-        free_lane(&k.lanes[i]);
+        ms_wx_lane_close(&k.lanes[i]);
     free(k.lanes);
     free(k.region_ns);
     return rc;

@@ -25,6 +25,8 @@ void ms_waits_free(ms_waits *w)
     free(w->path_ranks);
     free(w->path_regions);
     free(w->path_segs);
+    free(w->causes);
+    free(w->fixes);
     memset(w, 0, sizeof *w);
 }
 
@@ -44,6 +46,10 @@ int ms_waits_run(const ms_wx_input *in, size_t n, const ms_wx_opts *opts, ms_wai
         rc = ms_wx_sums_done(s, out);
     if (rc == 0)
         rc = ms_wx_critical_path(in, n, opts, out);
+    if (rc == 0)
+        rc = ms_wx_root_causes(in, n, opts, out);
+    if (rc == 0)
+        rc = ms_wx_what_if(in, n, opts, out);
     if (rc != 0)
         ms_waits_free(out);
     return rc;

@@ -40,4 +40,12 @@ int ms_wx_replay(const ms_wx_input *in, size_t n, ms_waits *w, ms_wx_sums *s);
 /* The critical path into w, from its waiting calls on disk. 0, or -1. */
 int ms_wx_critical_path(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits *w);
 
+/* Root causes into w (causes, the rows' root ranks), from its waiting
+ * calls on disk. 0, or -1. */
+int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits *w);
+
+/* The what-if into w (run_ns, no_waiting_ns, fixes), after the root causes
+ * and the critical path. 0, or -1. */
+int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits *w);
+
 #endif

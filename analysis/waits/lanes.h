@@ -1,0 +1,79 @@
+/*
+ * A rank's first thread as the backward analyses read it (the critical
+ * path, root causes, the what-if): its MPI calls by start, the pieces
+ * where one user region is innermost, and its waiting calls by event, each
+ * from disk a block at a time. Shared by the files of analysis/waits/.
+ */
+#ifndef MPISCOPE_LANES_H
+#define MPISCOPE_LANES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "waits_internal.h"
+
+/* A piece of a rank's first thread where one user region is innermost. */
+typedef struct ms_wx_piece {
+    int64_t lo, hi;
+    uint32_t region;
+    uint32_t pad;
+} ms_wx_piece;
+
+/* What an analysis needs of one rank. */
+typedef struct ms_wx_lane {
+    const ms_wx_input *in;
+    ms_spill_reader mpi;     /* its first thread's MPI calls (ms_wx_span), by start */
+    size_t nmpi;
+    ms_spill_file pieces_file;
+    ms_spill_reader pieces;  /* innermost user regions (ms_wx_piece), disjoint, by start */
+    size_t npieces;
+    ms_spill_reader inst;    /* its waiting calls, by event */
+    size_t piece_hint;       /* where the last lookup of a piece ended */
+    int failed;
+} ms_wx_lane;
+
+/* Steps a hinted search takes from its hint before it bisects. */
+#define MS_WX_HINT_STEPS 8
+
+/* Lane l's MPI call j, on the common clock. */
+static inline ms_wx_span ms_wx_lane_at(ms_wx_lane *l, size_t j)
+{
+    const ms_wx_span *x = ms_spill_get(&l->mpi, j);
+    if (!x) {
+        l->failed = 1;
+        return (ms_wx_span){.region = MS_WX_NONE, .ev = MS_WX_NONE};
+    }
+    return ms_wx_span_moved(l->in, x);
+}
+
+static inline ms_wx_piece ms_wx_piece_at(ms_wx_lane *l, size_t i)
+{
+    const ms_wx_piece *p = ms_spill_get(&l->pieces, i);
+    if (!p) {
+        l->failed = 1;
+        return (ms_wx_piece){0, 0, MS_WX_NONE, 0};
+    }
+    return *p;
+}
+
+/* Records each reader holds when nranks lanes are open at once (16 MiB
+ * for all of them together, 64 to 1,024 each). */
+size_t ms_wx_lane_block(size_t nranks);
+
+/* Open lane l of input in (index ri of f's waiting calls), readers of
+ * blk records. 0, or -1. ms_wx_lane_close in either case. */
+int ms_wx_lane_open(const ms_wx_input *in, ms_wx_lane *l, const ms_wx_inst_file *f, size_t ri, size_t blk);
+void ms_wx_lane_close(ms_wx_lane *l);
+
+/* The waiting call on event ev of lane l into *out; 0 when none. *hint:
+ * where the previous lookup on the lane ended (searches near it first). */
+int ms_wx_lane_instance(ms_wx_lane *l, uint32_t ev, size_t *hint, ms_wx_instance *out);
+
+/* The last of lane l's MPI calls that starts before t, among the first
+ * `limit`; SIZE_MAX when none. Searches just below limit first. */
+size_t ms_wx_lane_last_before(ms_wx_lane *l, size_t limit, int64_t t);
+
+/* The index of rank among in[0..n) (ascending ranks); SIZE_MAX if none. */
+size_t ms_wx_index_of_rank(const ms_wx_input *in, size_t n, int32_t rank);
+
+#endif

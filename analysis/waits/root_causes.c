@@ -1,0 +1,622 @@
+/* Root causes: the delay analysis on the waiting calls (waits.h).
+ *
+ * A waiting call X of rank R was caused by rank C, late for their
+ * synchronization point. The stretch compared ends there (R: where its
+ * waiting began; C: where it entered the point) and starts, on both, at
+ * R's latest synchronization point before it (where its previous waiting
+ * ended, or where another rank last waited for it; else its start): R was
+ * in step with the run there. Over the stretch C's time beyond R's is
+ * the delay, in three parts: outside MPI (compute and user regions), in MPI
+ * calls not waiting, and waiting. The first two are spread over C's places
+ * by how much longer C spent at each than R did (or, when no place of C's
+ * is longer there, by C's time at each); the waiting over C's waiting calls
+ * in the stretch, by their length.
+ *
+ * Costs go backward in time: X's cost is its waiting plus what later
+ * waiting calls passed on to it. Of it, the share of C's delay outside
+ * waiting goes to C's places (X's waiting as direct cost, the rest as
+ * indirect), the share of C's waiting to C's waiting calls, which pass it
+ * on in their turn. What is pending is held per waiting call until its
+ * turn: the calls in flight, not the run.
+ *
+ * A forward pass names each waiting call's root rank: C's, unless C's
+ * waiting is the larger part of its delay; then the root of C's longest
+ * waiting call in the stretch. */
+#include "waits_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "omap.h"
+#include "order.h"
+#include "profile.h"
+#include "xsort.h"
+
+/* A (rank, place)'s sums. */
+typedef struct acc {
+    ms_wx_place p;
+    int32_t rank;
+    double delay, direct, indirect;
+} acc;
+
+/* A synchronization point of C's and the delay already counted there (a
+ * point several ranks waited at counts once). */
+typedef struct memo {
+    int64_t at;
+    int used;
+    ms_wx_place_ns *v;
+    size_t n, cap;
+} memo;
+
+typedef struct rc {
+    const ms_wx_input *in;
+    size_t n;
+    ms_waits *w;
+    ms_wx_lane *lanes;
+    size_t *hint;
+    ms_wx_profile pc, pr;
+    ms_omap pend;            /* (input, event) -> pending cost slot */
+    ms_pool pend_pool;       /* double */
+    ms_omap accs;            /* (rank, kind, a << 32 | b) -> acc slot */
+    ms_pool acc_pool;
+    memo *memos;             /* per input */
+    ms_xsort starts;         /* per waiting call: where its stretch starts */
+    uint64_t *count;         /* per input: its first thread's waiting calls */
+    uint64_t *base;          /* per input: where its starts begin */
+    double unexplained;
+    int nomem;
+} rc_t;
+
+/* The two profiles of X's stretch: pc of the cause (input ci), pr of the
+ * waiter (input ri), from t0. 0, or -1. */
+static int profiles(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, int64_t t0)
+{
+    int64_t cend = x->cause_at < x->to ? x->cause_at : x->to;
+    if (cend < x->from)
+        cend = x->from;
+    if (ms_wx_profile_stretch(&r->lanes[ci], &r->hint[ci], t0, cend, &r->pc) != 0)
+        return -1;
+    return ms_wx_profile_stretch(&r->lanes[ri], &r->hint[ri], t0, x->from, &r->pr);
+}
+
+/* The parts of C's delay over the stretch. */
+typedef struct parts {
+    double out, mpi, wait, all;
+    double ex_out, ex_mpi;   /* sums of the places' excess */
+} parts;
+
+static double excess(const rc_t *r, const ms_wx_place_ns *e)
+{
+    double c = (double)e->ns, w = (double)ms_wx_profile_get(&r->pr, &e->p);
+    return c > w ? c - w : 0;
+}
+
+static parts parts_of(const rc_t *r)
+{
+    parts d = {0};
+    double c = (double)r->pc.out_ns, w = (double)r->pr.out_ns;
+    d.out = c > w ? c - w : 0;
+    c = (double)r->pc.mpi_ns, w = (double)r->pr.mpi_ns;
+    d.mpi = c > w ? c - w : 0;
+    c = (double)r->pc.wait_ns, w = (double)r->pr.wait_ns;
+    d.wait = c > w && r->pc.nwaits ? c - w : 0;
+    d.all = d.out + d.mpi + d.wait;
+    for (size_t i = 0; i < r->pc.cap; i++) {
+        const ms_wx_place_ns *e = &r->pc.v[i];
+        if (e->p.kind == 0xff)
+            continue;
+        if (e->p.kind == MS_WX_CAUSE_MPI)
+            d.ex_mpi += excess(r, e);
+        else
+            d.ex_out += excess(r, e);
+    }
+    return d;
+}
+
+/* Place e's share of the delay (ns). */
+static double place_delay(const rc_t *r, const parts *d, const ms_wx_place_ns *e)
+{
+    int mpi = e->p.kind == MS_WX_CAUSE_MPI;
+    double part = mpi ? d->mpi : d->out, ex = mpi ? d->ex_mpi : d->ex_out;
+    double total = mpi ? (double)r->pc.mpi_ns : (double)r->pc.out_ns;
+    if (part <= 0)
+        return 0;
+    if (ex > 0)
+        return part * excess(r, e) / ex;
+    return total > 0 ? part * (double)e->ns / total : 0;
+}
+
+static ms_okey acc_key(int32_t rank, const ms_wx_place *p)
+{
+    return (ms_okey){.a = rank, .b = p->kind, .c = (int64_t)((uint64_t)p->a << 32 | p->b)};
+}
+
+static acc *acc_of(rc_t *r, int32_t rank, const ms_wx_place *p)
+{
+    ms_okey k = acc_key(rank, p);
+    uint32_t s = ms_omap_get(&r->accs, &k);
+    if (s == UINT32_MAX) {
+        if ((s = ms_pool_take(&r->acc_pool)) == UINT32_MAX || ms_omap_put(&r->accs, &k, s) != 0) {
+            r->nomem = 1;
+            return NULL;
+        }
+        acc *a = MS_POOL_AT(&r->acc_pool, acc, s);
+        a->p = *p;
+        a->rank = rank;
+    }
+    return MS_POOL_AT(&r->acc_pool, acc, s);
+}
+
+/* The delay d at place p of input ci's point `at`, less what the point
+ * counted already. */
+static double memo_delay(rc_t *r, size_t ci, int64_t at, const ms_wx_place *p, double d)
+{
+    memo *m = &r->memos[ci];
+    if (!m->used || m->at != at) {
+        m->used = 1;
+        m->at = at;
+        m->n = 0;
+    }
+    for (size_t i = 0; i < m->n; i++)
+        if (m->v[i].p.a == p->a && m->v[i].p.b == p->b && m->v[i].p.kind == p->kind) {
+            double before = (double)m->v[i].ns;
+            if (d <= before)
+                return 0;
+            m->v[i].ns = (uint64_t)d;
+            return d - before;
+        }
+    if (m->n == m->cap) {
+        size_t c = m->cap ? m->cap * 2 : 8;
+        ms_wx_place_ns *v = realloc(m->v, c * sizeof *v);
+        if (!v) {
+            r->nomem = 1;
+            return 0;
+        }
+        m->v = v;
+        m->cap = c;
+    }
+    m->v[m->n++] = (ms_wx_place_ns){.p = *p, .ns = (uint64_t)d};
+    return d;
+}
+
+/* Cost passed on to the waiting call ev of input ri. */
+static void pend_add(rc_t *r, size_t ri, uint32_t ev, double cost)
+{
+    ms_okey k = {.a = (int64_t)ri, .b = ev};
+    uint32_t s = ms_omap_get(&r->pend, &k);
+    if (s == UINT32_MAX &&
+        ((s = ms_pool_take(&r->pend_pool)) == UINT32_MAX || ms_omap_put(&r->pend, &k, s) != 0)) {
+        r->nomem = 1;
+        return;
+    }
+    *MS_POOL_AT(&r->pend_pool, double, s) += cost;
+}
+
+static double pend_take(rc_t *r, size_t ri, uint32_t ev)
+{
+    ms_okey k = {.a = (int64_t)ri, .b = ev};
+    uint32_t s = ms_omap_get(&r->pend, &k);
+    if (s == UINT32_MAX)
+        return 0;
+    double v = *MS_POOL_AT(&r->pend_pool, double, s);
+    ms_omap_del(&r->pend, &k);
+    if (ms_pool_give(&r->pend_pool, s) != 0)
+        r->nomem = 1;
+    return v;
+}
+
+/* Waiting call x of input ri, cause input ci, stretch from t0: its cost
+ * (its waiting and what was passed on to it) to C's places and waiting
+ * calls. */
+static int charge(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, int64_t t0)
+{
+    double wait = (double)(x->to - x->from), passed = pend_take(r, ri, x->ev);
+    if (profiles(r, ri, ci, x, t0) != 0)
+        return -1;
+    parts d = parts_of(r);
+    if (d.all <= 0) {
+        r->unexplained += wait + passed;
+        return 0;
+    }
+    int32_t crank = r->in[ci].rank;
+    for (size_t i = 0; i < r->pc.cap; i++) {
+        const ms_wx_place_ns *e = &r->pc.v[i];
+        if (e->p.kind == 0xff)
+            continue;
+        double dl = place_delay(r, &d, e);
+        if (dl <= 0)
+            continue;
+        acc *a = acc_of(r, crank, &e->p);
+        if (!a)
+            return -1;
+        a->delay += memo_delay(r, ci, x->cause_at, &e->p, dl);
+        a->direct += wait * dl / d.all;
+        a->indirect += passed * dl / d.all;
+    }
+    if (d.wait > 0 && r->pc.wait_ns > 0) {
+        double on = (wait + passed) * d.wait / d.all;
+        for (size_t i = 0; i < r->pc.nwaits; i++)
+            pend_add(r, ci, r->pc.waits[i].ev, on * (double)r->pc.waits[i].ns / (double)r->pc.wait_ns);
+    }
+    return r->nomem ? -1 : 0;
+}
+
+static int cause_cmp(const void *a, const void *b)
+{
+    const ms_wx_cause *x = a, *y = b;
+    uint64_t cx = x->direct_ns + x->indirect_ns, cy = y->direct_ns + y->indirect_ns;
+    if (cx != cy)
+        return cx > cy ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->kind != y->kind)
+        return x->kind < y->kind ? -1 : 1;
+    if (x->region != y->region)
+        return x->region < y->region ? -1 : 1;
+    return x->region2 < y->region2 ? -1 : x->region2 > y->region2;
+}
+
+static uint64_t ns_of(double v)
+{
+    return v > 0 ? (uint64_t)(v + 0.5) : 0;
+}
+
+/* The sums into w->causes. 0, or -1. */
+static int causes_done(rc_t *r)
+{
+    ms_waits *w = r->w;
+    size_t n = r->acc_pool.n - r->acc_pool.nfree;
+    ms_wx_cause *v = malloc((n ? n : 1) * sizeof *v);
+    if (!v)
+        return -1;
+    size_t k = 0;
+    for (size_t i = 0; i < r->acc_pool.n; i++) {
+        const acc *a = MS_POOL_AT(&r->acc_pool, acc, i);
+        ms_wx_cause c = {.rank = a->rank, .kind = a->p.kind, .region = a->p.a, .region2 = a->p.b,
+                         .delay_ns = ns_of(a->delay), .direct_ns = ns_of(a->direct),
+                         .indirect_ns = ns_of(a->indirect)};
+        if (c.direct_ns + c.indirect_ns == 0 && c.delay_ns == 0)
+            continue;
+        v[k++] = c;
+        w->cause_direct_ns += c.direct_ns;
+        w->cause_indirect_ns += c.indirect_ns;
+    }
+    if (k > 1)
+        qsort(v, k, sizeof *v, cause_cmp);
+    w->ncauses_all = k;
+    w->ncauses = k < MS_WX_CAUSES ? k : MS_WX_CAUSES;
+    w->causes = v;
+    w->cause_unexplained_ns = ns_of(r->unexplained);
+    w->has_causes = 1;
+    return 0;
+}
+
+/* Where the stretch of input ri's j-th waiting call starts. */
+typedef struct start {
+    uint32_t ri;
+    uint32_t pad;
+    uint64_t j;
+    int64_t t0;
+} start;
+
+static int start_cmp(const void *a, const void *b)
+{
+    const start *x = a, *y = b;
+    if (x->ri != y->ri)
+        return x->ri < y->ri ? -1 : 1;
+    return x->j < y->j ? -1 : x->j > y->j;
+}
+
+static int open_all(rc_t *r)
+{
+    size_t blk = ms_wx_lane_block(r->n);
+    r->lanes = calloc(r->n ? r->n : 1, sizeof *r->lanes);
+    r->hint = calloc(r->n ? r->n : 1, sizeof *r->hint);
+    r->memos = calloc(r->n ? r->n : 1, sizeof *r->memos);
+    r->count = calloc(r->n ? r->n : 1, sizeof *r->count);
+    r->base = calloc(r->n + 1, sizeof *r->base);
+    ms_xsort_init(&r->starts, sizeof(start), 4096, start_cmp);
+    if (!r->lanes || !r->hint || !r->memos || !r->count || !r->base)
+        return -1;
+    for (size_t i = 0; i < r->n; i++) {
+        if (ms_wx_lane_open(&r->in[i], &r->lanes[i], r->w->inst_file, i, blk) != 0)
+            return -1;
+        r->hint[i] = (size_t)r->lanes[i].inst.n;
+    }
+    ms_wx_profile_init(&r->pc, 1);
+    ms_wx_profile_init(&r->pr, 0);
+    r->pend_pool.size = sizeof(double);
+    r->acc_pool.size = sizeof(acc);
+    return 0;
+}
+
+static void close_all(rc_t *r)
+{
+    for (size_t i = 0; r->lanes && i < r->n; i++)
+        ms_wx_lane_close(&r->lanes[i]);
+    for (size_t i = 0; r->memos && i < r->n; i++)
+        free(r->memos[i].v);
+    free(r->lanes);
+    free(r->hint);
+    free(r->memos);
+    free(r->count);
+    free(r->base);
+    ms_xsort_free(&r->starts);
+    ms_wx_profile_free(&r->pc);
+    ms_wx_profile_free(&r->pr);
+    ms_omap_free(&r->pend);
+    ms_pool_free(&r->pend_pool);
+    ms_omap_free(&r->accs);
+    ms_pool_free(&r->acc_pool);
+}
+
+static int lanes_failed(const rc_t *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        if (r->lanes[i].failed)
+            return 1;
+    return 0;
+}
+
+/* ---- the root rank of each waiting call (forward) ---- */
+
+/* The roots of an input's latest waiting calls. */
+typedef struct ring {
+    uint32_t *ev;
+    int32_t *root;
+    size_t at, n;
+} ring;
+
+typedef struct tally {
+    uint8_t pattern;
+    int32_t rank, root;
+    uint32_t region;
+    uint64_t ns;
+} tally;
+
+static int32_t ring_find(const ring *g, size_t cap, uint32_t ev)
+{
+    for (size_t k = 0; k < g->n; k++) {
+        size_t i = (g->at + cap - 1 - k) % cap;
+        if (g->ev[i] == ev)
+            return g->root[i];
+    }
+    return -1;
+}
+
+/* The region of waiting call x's event on lane l. */
+static uint32_t region_of(ms_wx_lane *l, const ms_wx_instance *x)
+{
+    size_t j = ms_wx_lane_last_before(l, l->nmpi, x->to > x->from ? x->to : x->from + 1);
+    for (int step = 0; j != SIZE_MAX && j < l->nmpi && step < 64; step++, j++) {
+        ms_wx_span s = ms_wx_lane_at(l, j);
+        if (s.ev == x->ev)
+            return s.region;
+    }
+    return MS_WX_NONE;
+}
+
+static int tally_cmp(const void *a, const void *b)
+{
+    const tally *x = a, *y = b;
+    if (x->pattern != y->pattern)
+        return x->pattern < y->pattern ? -1 : 1;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->region != y->region)
+        return x->region < y->region ? -1 : 1;
+    return x->root < y->root ? -1 : x->root > y->root;
+}
+
+/* Each row of v (regions through group when given) gets the root of most
+ * of its waiting among the tallies t. 0, or -1 when out of memory. */
+static int assign_roots(ms_wx_row *v, size_t nv, const tally *t, size_t nt, const uint32_t *group, size_t ngroup)
+{
+    tally *per = NULL;   /* per root of the row: pattern unused, ns summed */
+    size_t cap = 0;
+    for (size_t i = 0; i < nv; i++) {
+        ms_wx_row *row = &v[i];
+        row->root_rank = -1;
+        row->root_best = 0;
+        size_t np = 0;
+        for (size_t k = 0; k < nt; k++) {
+            uint32_t reg = group ? (t[k].region < ngroup ? group[t[k].region] : MS_WX_NONE) : t[k].region;
+            if (t[k].pattern != row->pattern || t[k].rank != row->rank || reg != row->region)
+                continue;
+            size_t q = 0;
+            while (q < np && per[q].root != t[k].root)
+                q++;
+            if (q == np) {
+                if (np == cap) {
+                    size_t c = cap ? cap * 2 : 8;
+                    tally *nv2 = realloc(per, c * sizeof *nv2);
+                    if (!nv2) {
+                        free(per);
+                        return -1;
+                    }
+                    per = nv2;
+                    cap = c;
+                }
+                per[np++] = (tally){.root = t[k].root};
+            }
+            per[q].ns += t[k].ns;
+        }
+        for (size_t q = 0; q < np; q++)
+            if (per[q].ns > row->root_best || (per[q].ns == row->root_best && per[q].root < row->root_rank)) {
+                row->root_rank = per[q].root;
+                row->root_best = per[q].ns;
+            }
+    }
+    free(per);
+    return 0;
+}
+
+static int roots(rc_t *r, const ms_wx_opts *o)
+{
+    size_t cap = (1u << 20) / (r->n ? r->n : 1);
+    cap = cap < 16 ? 16 : cap > 4096 ? 4096 : cap;
+    ring *rings = calloc(r->n ? r->n : 1, sizeof *rings);
+    /* Per input: its latest synchronization point so far (the end of
+     * its waiting, or where another rank waited for it). */
+    int64_t *sync = calloc(r->n ? r->n : 1, sizeof *sync);
+    tally *t = NULL;
+    size_t nt = 0, tcap = 0;
+    int rc = rings && sync ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < r->n; i++)
+        sync[i] = r->in[i].app_start;
+    for (size_t i = 0; rc == 0 && i < r->n; i++)
+        if (!(rings[i].ev = malloc(cap * sizeof *rings[i].ev)) || !(rings[i].root = malloc(cap * sizeof *rings[i].root)))
+            rc = -1;
+    ms_wx_order ord;
+    int opened = 0;
+    if (rc == 0) {
+        rc = ms_wx_order_open(&ord, r->w->inst_file, r->n, 0, 256);
+        opened = 1;
+    }
+    ms_wx_instance x;
+    size_t ri;
+    int got;
+    while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1) {
+        size_t ci = ms_wx_index_of_rank(r->in, r->n, x.cause);
+        int32_t root = x.cause;
+        int64_t t0 = sync[ri] < x.from ? sync[ri] : x.from;
+        start st = {.ri = (uint32_t)ri, .j = r->count[ri]++, .t0 = t0};
+        if (ms_xsort_add(&r->starts, &st) != 0) {
+            rc = -1;
+            break;
+        }
+        if (ci != SIZE_MAX && ci != ri) {
+            if (profiles(r, ri, ci, &x, t0) != 0) {
+                rc = -1;
+                break;
+            }
+            parts d = parts_of(r);
+            if (d.wait > d.out + d.mpi) {
+                size_t best = 0;
+                for (size_t k = 1; k < r->pc.nwaits; k++)
+                    if (r->pc.waits[k].ns > r->pc.waits[best].ns)
+                        best = k;
+                int32_t up = ring_find(&rings[ci], cap, r->pc.waits[best].ev);
+                if (up >= 0)
+                    root = up;
+            }
+        }
+        ring *g = &rings[ri];
+        g->ev[g->at] = x.ev;
+        g->root[g->at] = root;
+        g->at = (g->at + 1) % cap;
+        if (g->n < cap)
+            g->n++;
+        if (x.to > sync[ri])
+            sync[ri] = x.to;
+        int64_t met = x.cause_at < x.to ? x.cause_at : x.to;
+        if (ci != SIZE_MAX && met > sync[ci])
+            sync[ci] = met;
+        /* The tally of (pattern, rank, region, root). */
+        uint32_t region = region_of(&r->lanes[ri], &x);
+        tally e = {.pattern = x.pattern, .rank = x.rank, .root = root, .region = region, .ns = (uint64_t)(x.to - x.from)};
+        if (nt && t[nt - 1].pattern == e.pattern && t[nt - 1].rank == e.rank && t[nt - 1].root == e.root &&
+            t[nt - 1].region == e.region) {
+            t[nt - 1].ns += e.ns;
+            continue;
+        }
+        if (nt == tcap) {
+            size_t c = tcap ? tcap * 2 : 256;
+            tally *v = realloc(t, c * sizeof *v);
+            if (!v) {
+                rc = -1;
+                break;
+            }
+            t = v;
+            tcap = c;
+        }
+        t[nt++] = e;
+        /* Keep the tallies as few as their distinct keys. */
+        if (nt == tcap && nt >= 4096) {
+            qsort(t, nt, sizeof *t, tally_cmp);
+            size_t q = 0;
+            for (size_t k = 0; k < nt; k++) {
+                if (q && tally_cmp(&t[q - 1], &t[k]) == 0)
+                    t[q - 1].ns += t[k].ns;
+                else
+                    t[q++] = t[k];
+            }
+            nt = q;
+        }
+    }
+    if (rc == 0 && got < 0)
+        rc = -1;
+    if (rc == 0 && r->w->nrows + r->w->nsite_rows) {
+        qsort(t, nt, sizeof *t, tally_cmp);
+        if (r->w->site_rows)
+            rc = assign_roots(r->w->site_rows, r->w->nsite_rows, t, nt, NULL, 0);
+        if (rc == 0)
+            rc = assign_roots(r->w->rows, r->w->nrows, t, nt, r->w->site_rows ? o->group : NULL,
+                              r->w->site_rows ? o->ngroup : 0);
+    }
+    if (opened)
+        ms_wx_order_close(&ord);
+    for (size_t i = 0; rings && i < r->n; i++) {
+        free(rings[i].ev);
+        free(rings[i].root);
+    }
+    free(rings);
+    free(sync);
+    free(t);
+    return rc;
+}
+
+int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits *w)
+{
+    if (!w->inst_file || n == 0)
+        return 0;
+    rc_t r = {.in = in, .n = n, .w = w};
+    int rc = open_all(&r);
+    /* Forward: the roots, and where each stretch starts. */
+    if (rc == 0)
+        rc = roots(&r, o);
+    if (rc == 0)
+        rc = ms_xsort_finish(&r.starts) == 0 && ms_xsort_flatten(&r.starts) == 0 ? 0 : -1;
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        r.base[i + 1] = r.base[i] + r.count[i];
+    ms_spill_reader sr;
+    ms_spill_reader_init(&sr, &r.starts.file, 0, rc == 0 ? r.base[n] : 0, 256);
+    /* Backward: the costs. */
+    ms_wx_order ord;
+    int opened = 0;
+    if (rc == 0) {
+        rc = ms_wx_order_open(&ord, w->inst_file, n, 1, 256);
+        opened = 1;
+    }
+    ms_wx_instance x;
+    size_t ri;
+    int got = 0;
+    while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1) {
+        const start *st = r.count[ri] ? ms_spill_get(&sr, r.base[ri] + --r.count[ri]) : NULL;
+        if (!st) {
+            rc = -1;
+            break;
+        }
+        int64_t t0 = st->t0;
+        size_t ci = ms_wx_index_of_rank(in, n, x.cause);
+        if (ci == SIZE_MAX || ci == ri) {
+            r.unexplained += (double)(x.to - x.from) + pend_take(&r, ri, x.ev);
+            continue;
+        }
+        rc = charge(&r, ri, ci, &x, t0);
+    }
+    if (rc == 0 && got < 0)
+        rc = -1;
+    if (opened)
+        ms_wx_order_close(&ord);
+    ms_spill_reader_free(&sr);
+    /* What is still pending was passed to calls of other threads. */
+    for (size_t i = 0; rc == 0 && i < r.pend_pool.n; i++)
+        r.unexplained += *MS_POOL_AT(&r.pend_pool, double, i);
+    if (rc == 0 && (lanes_failed(&r) || r.nomem))
+        rc = -1;
+    if (rc == 0)
+        rc = causes_done(&r);
+    close_all(&r);
+    return rc;
+}

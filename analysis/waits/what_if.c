@@ -1,0 +1,334 @@
+/* What a fix would save (waits.h): the run re-walked with changed
+ * durations.
+ *
+ * A fix takes time out of one place of one rank: its time there brought
+ * to the mean of the other ranks' there (when no other rank has the
+ * place: less by the delay the root causes found there). Each stretch of
+ * the place on that rank shrinks in proportion. The re-walk goes through
+ * every waiting call in time order, carrying per rank how much earlier it
+ * now is: a waiting call's new waiting is the cause's new arrival less the
+ * waiter's (never below zero), and what it gains or loses moves the
+ * waiter's later calls. The run's new length is the latest new end less
+ * the first start. Only the recorded waits are re-walked: a wait that the
+ * change would create where there was none is not modelled.
+ *
+ * The bound: every rank's first thread with no waiting at all. */
+#include "waits_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "order.h"
+#include "profile.h"
+
+/* A candidate fix. */
+typedef struct cand {
+    int32_t rank;
+    size_t ri;
+    ms_wx_place p;
+    uint8_t from;
+    uint64_t delay_ns;     /* the root causes' delay there (causes) */
+    double remove;         /* ns taken out */
+    double share;          /* of each stretch of the place */
+    double *t;             /* per input: time at the place */
+} cand;
+
+/* One stretch of the place, ascending, with what came before it. */
+typedef struct occ {
+    int64_t lo, hi;
+    double before;         /* the place's time before lo */
+} occ;
+
+typedef struct collect {
+    const ms_wx_place *p;
+    ms_spill_file *f;
+    int failed;
+} collect;
+
+static int collect_piece(void *ctx, const ms_wx_place *x, int is_wait, uint32_t ev, int64_t lo, int64_t hi)
+{
+    (void)ev;
+    collect *c = ctx;
+    if (is_wait || x->kind != c->p->kind || x->a != c->p->a || x->b != c->p->b)
+        return 0;
+    occ o = {.lo = lo, .hi = hi};
+    return ms_spill_file_put(c->f, &o);
+}
+
+typedef struct shrink {
+    ms_spill_file asc;     /* occ, ascending */
+    ms_spill_reader r;
+    size_t n;
+    double share;
+} shrink;
+
+/* The place's stretches on lane l, ascending with their sums before. 0, or -1. */
+static int shrink_open(ms_wx_lane *l, const ms_wx_input *in, const cand *c, shrink *s)
+{
+    ms_spill_file desc;
+    ms_spill_file_init(&desc, sizeof(occ), 1024);
+    ms_spill_file_init(&s->asc, sizeof(occ), 1024);
+    s->share = c->share;
+    size_t hint = (size_t)l->inst.n;
+    collect k = {.p = &c->p, .f = &desc};
+    int rc = ms_wx_walk_stretch(l, &hint, in->app_start, in->app_end, collect_piece, &k);
+    if (rc == 0)
+        rc = ms_spill_file_flush(&desc);
+    ms_spill_reader rd;
+    ms_spill_reader_init(&rd, &desc, 0, desc.n, 1024);
+    double sum = 0;
+    for (uint64_t i = desc.n; rc == 0 && i-- > 0;) {
+        const occ *o = ms_spill_get(&rd, i);
+        if (!o) {
+            rc = -1;
+            break;
+        }
+        occ a = *o;
+        a.before = sum;
+        sum += (double)(a.hi - a.lo);
+        rc = ms_spill_file_put(&s->asc, &a);
+    }
+    ms_spill_reader_free(&rd);
+    ms_spill_file_free(&desc);
+    if (rc == 0)
+        rc = ms_spill_file_flush(&s->asc);
+    s->n = (size_t)s->asc.n;
+    ms_spill_reader_init(&s->r, &s->asc, 0, s->n, 256);
+    return rc;
+}
+
+static void shrink_close(shrink *s)
+{
+    ms_spill_reader_free(&s->r);
+    ms_spill_file_free(&s->asc);
+}
+
+/* Time taken out of the rank before t. */
+static double removed(shrink *s, int64_t t, int *failed)
+{
+    size_t lo = 0, hi = s->n;
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        const occ *o = ms_spill_get(&s->r, m);
+        if (!o) {
+            *failed = 1;
+            return 0;
+        }
+        if (o->lo < t)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    if (lo == 0)
+        return 0;
+    const occ *o = ms_spill_get(&s->r, lo - 1);
+    if (!o) {
+        *failed = 1;
+        return 0;
+    }
+    double in = (double)((t < o->hi ? t : o->hi) - o->lo);
+    return s->share * (o->before + in);
+}
+
+/* The run's length with candidate c's change (its rank's stretches in s). */
+static int rewalk(const ms_wx_input *in, size_t n, const ms_waits *w, const cand *c, shrink *s, int64_t first,
+                  double *out)
+{
+    double *ahead = calloc(n ? n : 1, sizeof *ahead);  /* per input: new less old, from its waits */
+    if (!ahead)
+        return -1;
+    ms_wx_order ord;
+    int rc = ms_wx_order_open(&ord, w->inst_file, n, 0, 256), got = 0, failed = 0;
+    ms_wx_instance x;
+    size_t ri;
+    while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1) {
+        size_t ci = ms_wx_index_of_rank(in, n, x.cause);
+        double old = (double)(x.to - x.from);
+        if (ci == SIZE_MAX)
+            continue;
+        double sr = ahead[ri] - (ri == c->ri ? removed(s, x.from, &failed) : 0);
+        double sc = ahead[ci] - (ci == c->ri ? removed(s, x.to, &failed) : 0);
+        double now = ((double)x.to + sc) - ((double)x.from + sr);
+        if (now < 0)
+            now = 0;
+        ahead[ri] += now - old;
+    }
+    if (rc == 0 && (got < 0 || failed))
+        rc = -1;
+    ms_wx_order_close(&ord);
+    double last = 0;
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        double end = (double)in[i].app_end + ahead[i] - (i == c->ri ? removed(s, in[i].app_end, &failed) : 0);
+        if (i == 0 || end > last)
+            last = end;
+    }
+    free(ahead);
+    if (failed)
+        rc = -1;
+    *out = last - (double)first;
+    return rc;
+}
+
+static int same_place(const cand *c, int32_t rank, const ms_wx_place *p)
+{
+    return c->rank == rank && c->p.kind == p->kind && c->p.a == p->a && c->p.b == p->b;
+}
+
+static int fix_cmp(const void *a, const void *b)
+{
+    const ms_wx_fix *x = a, *y = b;
+    if (x->saving_ns != y->saving_ns)
+        return x->saving_ns > y->saving_ns ? -1 : 1;
+    if (x->from != y->from)
+        return x->from < y->from ? -1 : 1;
+    return x->rank < y->rank ? -1 : x->rank > y->rank;
+}
+
+/* The candidates: the largest root causes, then the regions longest on
+ * the critical path (its pieces kept, by rank), MS_WX_FIXES in all. */
+static size_t candidates(const ms_wx_input *in, size_t n, const ms_waits *w, cand *v)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < w->ncauses && k < MS_WX_FIXES / 2; i++) {
+        const ms_wx_cause *c = &w->causes[i];
+        size_t ri = ms_wx_index_of_rank(in, n, c->rank);
+        if (ri == SIZE_MAX || c->direct_ns + c->indirect_ns == 0)
+            continue;
+        v[k++] = (cand){.rank = c->rank, .ri = ri, .p = {.a = c->region, .b = c->region2, .kind = c->kind},
+                        .from = MS_WX_FIX_CAUSE, .delay_ns = c->delay_ns};
+    }
+    /* Path pieces by (rank, region): the few longest sums. */
+    while (k < MS_WX_FIXES) {
+        int32_t best_rank = -1;
+        ms_wx_place best = {0};
+        uint64_t best_ns = 0;
+        for (size_t i = 0; i < w->npath_segs; i++) {
+            const ms_wx_path_seg *s = &w->path_segs[i];
+            if (s->region == MS_WX_COMPUTE)
+                continue;
+            ms_wx_place p = {.a = s->region, .b = MS_WX_NONE, .kind = s->is_mpi ? MS_WX_CAUSE_MPI : MS_WX_CAUSE_USER};
+            int taken = 0;
+            for (size_t j = 0; j < k && !taken; j++)
+                taken = same_place(&v[j], s->rank, &p);
+            if (taken)
+                continue;
+            uint64_t sum = 0;
+            for (size_t j = 0; j < w->npath_segs; j++) {
+                const ms_wx_path_seg *q = &w->path_segs[j];
+                if (q->rank == s->rank && q->region == s->region && q->is_mpi == s->is_mpi)
+                    sum += (uint64_t)(q->to - q->from);
+            }
+            if (sum > best_ns || (sum == best_ns && best_rank >= 0 && s->rank < best_rank)) {
+                best_ns = sum;
+                best_rank = s->rank;
+                best = p;
+            }
+        }
+        size_t ri = best_rank >= 0 ? ms_wx_index_of_rank(in, n, best_rank) : SIZE_MAX;
+        if (ri == SIZE_MAX)
+            break;
+        v[k++] = (cand){.rank = best_rank, .ri = ri, .p = best, .from = MS_WX_FIX_PATH};
+    }
+    return k;
+}
+
+int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits *w)
+{
+    (void)o;
+    if (n == 0 || !w->inst_file)
+        return 0;
+    int64_t first = in[0].app_start, last = in[0].app_end;
+    for (size_t i = 1; i < n; i++) {
+        if (in[i].app_start < first)
+            first = in[i].app_start;
+        if (in[i].app_end > last)
+            last = in[i].app_end;
+    }
+    w->run_ns = last > first ? (uint64_t)(last - first) : 0;
+    /* The bound: no waiting. */
+    double *waited = calloc(n, sizeof *waited);
+    if (!waited)
+        return -1;
+    ms_wx_order ord;
+    int rc = ms_wx_order_open(&ord, w->inst_file, n, 0, 256), got = 0;
+    ms_wx_instance x;
+    size_t ri;
+    while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1)
+        waited[ri] += (double)(x.to - x.from);
+    if (rc == 0 && got < 0)
+        rc = -1;
+    ms_wx_order_close(&ord);
+    double nw = 0;
+    for (size_t i = 0; i < n; i++) {
+        double end = (double)in[i].app_end - waited[i] - (double)first;
+        if (end > nw)
+            nw = end;
+    }
+    free(waited);
+    w->no_waiting_ns = nw > (double)w->run_ns ? w->run_ns : (uint64_t)nw;
+
+    cand v[MS_WX_FIXES];
+    size_t nc = rc == 0 ? candidates(in, n, w, v) : 0;
+    ms_wx_lane *lanes = calloc(n, sizeof *lanes);
+    double *tv = calloc(nc ? nc * n : 1, sizeof *tv);
+    w->fixes = calloc(nc ? nc : 1, sizeof *w->fixes);
+    if (!lanes || !tv || !w->fixes)
+        rc = -1;
+    size_t blk = ms_wx_lane_block(n);
+    for (size_t i = 0; rc == 0 && i < n; i++)
+        rc = ms_wx_lane_open(&in[i], &lanes[i], w->inst_file, i, blk);
+    /* Every rank's time at each candidate's place. */
+    ms_wx_profile p;
+    ms_wx_profile_init(&p, 0);
+    for (size_t c = 0; c < nc; c++)
+        v[c].t = &tv[c * n];
+    for (size_t i = 0; rc == 0 && nc && i < n; i++) {
+        size_t hint = (size_t)lanes[i].inst.n;
+        rc = ms_wx_profile_stretch(&lanes[i], &hint, in[i].app_start, in[i].app_end, &p);
+        for (size_t c = 0; rc == 0 && c < nc; c++)
+            v[c].t[i] = (double)ms_wx_profile_get(&p, &v[c].p);
+    }
+    ms_wx_profile_free(&p);
+    for (size_t c = 0; rc == 0 && c < nc; c++) {
+        cand *k = &v[c];
+        double mine = k->t[k->ri], others = 0;
+        size_t having = 0;
+        for (size_t i = 0; i < n; i++)
+            if (i != k->ri) {
+                others += k->t[i];
+                having += k->t[i] > 0;
+            }
+        if (having)
+            k->remove = mine > others / (double)(n - 1) ? mine - others / (double)(n - 1) : 0;
+        else
+            k->remove = (double)k->delay_ns < mine ? (double)k->delay_ns : mine;
+        if (k->remove <= 0 || mine <= 0)
+            continue;
+        k->share = k->remove / mine;
+        shrink s;
+        rc = shrink_open(&lanes[k->ri], &in[k->ri], k, &s);
+        double run = 0;
+        if (rc == 0)
+            rc = rewalk(in, n, w, k, &s, first, &run);
+        shrink_close(&s);
+        if (rc != 0)
+            break;
+        double save = (double)w->run_ns - run;
+        w->fixes[w->nfixes++] = (ms_wx_fix){.rank = k->rank, .kind = k->p.kind, .from = k->from, .region = k->p.a,
+                                            .region2 = k->p.b, .removed_ns = (uint64_t)(k->remove + 0.5),
+                                            .saving_ns = save > 0 ? (uint64_t)(save + 0.5) : 0};
+    }
+    for (size_t i = 0; lanes && i < n; i++)
+        if (lanes[i].failed)
+            rc = -1;
+    for (size_t i = 0; lanes && i < n; i++)
+        ms_wx_lane_close(&lanes[i]);
+    free(lanes);
+    free(tv);
+    if (rc == 0) {
+        if (w->nfixes > 1)
+            qsort(w->fixes, w->nfixes, sizeof *w->fixes, fix_cmp);
+        w->has_what_if = 1;
+    }
+    return rc;
+}
