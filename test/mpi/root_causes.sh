@@ -11,7 +11,9 @@
 # Fortran chain the same at 4 ranks. The MPI-parallel merge (MPICH, where
 # mpiscope-merge-mpich is built) must equal the serial one byte for byte
 # on --causes-csv and --json. Compute is a sleep (BASE ms on every rank,
-# PLANT ms planted), so oversubscribed ranks do not slow one another.
+# PLANT ms planted), so ranks sharing cores do not slow one another down
+# while they compute (MPICH's waiting ranks spin, though: check.py says
+# what that does to the figures).
 #
 #   root_causes.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh; exit 77: skipped)
 #
