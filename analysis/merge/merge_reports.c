@@ -61,6 +61,9 @@ const ms_merge_report ms_merge_reports[] = {
     {.option = "waits-csv", .file = ms_report_waits_csv, .timeline = true,
      .help = "pattern,rank,region,instances,wait_s,cause_rank: wait\n"
              "states per waiting rank and region (trace mode)"},
+    {.option = "causes-csv", .file = ms_report_causes_csv, .timeline = true,
+     .help = "rank,region,call_site,delay_s,direct_s,indirect_s: root\n"
+             "causes of waiting, per rank and place (trace mode)"},
     {.option = "trace", .file = ms_report_trace, .timeline = true, .call_bytes = 185, .call_names = true,
      .help = "Chrome trace-event JSON (Perfetto, chrome://tracing)"},
     {.option = "otf2", .dir = ms_report_otf2, .timeline = true, .call_bytes = 36,

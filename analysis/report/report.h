@@ -57,6 +57,18 @@ int ms_roofline_csv(FILE *fp, const ms_roofline *r);
 int ms_report_waits_csv(FILE *fp, const ms_run *run);
 int ms_report_waits_text(FILE *fp, const ms_run *run);
 int ms_report_waits_json(FILE *fp, const ms_run *run);
+
+/* Root causes and the what-if (report_causes.c): --causes-csv, and the
+ * JSON's "root_causes" and "what_if" members. */
+int ms_report_causes_csv(FILE *fp, const ms_run *run);
+int ms_report_causes_json(FILE *fp, const ms_run *run);
+/* "compute", "user", "mpi" (enum ms_wx_cause_kind). */
+const char *ms_cause_kind_name(int kind);
+/* A place of run->waits's causes and fixes (regions are keys: a region at
+ * a call site) named: *name the region ("(compute)" outside MPI), site the
+ * call site ("A .. B" outside MPI: the calls before and after). */
+void ms_cause_place(const ms_run *run, int kind, uint32_t region, uint32_t region2, const char **name, char *site,
+                    size_t cap);
 /* How the run ended (report_ending.c, run_end.h): the text section "Run
  * ended" (nothing when every rank finished) and the JSON member "ending"
  * (with its name). */

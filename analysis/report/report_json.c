@@ -258,6 +258,9 @@ int ms_report_json(FILE *fp, const ms_run *run, const char *tool_version)
     if (ms_report_waits_json(fp, run) != 0)
         return -1;
     fputs(",\n", fp);
+    if (ms_report_causes_json(fp, run) != 0)
+        return -1;
+    fputs(",\n", fp);
     if (ms_report_ending_json(fp, run) != 0)
         return -1;
     fputs(",\n\"warnings\":[", fp);

@@ -137,26 +137,11 @@ static inline uint32_t inst_ev(ms_wx_lane *l, size_t i)
  * finds it). */
 int ms_wx_lane_instance(ms_wx_lane *l, uint32_t ev, size_t *hint, ms_wx_instance *out)
 {
-    size_t n = (size_t)l->inst.n, lo = 0, hi = n, i = *hint < n ? *hint : n;
-    for (int step = 0; step < MS_WX_HINT_STEPS; step++) {
-        if (i > 0 && !(inst_ev(l, i - 1) < ev)) {
-            i--;
-            continue;
-        }
-        if (i == n || !(inst_ev(l, i) < ev))
-            lo = hi = i;
-        else
-            lo = i + 1;
-        break;
-    }
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        if (inst_ev(l, m) < ev)
-            lo = m + 1;
-        else
-            hi = m;
-    }
-    *hint = lo;
+    size_t n = (size_t)l->inst.n;
+#define EV_BELOW(i) (inst_ev(l, (i)) < ev)
+    MS_WX_GALLOP(n, hint, EV_BELOW);
+#undef EV_BELOW
+    size_t lo = *hint;
     if (lo >= n || inst_ev(l, lo) != ev)
         return 0;
     const ms_wx_instance *x = ms_spill_get(&l->inst, lo);
@@ -184,6 +169,23 @@ size_t ms_wx_lane_last_before(ms_wx_lane *l, size_t limit, int64_t t)
             hi = m;
     }
     return lo ? lo - 1 : SIZE_MAX;
+}
+
+
+size_t ms_wx_lane_find(ms_wx_lane *l, size_t *hint, int64_t t)
+{
+#define STARTS_BEFORE(i) (ms_wx_lane_at(l, (i)).start < t)
+    MS_WX_GALLOP(l->nmpi, hint, STARTS_BEFORE);
+#undef STARTS_BEFORE
+    return *hint ? *hint - 1 : SIZE_MAX;
+}
+
+size_t ms_wx_piece_find(ms_wx_lane *l, size_t *hint, int64_t t)
+{
+#define ENDS_BY(i) (ms_wx_piece_at(l, (i)).hi <= t)
+    MS_WX_GALLOP(l->npieces, hint, ENDS_BY);
+#undef ENDS_BY
+    return *hint;
 }
 
 size_t ms_wx_index_of_rank(const ms_wx_input *in, size_t n, int32_t rank)

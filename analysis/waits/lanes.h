@@ -29,8 +29,47 @@ typedef struct ms_wx_lane {
     size_t npieces;
     ms_spill_reader inst;    /* its waiting calls, by event */
     size_t piece_hint;       /* where the last lookup of a piece ended */
+    size_t find_hint;        /* ms_wx_lane_find's, for the analyses' stretches */
+    size_t piece_find_hint;  /* ms_wx_piece_find's */
     int failed;
 } ms_wx_lane;
+
+/* The first index i in [0, n) where below(i) is false (n when none),
+ * below being true then false over the range, searched outward from *hint
+ * by doubling steps, then bisected. */
+#define MS_WX_GALLOP(n, hint, below)                                                                                     \
+    do {                                                                                                           \
+        size_t lo_, hi_, h_ = *(hint) < (n) ? *(hint) : (n);                                                       \
+        if (h_ < (n) && below(h_)) {                                                                               \
+            size_t step_ = 1;                                                                                      \
+            lo_ = h_ + 1;                                                                                          \
+            hi_ = (n);                                                                                             \
+            while (lo_ + step_ < (n) && below(lo_ + step_ - 1)) {                                                  \
+                lo_ += step_;                                                                                      \
+                step_ *= 2;                                                                                        \
+            }                                                                                                      \
+            if (lo_ + step_ < (n))                                                                                 \
+                hi_ = lo_ + step_;                                                                                 \
+        } else {                                                                                                   \
+            size_t step_ = 1;                                                                                      \
+            hi_ = h_;                                                                                              \
+            lo_ = 0;                                                                                               \
+            while (hi_ > step_ && !below(hi_ - step_)) {                                                           \
+                hi_ -= step_;                                                                                      \
+                step_ *= 2;                                                                                        \
+            }                                                                                                      \
+            if (hi_ > step_)                                                                                       \
+                lo_ = hi_ - step_ + 1;                                                                             \
+        }                                                                                                          \
+        while (lo_ < hi_) {                                                                                        \
+            size_t m_ = lo_ + (hi_ - lo_) / 2;                                                                     \
+            if (below(m_))                                                                                         \
+                lo_ = m_ + 1;                                                                                      \
+            else                                                                                                   \
+                hi_ = m_;                                                                                          \
+        }                                                                                                          \
+        *(hint) = lo_;                                                                                             \
+    } while (0)
 
 /* Steps a hinted search takes from its hint before it bisects. */
 #define MS_WX_HINT_STEPS 8
@@ -72,6 +111,15 @@ int ms_wx_lane_instance(ms_wx_lane *l, uint32_t ev, size_t *hint, ms_wx_instance
 /* The last of lane l's MPI calls that starts before t, among the first
  * `limit`; SIZE_MAX when none. Searches just below limit first. */
 size_t ms_wx_lane_last_before(ms_wx_lane *l, size_t limit, int64_t t);
+
+/* The same over all of lane l's calls, searched outward from *hint (where
+ * the last search on this hint ended: galloping, so that searches near
+ * each other cost a few reads); *hint is updated. */
+size_t ms_wx_lane_find(ms_wx_lane *l, size_t *hint, int64_t t);
+
+/* The first of lane l's user-region pieces that ends after t (npieces
+ * when none), searched outward from *hint likewise. */
+size_t ms_wx_piece_find(ms_wx_lane *l, size_t *hint, int64_t t);
 
 /* The index of rank among in[0..n) (ascending ranks); SIZE_MAX if none. */
 size_t ms_wx_index_of_rank(const ms_wx_input *in, size_t n, int32_t rank);

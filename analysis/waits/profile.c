@@ -129,17 +129,14 @@ static int outside(ms_wx_lane *l, uint32_t before, uint32_t after, int64_t lo, i
     ms_wx_place comp = {.a = before, .b = after, .kind = MS_WX_CAUSE_COMPUTE};
     if (l->npieces == 0)
         return fn(ctx, &comp, 0, MS_WX_NONE, lo, hi);
-    /* The last piece that starts before hi. */
-    size_t s = 0, e = l->npieces;
-    while (s < e) {
-        size_t m = s + (e - s) / 2;
-        if (ms_wx_piece_at(l, m).lo < hi)
-            s = m + 1;
-        else
-            e = m;
-    }
+    /* The pieces in [lo, hi): from the first that ends after lo. */
+    size_t first = ms_wx_piece_find(l, &l->piece_find_hint, lo), s = first;
+    while (s < l->npieces && ms_wx_piece_at(l, s).lo < hi)
+        s++;
+    if (l->failed)
+        return -1;
     int64_t cur = hi;
-    for (size_t i = s; i-- > 0;) {
+    for (size_t i = s; i-- > first;) {
         ms_wx_piece pc = ms_wx_piece_at(l, i);
         if (l->failed)
             return -1;
@@ -165,8 +162,10 @@ static int in_call(ms_wx_lane *l, size_t *hint, const ms_wx_span *s, int64_t lo,
     ms_wx_instance x;
     int64_t wlo = hi, whi = hi;
     if (ms_wx_lane_instance(l, s->ev, hint, &x)) {
+        /* What the call spends after its waiting (the late partner's
+         * message coming in) goes with the waiting. */
         wlo = x.from > lo ? x.from : lo;
-        whi = x.to < hi ? x.to : hi;
+        whi = hi;
         if (whi <= wlo)
             wlo = whi = hi;
     }
@@ -183,7 +182,7 @@ int ms_wx_walk_stretch(ms_wx_lane *l, size_t *hint, int64_t a, int64_t b, ms_wx_
 {
     if (b <= a)
         return 0;
-    size_t j = ms_wx_lane_last_before(l, l->nmpi, b);
+    size_t j = ms_wx_lane_find(l, &l->find_hint, b);
     if (l->failed)
         return -1;
     size_t upto = j == SIZE_MAX ? 0 : j + 1;

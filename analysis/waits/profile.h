@@ -3,7 +3,8 @@
  * causes and the what-if: root_causes.c, what_if.c). A place is a stretch
  * outside MPI between two MPI calls (named by the calls' regions), a user
  * region (innermost), or an MPI call's region; the waiting inside MPI
- * calls is kept apart, per waiting call.
+ * calls is kept apart, per waiting call (from its waiting to the call's
+ * end: what follows the waiting, the late message coming in, goes with it).
  */
 #ifndef MPISCOPE_PROFILE_H
 #define MPISCOPE_PROFILE_H

@@ -387,7 +387,7 @@ static int32_t ring_find(const ring *g, size_t cap, uint32_t ev)
 /* The region of waiting call x's event on lane l. */
 static uint32_t region_of(ms_wx_lane *l, const ms_wx_instance *x)
 {
-    size_t j = ms_wx_lane_last_before(l, l->nmpi, x->to > x->from ? x->to : x->from + 1);
+    size_t j = ms_wx_lane_find(l, &l->find_hint, x->to > x->from ? x->to : x->from + 1);
     for (int step = 0; j != SIZE_MAX && j < l->nmpi && step < 64; step++, j++) {
         ms_wx_span s = ms_wx_lane_at(l, j);
         if (s.ev == x->ev)

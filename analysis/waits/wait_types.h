@@ -254,8 +254,8 @@ typedef struct ms_waits {
     /* What-if: a projection on the recorded waits (waits that a change
      * would create are not modelled). */
     int has_what_if;
-    uint64_t run_ns;            /* the first start to the last end of the
-                                   application (MPI_Init to MPI_Finalize) */
+    uint64_t run_ns;            /* the last rank out of MPI_Init to the
+                                   last into MPI_Finalize */
     uint64_t no_waiting_ns;     /* the same with no waiting at all */
     ms_wx_fix *fixes;           /* by saving descending */
     size_t nfixes;

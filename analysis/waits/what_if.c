@@ -12,7 +12,9 @@
  * the first start. Only the recorded waits are re-walked: a wait that the
  * change would create where there was none is not modelled.
  *
- * The bound: every rank's first thread with no waiting at all. */
+ * The bound: every rank's first thread with no waiting at all. The run
+ * is timed from the last rank out of MPI_Init to the last into
+ * MPI_Finalize. */
 #include "waits_internal.h"
 
 #include <stdlib.h>
@@ -60,6 +62,7 @@ typedef struct shrink {
     ms_spill_reader r;
     size_t n;
     double share;
+    size_t hint;
 } shrink;
 
 /* The place's stretches on lane l, ascending with their sums before. 0, or -1. */
@@ -69,6 +72,7 @@ static int shrink_open(ms_wx_lane *l, const ms_wx_input *in, const cand *c, shri
     ms_spill_file_init(&desc, sizeof(occ), 1024);
     ms_spill_file_init(&s->asc, sizeof(occ), 1024);
     s->share = c->share;
+    s->hint = 0;
     size_t hint = (size_t)l->inst.n;
     collect k = {.p = &c->p, .f = &desc};
     int rc = ms_wx_walk_stretch(l, &hint, in->app_start, in->app_end, collect_piece, &k);
@@ -103,22 +107,23 @@ static void shrink_close(shrink *s)
     ms_spill_file_free(&s->asc);
 }
 
+static int64_t occ_lo(shrink *s, size_t i, int *failed)
+{
+    const occ *o = ms_spill_get(&s->r, i);
+    if (!o) {
+        *failed = 1;
+        return INT64_MAX;
+    }
+    return o->lo;
+}
+
 /* Time taken out of the rank before t. */
 static double removed(shrink *s, int64_t t, int *failed)
 {
-    size_t lo = 0, hi = s->n;
-    while (lo < hi) {
-        size_t m = lo + (hi - lo) / 2;
-        const occ *o = ms_spill_get(&s->r, m);
-        if (!o) {
-            *failed = 1;
-            return 0;
-        }
-        if (o->lo < t)
-            lo = m + 1;
-        else
-            hi = m;
-    }
+#define STARTS_BEFORE(i) (occ_lo(s, (i), failed) < t)
+    MS_WX_GALLOP(s->n, &s->hint, STARTS_BEFORE);
+#undef STARTS_BEFORE
+    size_t lo = s->hint;
     if (lo == 0)
         return 0;
     const occ *o = ms_spill_get(&s->r, lo - 1);
@@ -237,9 +242,11 @@ int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits
     (void)o;
     if (n == 0 || !w->inst_file)
         return 0;
+    /* From the last rank out of MPI_Init (ranks start apart: the launch's
+     * skew is not the program's) to the last into MPI_Finalize. */
     int64_t first = in[0].app_start, last = in[0].app_end;
     for (size_t i = 1; i < n; i++) {
-        if (in[i].app_start < first)
+        if (in[i].app_start > first)
             first = in[i].app_start;
         if (in[i].app_end > last)
             last = in[i].app_end;
@@ -254,7 +261,8 @@ int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits
     ms_wx_instance x;
     size_t ri;
     while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1)
-        waited[ri] += (double)(x.to - x.from);
+        if (x.to > first)
+            waited[ri] += (double)(x.to - (x.from > first ? x.from : first));
     if (rc == 0 && got < 0)
         rc = -1;
     ms_wx_order_close(&ord);
