@@ -64,11 +64,10 @@ int ms_report_causes_csv(FILE *fp, const ms_run *run);
 int ms_report_causes_json(FILE *fp, const ms_run *run);
 /* "compute", "user", "mpi" (enum ms_wx_cause_kind). */
 const char *ms_cause_kind_name(int kind);
-/* A place of run->waits's causes and fixes (regions are keys: a region at
- * a call site) named: *name the region ("(compute)" outside MPI), site the
- * call site ("A .. B" outside MPI: the calls before and after). */
-void ms_cause_place(const ms_run *run, int kind, uint32_t region, uint32_t region2, const char **name, char *site,
-                    size_t cap);
+/* The sections that lead the text report's wait-state part
+ * (report_causes_text.c): "Root causes", "What a fix would save" and "The
+ * late ranks", each only when the analysis has something for it. */
+int ms_report_causes_text(FILE *fp, const ms_run *run);
 /* How the run ended (report_ending.c, run_end.h): the text section "Run
  * ended" (nothing when every rank finished) and the JSON member "ending"
  * (with its name). */

@@ -37,7 +37,7 @@ static const char *key_site(const ms_run *run, uint32_t key, const char *none)
     return loc ? loc : ms_run_wait_region(run, ms_run_wait_key_region(run, key));
 }
 
-void ms_cause_place(const ms_run *run, int kind, uint32_t region, uint32_t region2, const char **name, char *site,
+static void cause_fields(const ms_run *run, int kind, uint32_t region, uint32_t region2, const char **name, char *site,
                     size_t cap)
 {
     if (kind == MS_WX_CAUSE_COMPUTE) {
@@ -58,7 +58,7 @@ int ms_report_causes_csv(FILE *fp, const ms_run *run)
     for (size_t i = 0; w && i < w->ncauses; i++) {
         const ms_wx_cause *c = &w->causes[i];
         const char *name;
-        ms_cause_place(run, c->kind, c->region, c->region2, &name, site, sizeof site);
+        cause_fields(run, c->kind, c->region, c->region2, &name, site, sizeof site);
         fprintf(fp, "%" PRId32 ",", c->rank);
         ms_csv_field(fp, name);
         fputc(',', fp);
@@ -73,7 +73,7 @@ static void json_place(FILE *fp, const ms_run *run, int kind, uint32_t region, u
 {
     const char *name;
     char site[2048];
-    ms_cause_place(run, kind, region, region2, &name, site, sizeof site);
+    cause_fields(run, kind, region, region2, &name, site, sizeof site);
     fprintf(fp, "\"kind\":\"%s\",\"region\":", ms_cause_kind_name(kind));
     ms_json_write_str(fp, name, strlen(name), MS_JSON_SHORT_CONTROLS);
     fputs(",\"call_site\":", fp);

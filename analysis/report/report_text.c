@@ -241,30 +241,6 @@ static void histogram(FILE *fp, const ms_run *run)
     }
 }
 
-/* Print s indented by two columns, wrapped at spaces to fit the page;
- * longer words are cut. */
-static void wrapped(FILE *fp, const char *s)
-{
-    const size_t width = 96;
-    while (*s) {
-        size_t cols = 0, i = 0, brk = 0;
-        while (s[i] && cols < width) {
-            if (s[i] == ' ')
-                brk = i;
-            i++;
-            while (((unsigned char)s[i] & 0xc0) == 0x80)
-                i++;
-            cols++;
-        }
-        if (s[i] && s[i] != ' ' && brk > 0)
-            i = brk;
-        fprintf(fp, "  %.*s\n", (int)i, s);
-        s += i;
-        while (*s == ' ')
-            s++;
-    }
-}
-
 static void warnings(FILE *fp, const ms_run *run)
 {
     if (run->nwarnings == 0)
@@ -273,7 +249,7 @@ static void warnings(FILE *fp, const ms_run *run)
     for (size_t i = 0; i < run->nwarnings && i < TEXT_WARNINGS; i++) {
         char s[1024];
         ms_printable(s, sizeof s, run->warnings[i]);
-        wrapped(fp, s);
+        ms_put_wrapped(fp, s);
     }
     if (run->nwarnings > TEXT_WARNINGS)
         fprintf(fp, "  ... %zu more (--json lists all)\n", run->nwarnings - TEXT_WARNINGS);

@@ -3,9 +3,13 @@
  * analysis/waits/waits.h):
  *   waits_csv   pattern,rank,region,instances,wait_s,cause_rank: one row per
  *               (pattern, waiting rank, region), most waiting first
- *   waits_text  the "Wait states" and "Critical path" sections, in words
- *   waits_json  the values of "wait_states" (the rows, with the region's
- *               dominant call site on that rank) and "critical_path"
+ *   waits_text  the root causes, what a fix would save and the late ranks
+ *               (report_causes_text.c), then the "Wait states" (each row
+ *               with its root-cause rank where another) and "Critical
+ *               path" sections, in words
+ *   waits_json  the values of "wait_states" (the rows, with their cause and
+ *               root-cause ranks and the region's dominant call site on
+ *               that rank) and "critical_path"
  * A run recorded in summary mode has neither: the text says that wait
  * states need a trace, the JSON holds null.
  */
@@ -95,9 +99,12 @@ static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
         ms_fmt_ns(t, sizeof t, g[i].ns);
         ms_printable(call, sizeof call, g[i].call);
         site_text(where, sizeof where, ms_wait_site_at(run, &g[i]));
-        fprintf(fp, "  rank %" PRId32 " · %s%s · %s · %" PRIu64 " call%s · %s · waited for rank %" PRId32 "\n",
-                g[i].rank, call, where, pattern_words[g[i].pattern], g[i].instances, g[i].instances == 1 ? "" : "s",
-                t, g[i].cause);
+        fprintf(fp, "  rank %" PRId32 " · %s%s · %s · %" PRIu64 " call%s · %s · waited for rank %" PRId32, g[i].rank,
+                call, where, pattern_words[g[i].pattern], g[i].instances, g[i].instances == 1 ? "" : "s", t,
+                g[i].cause);
+        if (g[i].root >= 0 && g[i].root != g[i].cause)
+            fprintf(fp, " (root cause: rank %" PRId32 ")", g[i].root);
+        fputc('\n', fp);
     }
     if (g && ng > n)
         fprintf(fp, "  ... %zu more (--waits-csv lists every region)\n", ng - n);
@@ -125,8 +132,12 @@ static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
     if (w->clock_violations) {
         char by[32];
         ms_fmt_ns(by, sizeof by, w->clock_violation_max_ns);
-        fprintf(fp, "  %" PRIu64 " receive%s ended before the matched send began, by at most %s (clock "
-                "condition): clamped to the call\n", w->clock_violations, w->clock_violations == 1 ? "" : "s", by);
+        if (w->clock_violations == 1)
+            fprintf(fp, "  1 receive appears to end before its send began, by %s, because clocks differ between\n"
+                        "  ranks; it was adjusted\n", by);
+        else
+            fprintf(fp, "  %" PRIu64 " receives appear to end before their send began, by at most %s, because clocks\n"
+                        "  differ between ranks; they were adjusted\n", w->clock_violations, by);
     }
 }
 
@@ -151,35 +162,54 @@ static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
 {
     if (!w->has_path)
         return 0;
-    char len[32], imb[32];
+    uint64_t compute = 0, mpi = 0;
+    for (size_t i = 0; i < w->npath_ranks; i++) {
+        compute = ms_sat_add(compute, w->path_ranks[i].compute_ns);
+        mpi = ms_sat_add(mpi, w->path_ranks[i].mpi_ns);
+    }
+    char len[32], imb[32], c[32], m[32];
     ms_fmt_ns(len, sizeof len, w->path_ns);
     ms_fmt_ns(imb, sizeof imb, w->imbalance_ns);
-    fprintf(fp, "\nCritical path: %s, imbalance %s (its time beyond the mean rank's busy time)\n", len, imb);
-    fputs("   rank     compute         MPI\n", fp);
+    ms_fmt_ns(c, sizeof c, compute);
+    ms_fmt_ns(m, sizeof m, mpi);
+    fprintf(fp, "\nCritical path: %s, of it compute %s and MPI %s\n"
+                "  the chain of compute and MPI calls that set the run's length: walked back from the last rank to\n"
+                "  enter MPI_Finalize, it moves, where a call waited, to the rank that call waited for\n",
+            len, c, m);
+    fprintf(fp, "  imbalance %s: how much longer the critical path is than the average rank's busy time\n"
+                "  (application time less waiting): a perfectly balanced run could end %s sooner\n", imb, imb);
+    fputs("   rank     compute         MPI   of the path\n", fp);
     for (size_t i = 0; i < w->npath_ranks; i++) {
         const ms_wx_path_rank *p = &w->path_ranks[i];
         if (!p->compute_ns && !p->mpi_ns)
             continue;
-        char c[32], m[32];
+        char pct[32];
         ms_fmt_ns(c, sizeof c, p->compute_ns);
         ms_fmt_ns(m, sizeof m, p->mpi_ns);
-        fprintf(fp, "  %5" PRId32 " %11s %11s\n", p->rank, c, m);
+        ms_fmt_pct(pct, sizeof pct, w->path_ns ? 100.0 * (double)(p->compute_ns + p->mpi_ns) / (double)w->path_ns : 0);
+        fprintf(fp, "  %5" PRId32 " ", p->rank);
+        ms_cell(fp, c, 11, 1);
+        fputc(' ', fp);
+        ms_cell(fp, m, 11, 1);
+        fprintf(fp, "  %10s %%\n", pct);
     }
     /* One row per MPI function and call site. */
     ms_wait_site *g;
-    size_t m;
-    if (ms_wait_sites_path(run, &g, &m) != 0)
+    size_t ng;
+    if (ms_wait_sites_path(run, &g, &ng) != 0)
         return -1;
-    size_t n = m < TEXT_PATH_ROWS ? m : TEXT_PATH_ROWS;
-    fputs("  on the path  where\n", fp);
+    size_t n = ng < TEXT_PATH_ROWS ? ng : TEXT_PATH_ROWS;
+    fputs("  on the path  per call site\n", fp);
     for (size_t i = 0; i < n; i++) {
         char t[32], label[512];
         ms_fmt_ns(t, sizeof t, g[i].ns);
         path_label(label, sizeof label, run, &g[i]);
-        fprintf(fp, "  %11s  %s\n", t, label);
+        fputs("  ", fp);
+        ms_cell(fp, t, 11, 1);
+        fprintf(fp, "  %s\n", label);
     }
-    if (m > n)
-        fprintf(fp, "  ... %zu more (--json \"critical_path\" lists every region)\n", m - n);
+    if (ng > n)
+        fprintf(fp, "  ... %zu more (--json \"critical_path\" lists every region)\n", ng - n);
     free(g);
     return 0;
 }
@@ -199,6 +229,8 @@ int ms_report_waits_text(FILE *fp, const ms_run *run)
     if (run->summary_ranks)
         fprintf(fp, "\nWait states: of the %zu traced ranks only; %zu ranks were recorded in summary mode\n",
                 run->wait_ranks, run->summary_ranks);
+    if (ms_report_causes_text(fp, run) != 0)
+        return -1;
     text_rows(fp, run, run->waits);
     if (text_path(fp, run, run->waits) != 0)
         return -1;
@@ -223,8 +255,9 @@ int ms_report_waits_json(FILE *fp, const ms_run *run)
         fprintf(fp, "%s\n{\"pattern\":\"%s\",\"rank\":%" PRId32 ",\"region\":", i ? "," : "",
                 ms_wx_pattern_name(r->pattern), r->rank);
         ms_json_write_str(fp, region, strlen(region), MS_JSON_SHORT_CONTROLS);
-        fprintf(fp, ",\"instances\":%" PRIu64 ",\"wait_s\":%.9f,\"cause_rank\":%" PRId32 ",\"site\":", r->instances,
-                (double)r->wait_ns / 1e9, r->cause_rank);
+        fprintf(fp, ",\"instances\":%" PRIu64 ",\"wait_s\":%.9f,\"cause_rank\":%" PRId32 ",\"root_rank\":%" PRId32
+                    ",\"site\":",
+                r->instances, (double)r->wait_ns / 1e9, r->cause_rank, r->root_rank);
         const ms_callsite *c = site_of(run, region, r->rank);
         if (c) {
             fputs("{\"function\":", fp);

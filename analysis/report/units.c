@@ -106,3 +106,24 @@ void ms_printable(char *dst, size_t cap, const char *s)
     dst[i] = '\0';
 }
 
+void ms_put_wrapped(FILE *fp, const char *s)
+{
+    const size_t width = 96;
+    while (*s) {
+        size_t cols = 0, i = 0, brk = 0;
+        while (s[i] && cols < width) {
+            if (s[i] == ' ')
+                brk = i;
+            i++;
+            while (((unsigned char)s[i] & 0xc0) == 0x80)
+                i++;
+            cols++;
+        }
+        if (s[i] && s[i] != ' ' && brk > 0)
+            i = brk;
+        fprintf(fp, "  %.*s\n", (int)i, s);
+        s += i;
+        while (*s == ' ')
+            s++;
+    }
+}

@@ -28,4 +28,8 @@ void ms_cell(FILE *fp, const char *s, int width, int right);
  * other control bytes '?'. */
 void ms_printable(char *dst, size_t cap, const char *s);
 
+/* s on lines of at most 96 columns indented by two, wrapped at spaces to
+ * fit the text report's page; longer words are cut. */
+void ms_put_wrapped(FILE *fp, const char *s);
+
 #endif

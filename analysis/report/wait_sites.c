@@ -46,8 +46,35 @@ static int same(const group *a, const group *b)
            loc_cmp(a->loc, b->loc) == 0;
 }
 
-/* g[0..n) summed per (pattern, rank, call, site), each with the cause of
- * most of its time; most time first. Their count. */
+static int root_cmp(const void *a, const void *b)
+{
+    const group *x = a, *y = b;
+    return x->root < y->root ? -1 : x->root > y->root;
+}
+
+/* The root cause of most of g[0..n)'s time (their root_ns summed per
+ * root; of equal time, the lower rank), and that time. Reorders g. */
+static int32_t root_of(group *g, size_t n, uint64_t *ns)
+{
+    qsort(g, n, sizeof *g, root_cmp);
+    int32_t root = -1;
+    *ns = 0;
+    for (size_t i = 0; i < n;) {
+        uint64_t by = 0;
+        size_t j = i;
+        for (; j < n && g[j].root == g[i].root; j++)
+            by += g[j].root_ns;
+        if (g[i].root >= 0 && by > *ns) {
+            *ns = by;
+            root = g[i].root;
+        }
+        i = j;
+    }
+    return root;
+}
+
+/* g[0..n) summed per (pattern, rank, call, site), each with the cause and
+ * the root cause of most of its time; most time first. Their count. */
 static size_t sum_groups(group *g, size_t n)
 {
     qsort(g, n, sizeof *g, group_cmp);
@@ -70,6 +97,7 @@ static size_t sum_groups(group *g, size_t n)
                 sum.cause = cause;
             }
         }
+        sum.root = root_of(g + i, j - i, &sum.root_ns);
         g[k++] = sum;
         i = j;
     }
@@ -103,6 +131,12 @@ static void group_of(group *g, const ms_run *run, uint32_t k, int keyed, int32_t
     call_of(g->call, sizeof g->call, run, g->region);
 }
 
+void ms_wait_site_of_key(ms_wait_site *g, const ms_run *run, uint32_t k)
+{
+    *g = (group){.root = -1};
+    group_of(g, run, k, 1, -1);
+}
+
 const ms_callsite *ms_wait_site_at(const ms_run *run, const group *g)
 {
     if (!g->loc || g->region >= run->nregions)
@@ -126,8 +160,9 @@ int ms_wait_sites_rows(const ms_run *run, ms_wait_site **out, size_t *n)
         return -1;
     for (size_t i = 0; i < nrows; i++) {
         const ms_wx_row *r = &rows[i];
-        g[i] = (group){.pattern = r->pattern, .rank = r->rank, .cause = r->cause_rank, .instances = r->instances,
-                       .ns = r->wait_ns, .cause_ns = r->wait_best};
+        g[i] = (group){.pattern = r->pattern, .rank = r->rank, .cause = r->cause_rank, .root = r->root_rank,
+                       .instances = r->instances, .ns = r->wait_ns, .cause_ns = r->wait_best,
+                       .root_ns = r->root_best};
         group_of(&g[i], run, r->region, keyed, r->rank);
     }
     *n = sum_groups(g, nrows);
@@ -149,7 +184,7 @@ int ms_wait_sites_path(const ms_run *run, ms_wait_site **out, size_t *n)
     if (!g)
         return -1;
     for (size_t i = 0; i < np; i++) {
-        g[i] = (group){.ns = p[i].on_path_ns};
+        g[i] = (group){.ns = p[i].on_path_ns, .root = -1};
         group_of(&g[i], run, p[i].region, keyed, -1);
         if (!keyed)
             g[i].loc = NULL;  /* the path's regions: no call site known */

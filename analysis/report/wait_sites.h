@@ -17,12 +17,13 @@
 #include "../reduce/run.h"
 
 /* Waiting of one (pattern, rank, call, call site), with the rank that
- * caused most of it; or time on the path of one (call, call site)
- * (pattern, rank and cause 0). */
+ * caused most of it and the root cause of most of it (the delay analysis:
+ * -1 when none); or time on the path of one (call, call site) (pattern,
+ * rank and cause 0, root -1). */
 typedef struct ms_wait_site {
     uint8_t pattern;
-    int32_t rank, cause;
-    uint64_t instances, ns, cause_ns;
+    int32_t rank, cause, root;
+    uint64_t instances, ns, cause_ns, root_ns;
     uint32_t region;        /* one of its regions (run->regions), MS_WX_NONE for compute */
     const char *loc;        /* its call site's location; NULL when none */
     char call[256];         /* "MPI_Waitall", a user region's short name, "(compute)" */
@@ -35,5 +36,10 @@ int ms_wait_sites_path(const ms_run *run, ms_wait_site **out, size_t *n);
 
 /* A call-site row of the group's region at its location, or NULL. */
 const ms_callsite *ms_wait_site_at(const ms_run *run, const ms_wait_site *g);
+
+/* What key k of the analysis (an index into run->wait_keys: a region at a
+ * call site; MS_WX_NONE for compute) names, as a group of no time: its
+ * region, location and call. */
+void ms_wait_site_of_key(ms_wait_site *g, const ms_run *run, uint32_t k);
 
 #endif

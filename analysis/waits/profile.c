@@ -14,8 +14,8 @@ void ms_wx_profile_init(ms_wx_profile *p, int keep_waits)
 
 void ms_wx_profile_clear(ms_wx_profile *p)
 {
-    for (size_t i = 0; i < p->cap; i++)
-        p->v[i].p.kind = EMPTY_KIND;
+    for (size_t i = 0; i < p->n; i++)
+        p->v[p->used[i]].p.kind = EMPTY_KIND;
     p->n = 0;
     p->nwaits = 0;
     p->out_ns = p->mpi_ns = p->wait_ns = 0;
@@ -24,6 +24,7 @@ void ms_wx_profile_clear(ms_wx_profile *p)
 void ms_wx_profile_free(ms_wx_profile *p)
 {
     free(p->v);
+    free(p->used);
     free(p->waits);
     memset(p, 0, sizeof *p);
 }
@@ -60,24 +61,28 @@ static int profile_add(ms_wx_profile *p, const ms_wx_place *x, uint64_t ns)
     if ((p->n + 1) * 2 > p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 64;
         ms_wx_place_ns *old = p->v;
-        size_t ocap = p->cap;
-        if (!(p->v = malloc(cap * sizeof *p->v))) {
+        uint32_t *used = realloc(p->used, cap / 2 * sizeof *used);
+        if (used)
+            p->used = used;
+        if (!used || !(p->v = malloc(cap * sizeof *p->v))) {
             p->v = old;
             return -1;
         }
         p->cap = cap;
         for (size_t i = 0; i < cap; i++)
             p->v[i].p.kind = EMPTY_KIND;
-        for (size_t i = 0; i < ocap; i++)
-            if (old[i].p.kind != EMPTY_KIND)
-                *slot(p, &old[i].p) = old[i];
+        for (size_t i = 0; i < p->n; i++) {
+            ms_wx_place_ns *t = slot(p, &old[p->used[i]].p);
+            *t = old[p->used[i]];
+            p->used[i] = (uint32_t)(t - p->v);
+        }
         free(old);
     }
     ms_wx_place_ns *s = slot(p, x);
     if (s->p.kind == EMPTY_KIND) {
         s->p = *x;
         s->ns = 0;
-        p->n++;
+        p->used[p->n++] = (uint32_t)(s - p->v);
     }
     s->ns += ns;
     return 0;
@@ -162,10 +167,13 @@ static int in_call(ms_wx_lane *l, size_t *hint, const ms_wx_span *s, int64_t lo,
     ms_wx_instance x;
     int64_t wlo = hi, whi = hi;
     if (ms_wx_lane_instance(l, s->ev, hint, &x)) {
-        /* What the call spends after its waiting (the late partner's
-         * message coming in) goes with the waiting. */
+        /* What a point-to-point call spends after its waiting (the late
+         * partner's message coming in) goes with the waiting; a
+         * collective's time after the last rank came is its own, alike
+         * on every rank. */
+        int p2p = x.pattern == MS_WX_LATE_SENDER || x.pattern == MS_WX_LATE_RECEIVER;
         wlo = x.from > lo ? x.from : lo;
-        whi = hi;
+        whi = p2p || x.to > hi ? hi : x.to;
         if (whi <= wlo)
             wlo = whi = hi;
     }

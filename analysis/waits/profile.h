@@ -3,8 +3,8 @@
  * causes and the what-if: root_causes.c, what_if.c). A place is a stretch
  * outside MPI between two MPI calls (named by the calls' regions), a user
  * region (innermost), or an MPI call's region; the waiting inside MPI
- * calls is kept apart, per waiting call (from its waiting to the call's
- * end: what follows the waiting, the late message coming in, goes with it).
+ * calls is kept apart, per waiting call (a point-to-point call's from its
+ * waiting to its end: the late message coming in goes with the waiting).
  */
 #ifndef MPISCOPE_PROFILE_H
 #define MPISCOPE_PROFILE_H
@@ -35,8 +35,9 @@ typedef struct ms_wx_wait_ns {
 /* Time by place (a hash: as many entries as places, not calls), and the
  * waiting calls (when asked for). */
 typedef struct ms_wx_profile {
-    ms_wx_place_ns *v;        /* open addressing; ns 0 and kind 0xff: empty */
+    ms_wx_place_ns *v;        /* open addressing; kind 0xff: empty */
     size_t cap, n;
+    uint32_t *used;           /* the slots taken, n of them (to clear) */
     ms_wx_wait_ns *waits;
     size_t nwaits, waits_cap;
     uint64_t out_ns;          /* outside MPI (compute and user regions) */

@@ -101,10 +101,8 @@ static parts parts_of(const rc_t *r)
     c = (double)r->pc.wait_ns, w = (double)r->pr.wait_ns;
     d.wait = c > w && r->pc.nwaits ? c - w : 0;
     d.all = d.out + d.mpi + d.wait;
-    for (size_t i = 0; i < r->pc.cap; i++) {
-        const ms_wx_place_ns *e = &r->pc.v[i];
-        if (e->p.kind == 0xff)
-            continue;
+    for (size_t u = 0; u < r->pc.n; u++) {
+        const ms_wx_place_ns *e = &r->pc.v[r->pc.used[u]];
         if (e->p.kind == MS_WX_CAUSE_MPI)
             d.ex_mpi += excess(r, e);
         else
@@ -219,10 +217,8 @@ static int charge(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, int64_
         return 0;
     }
     int32_t crank = r->in[ci].rank;
-    for (size_t i = 0; i < r->pc.cap; i++) {
-        const ms_wx_place_ns *e = &r->pc.v[i];
-        if (e->p.kind == 0xff)
-            continue;
+    for (size_t u = 0; u < r->pc.n; u++) {
+        const ms_wx_place_ns *e = &r->pc.v[r->pc.used[u]];
         double dl = place_delay(r, &d, e);
         if (dl <= 0)
             continue;

@@ -135,11 +135,13 @@ static double removed(shrink *s, int64_t t, int *failed)
     return s->share * (o->before + in);
 }
 
-/* The run's length with candidate c's change (its rank's stretches in s). */
-static int rewalk(const ms_wx_input *in, size_t n, const ms_waits *w, const cand *c, shrink *s, int64_t first,
-                  double *out)
+/* The run's length with each of the m changes of k (their ranks'
+ * stretches in sh), in one walk over the waiting calls: out[c]. */
+static int rewalk(const ms_wx_input *in, size_t n, const ms_waits *w, cand *const *k, shrink *sh, size_t m,
+                  int64_t first, double *out)
 {
-    double *ahead = calloc(n ? n : 1, sizeof *ahead);  /* per input: new less old, from its waits */
+    /* Per change and input: new less old, from its waits. */
+    double *ahead = calloc(m && n ? m * n : 1, sizeof *ahead);
     if (!ahead)
         return -1;
     ms_wx_order ord;
@@ -148,30 +150,32 @@ static int rewalk(const ms_wx_input *in, size_t n, const ms_waits *w, const cand
     size_t ri;
     while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1) {
         size_t ci = ms_wx_index_of_rank(in, n, x.cause);
-        double old = (double)(x.to - x.from);
         if (ci == SIZE_MAX)
             continue;
-        double sr = ahead[ri] - (ri == c->ri ? removed(s, x.from, &failed) : 0);
-        double sc = ahead[ci] - (ci == c->ri ? removed(s, x.to, &failed) : 0);
-        double now = ((double)x.to + sc) - ((double)x.from + sr);
-        if (now < 0)
-            now = 0;
-        ahead[ri] += now - old;
+        double old = (double)(x.to - x.from);
+        for (size_t c = 0; c < m; c++) {
+            double *a = &ahead[c * n];
+            double sr = a[ri] - (ri == k[c]->ri ? removed(&sh[c], x.from, &failed) : 0);
+            double sc = a[ci] - (ci == k[c]->ri ? removed(&sh[c], x.to, &failed) : 0);
+            double now = ((double)x.to + sc) - ((double)x.from + sr);
+            a[ri] += (now > 0 ? now : 0) - old;
+        }
     }
     if (rc == 0 && (got < 0 || failed))
         rc = -1;
     ms_wx_order_close(&ord);
-    double last = 0;
-    for (size_t i = 0; rc == 0 && i < n; i++) {
-        double end = (double)in[i].app_end + ahead[i] - (i == c->ri ? removed(s, in[i].app_end, &failed) : 0);
-        if (i == 0 || end > last)
-            last = end;
+    for (size_t c = 0; rc == 0 && c < m; c++) {
+        double last = 0;
+        for (size_t i = 0; i < n; i++) {
+            double end = (double)in[i].app_end + ahead[c * n + i] -
+                         (i == k[c]->ri ? removed(&sh[c], in[i].app_end, &failed) : 0);
+            if (i == 0 || end > last)
+                last = end;
+        }
+        out[c] = last - (double)first;
     }
     free(ahead);
-    if (failed)
-        rc = -1;
-    *out = last - (double)first;
-    return rc;
+    return failed ? -1 : rc;
 }
 
 static int same_place(const cand *c, int32_t rank, const ms_wx_place *p)
@@ -189,6 +193,33 @@ static int fix_cmp(const void *a, const void *b)
     return x->rank < y->rank ? -1 : x->rank > y->rank;
 }
 
+/* A (rank, region) of the critical path's pieces and its time on it. */
+typedef struct path_sum {
+    int32_t rank;
+    uint32_t region;
+    uint8_t is_mpi;
+    uint64_t ns;
+} path_sum;
+
+static int path_key_cmp(const void *a, const void *b)
+{
+    const path_sum *x = a, *y = b;
+    if (x->rank != y->rank)
+        return x->rank < y->rank ? -1 : 1;
+    if (x->region != y->region)
+        return x->region < y->region ? -1 : 1;
+    return (x->is_mpi > y->is_mpi) - (x->is_mpi < y->is_mpi);
+}
+
+/* Longest first; ties by key. */
+static int path_sum_cmp(const void *a, const void *b)
+{
+    const path_sum *x = a, *y = b;
+    if (x->ns != y->ns)
+        return x->ns > y->ns ? -1 : 1;
+    return path_key_cmp(a, b);
+}
+
 /* The candidates: the largest root causes, then the regions longest on
  * the critical path (its pieces kept, by rank), MS_WX_FIXES in all. */
 static size_t candidates(const ms_wx_input *in, size_t n, const ms_waits *w, cand *v)
@@ -203,37 +234,36 @@ static size_t candidates(const ms_wx_input *in, size_t n, const ms_waits *w, can
                         .from = MS_WX_FIX_CAUSE, .delay_ns = c->delay_ns};
     }
     /* Path pieces by (rank, region): the few longest sums. */
-    while (k < MS_WX_FIXES) {
-        int32_t best_rank = -1;
-        ms_wx_place best = {0};
-        uint64_t best_ns = 0;
-        for (size_t i = 0; i < w->npath_segs; i++) {
-            const ms_wx_path_seg *s = &w->path_segs[i];
-            if (s->region == MS_WX_COMPUTE)
-                continue;
-            ms_wx_place p = {.a = s->region, .b = MS_WX_NONE, .kind = s->is_mpi ? MS_WX_CAUSE_MPI : MS_WX_CAUSE_USER};
-            int taken = 0;
-            for (size_t j = 0; j < k && !taken; j++)
-                taken = same_place(&v[j], s->rank, &p);
-            if (taken)
-                continue;
-            uint64_t sum = 0;
-            for (size_t j = 0; j < w->npath_segs; j++) {
-                const ms_wx_path_seg *q = &w->path_segs[j];
-                if (q->rank == s->rank && q->region == s->region && q->is_mpi == s->is_mpi)
-                    sum += (uint64_t)(q->to - q->from);
-            }
-            if (sum > best_ns || (sum == best_ns && best_rank >= 0 && s->rank < best_rank)) {
-                best_ns = sum;
-                best_rank = s->rank;
-                best = p;
-            }
-        }
-        size_t ri = best_rank >= 0 ? ms_wx_index_of_rank(in, n, best_rank) : SIZE_MAX;
-        if (ri == SIZE_MAX)
-            break;
-        v[k++] = (cand){.rank = best_rank, .ri = ri, .p = best, .from = MS_WX_FIX_PATH};
+    size_t ns = w->npath_segs;
+    path_sum *v2 = malloc((ns ? ns : 1) * sizeof *v2);
+    if (!v2)
+        return k;
+    size_t m = 0;
+    for (size_t i = 0; i < ns; i++) {
+        const ms_wx_path_seg *g = &w->path_segs[i];
+        if (g->region != MS_WX_COMPUTE)
+            v2[m++] = (path_sum){.rank = g->rank, .region = g->region, .is_mpi = g->is_mpi,
+                                 .ns = (uint64_t)(g->to - g->from)};
     }
+    qsort(v2, m, sizeof *v2, path_key_cmp);
+    size_t q = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (q && path_key_cmp(&v2[q - 1], &v2[i]) == 0)
+            v2[q - 1].ns += v2[i].ns;
+        else
+            v2[q++] = v2[i];
+    }
+    qsort(v2, q, sizeof *v2, path_sum_cmp);
+    for (size_t i = 0; i < q && k < MS_WX_FIXES; i++) {
+        ms_wx_place p = {.a = v2[i].region, .b = MS_WX_NONE, .kind = v2[i].is_mpi ? MS_WX_CAUSE_MPI : MS_WX_CAUSE_USER};
+        int taken = 0;
+        for (size_t j2 = 0; j2 < k && !taken; j2++)
+            taken = same_place(&v[j2], v2[i].rank, &p);
+        size_t ri = ms_wx_index_of_rank(in, n, v2[i].rank);
+        if (!taken && ri != SIZE_MAX)
+            v[k++] = (cand){.rank = v2[i].rank, .ri = ri, .p = p, .from = MS_WX_FIX_PATH};
+    }
+    free(v2);
     return k;
 }
 
@@ -297,6 +327,9 @@ int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits
             v[c].t[i] = (double)ms_wx_profile_get(&p, &v[c].p);
     }
     ms_wx_profile_free(&p);
+    cand *take[MS_WX_FIXES];
+    shrink sh[MS_WX_FIXES];
+    size_t m = 0;
     for (size_t c = 0; rc == 0 && c < nc; c++) {
         cand *k = &v[c];
         double mine = k->t[k->ri], others = 0;
@@ -313,15 +346,18 @@ int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits
         if (k->remove <= 0 || mine <= 0)
             continue;
         k->share = k->remove / mine;
-        shrink s;
-        rc = shrink_open(&lanes[k->ri], &in[k->ri], k, &s);
-        double run = 0;
-        if (rc == 0)
-            rc = rewalk(in, n, w, k, &s, first, &run);
-        shrink_close(&s);
+        rc = shrink_open(&lanes[k->ri], &in[k->ri], k, &sh[m]);
+        take[m++] = k;
+    }
+    double run[MS_WX_FIXES];
+    if (rc == 0 && m)
+        rc = rewalk(in, n, w, take, sh, m, first, run);
+    for (size_t c = 0; c < m; c++) {
+        shrink_close(&sh[c]);
         if (rc != 0)
-            break;
-        double save = (double)w->run_ns - run;
+            continue;
+        const cand *k = take[c];
+        double save = (double)w->run_ns - run[c];
         w->fixes[w->nfixes++] = (ms_wx_fix){.rank = k->rank, .kind = k->p.kind, .from = k->from, .region = k->p.a,
                                             .region2 = k->p.b, .removed_ns = (uint64_t)(k->remove + 0.5),
                                             .saving_ns = save > 0 ? (uint64_t)(save + 0.5) : 0};

@@ -12,6 +12,7 @@
  *   report_html_files.c     the files of MPI-IO
  *   report_html_comms.c     the communicators
  *   report_html_ending.c    how the run ended
+ *   report_html_causes.c    the root causes and what a fix would save
  */
 #ifndef MPISCOPE_HTML_PARTS_H
 #define MPISCOPE_HTML_PARTS_H
@@ -94,6 +95,12 @@ int ms_html_comms(FILE *fp, const ms_run *run);
  * rank's state and how, and who waits for whom, as the text report's
  * section (run_end.h); nothing when every rank finished. */
 int ms_html_ending(FILE *fp, const ms_run *run);
+
+/* The sections "Root causes" and "What a fix would save"
+ * (report_html_causes.c): HTML, not data; the text report's sentences
+ * (cause_words.h); each nothing when the analysis has none. 0, or -1 when
+ * writing failed. */
+int ms_html_causes(FILE *fp, const ms_run *run);
 
 /* s as HTML element content or attribute value: markup characters and
  * quotes escaped, control characters as spaces, bytes that are not valid

@@ -44,7 +44,8 @@ void ms_html_text(FILE *fp, const char *str)
 }
 
 /* The sections, in page order; report_html.js and report_html_sites.js
- * fill them. The roofline
+ * fill them (the root causes come between the timeline and the wait
+ * states). The roofline
  * section stays hidden unless the run has roofline points, the GPU section
  * unless it has cuda: regions. The wait-state and critical-path sections
  * say so when the run has no analysis (summary mode). */
@@ -71,7 +72,9 @@ static const char *const SECTIONS =
     "<label><input type=\"checkbox\" id=\"tl-path\"> critical path</label>"
     "<span class=\"note\">wheel: zoom at the pointer; drag: pan</span></div>"
     "<svg class=\"chart\" id=\"chart-timeline\"></svg><div id=\"timeline-legend\" class=\"legend\"></div>"
-    "</section>\n"
+    "</section>\n";
+/* The wait states after the root causes (report_html_causes.c). */
+static const char *const SECTIONS_WAITS =
     "<section id=\"sec-waits\"><h2>Wait states</h2><p class=\"note\" id=\"waits-note\"></p>"
     "<div id=\"waits-body\" hidden><h3>Waiting per pattern and rank (seconds)</h3>"
     "<p class=\"note\" id=\"waits-patterns-note\"></p>"
@@ -127,6 +130,9 @@ int ms_report_html(FILE *fp, const ms_run *run)
     if (ms_html_ending(fp, run) != 0)
         return -1;
     fputs(SECTIONS, fp);
+    if (ms_html_causes(fp, run) != 0)
+        return -1;
+    fputs(SECTIONS_WAITS, fp);
     if (ms_html_files(fp, run) != 0 || ms_html_comms(fp, run) != 0)
         return -1;
     fputs("</main>\n<div id=\"tip\" class=\"tip\" hidden></div>\n"

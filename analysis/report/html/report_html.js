@@ -370,8 +370,10 @@
       (unmatched ? '; without a partner: ' + count(W.unmatched_sends, 'send') + ', ' + count(W.unmatched_recvs, 'receive') +
         ', ' + count(W.unmatched_collectives, 'collective call') : '') + '.' +
       (W.old_ranks ? ' The logs of ' + W.old_ranks + ' ranks predate message records: some receives are not matched.' : '') +
-      (W.clock_violations ? ' ' + fmtCount(W.clock_violations) + ' receives ended before their send began (clock ' +
-        'condition): clamped to the call.' : '');
+      (W.clock_violations === 1 ? ' 1 receive appears to end before its send began, by ' +
+        fmtTime(W.clock_violation_max_ns) + ', because clocks differ between ranks; it was adjusted.'
+        : W.clock_violations ? ' ' + fmtCount(W.clock_violations) + ' receives appear to end before their send began, ' +
+        'by at most ' + fmtTime(W.clock_violation_max_ns) + ', because clocks differ between ranks; they were adjusted.' : '');
 
     /* pattern x rank */
     const cols = W.columns.map((r) => ({ label: 'rank ' + r }));
@@ -409,7 +411,8 @@
     W.sites.map((r) => ({ cells: [{ text: String(r.rank) }, { text: r.call, cls: 'name' },
       { text: r.site || '(no call site)', cls: 'site', title: r.site_full + (r.location ? '\n' + r.location : '') },
       { text: patternWords(r.pattern), cls: 'pattern', title: r.pattern }, { text: fmtCount(r.calls) },
-      secCell(r.wait_ns), { text: 'rank ' + r.cause }] })));
+      secCell(r.wait_ns), { text: 'rank ' + r.cause + (r.root >= 0 && r.root !== r.cause ? ' (root cause: rank ' +
+        r.root + ')' : '') }] })));
 
     /* the late ranks */
     plainTable(document.getElementById('waits-late'), [{ label: 'rank' }, { label: 'caused (seconds)' },
@@ -463,7 +466,7 @@
     const dl = document.getElementById('path-facts');
     for (const [k, v] of [
       ['length', fmtTime(P.length_ns) + (P.wall_ns > 0 ? ' (' + fmtPct((100 * P.length_ns) / P.wall_ns) + ' of the wall time)' : '')],
-      ['imbalance', fmtTime(P.imbalance_ns) + ' (its time beyond the mean rank\u2019s busy time)'],
+      ['imbalance', fmtTime(P.imbalance_ns)],
       ['on the path', 'compute ' + fmtTime(P.compute_ns) + ', MPI ' + fmtTime(P.mpi_ns)],
       ['ranks', P.ranks_total + ' of ' + D.run.ranks + ' ranks lie on it'],
     ]) {
@@ -471,6 +474,9 @@
       html('dt', {}, d, k);
       html('dd', { title: v }, d, v);
     }
+    dl.after(html('p', { class: 'note', id: 'path-imbalance' }, null, 'Imbalance: how much longer the critical path is ' +
+      'than the average rank\u2019s busy time (application time less waiting): a perfectly balanced run could end ' +
+      fmtTime(P.imbalance_ns) + ' sooner.'));
     const el = document.getElementById('chart-path');
     if (!P.ranks.length) noData(el, 'the path has no length');
     else

@@ -48,8 +48,9 @@ int ms_html_wait_sites(FILE *fp, const ms_run *run, const ms_waits *w)
     fprintf(fp, "\"rows_total\":%zu,\"sites\":[", n);
     for (size_t i = 0; i < n && i < SITE_ROWS; i++) {
         fprintf(fp, "%s{\"rank\":%" PRId32 ",\"pattern\":\"%s\",\"calls\":%" PRIu64 ",\"wait_ns\":%" PRIu64
-                    ",\"cause\":%" PRId32 ",",
-                i ? ",\n" : "", g[i].rank, ms_wx_pattern_name(g[i].pattern), g[i].instances, g[i].ns, g[i].cause);
+                    ",\"cause\":%" PRId32 ",\"root\":%" PRId32 ",",
+                i ? ",\n" : "", g[i].rank, ms_wx_pattern_name(g[i].pattern), g[i].instances, g[i].ns, g[i].cause,
+                g[i].root);
         put_where(fp, run, &g[i]);
         fputc('}', fp);
     }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../cause_words.h"
 #include "../json_str.h"
 #include "../../reduce/ops.h"
 #include "../../reduce/run_waits.h"
@@ -98,29 +99,13 @@ static int put_patterns(FILE *fp, const ms_run *run, const ms_waits *w)
     return 0;
 }
 
-typedef struct cause_sum {
-    int32_t rank;
-    uint64_t ns, calls;
-} cause_sum;
-
-static int cause_ns_cmp(const void *a, const void *b)
-{
-    const cause_sum *x = a, *y = b;
-    if (x->ns != y->ns)
-        return x->ns > y->ns ? -1 : 1;
-    return x->rank < y->rank ? -1 : x->rank > y->rank;
-}
-
 /* Per rank that caused waiting: the waiting of all the calls it caused. */
 static int put_late(FILE *fp, const ms_waits *w)
 {
     size_t n = w->nlate;
-    cause_sum *s = malloc((n ? n : 1) * sizeof *s);
-    if (!s)
+    ms_wx_late *s = ms_late_by_time(w);
+    if (n && !s)
         return -1;
-    for (size_t i = 0; i < n; i++)
-        s[i] = (cause_sum){w->late[i].rank, w->late[i].ns, w->late[i].calls};
-    qsort(s, n, sizeof *s, cause_ns_cmp);
     fprintf(fp, "\"late_total\":%zu,\"late\":[", n);
     for (size_t i = 0; i < n && i < LATE_RANKS; i++)
         fprintf(fp, "%s{\"rank\":%" PRId32 ",\"wait_ns\":%" PRIu64 ",\"calls\":%" PRIu64 "}", i ? "," : "", s[i].rank,
@@ -298,9 +283,11 @@ int ms_html_waits(FILE *fp, const ms_run *run)
     fprintf(fp, "\"waits\":{\"available\":true,\"summary_ranks\":%zu,\"traced_ranks\":%zu,\"old_ranks\":%zu,"
                 "\"wait_ns\":%" PRIu64 ",\"calls\":%zu,\"mpi_ns\":%" PRIu64 ",\"messages\":%" PRIu64
                 ",\"collectives\":%" PRIu64 ",\"unmatched_sends\":%" PRIu64 ",\"unmatched_recvs\":%" PRIu64
-                ",\"unmatched_collectives\":%" PRIu64 ",\"clock_violations\":%" PRIu64 ",\n",
+                ",\"unmatched_collectives\":%" PRIu64 ",\"clock_violations\":%" PRIu64
+                ",\"clock_violation_max_ns\":%" PRIu64 ",\n",
             run->summary_ranks, run->wait_ranks, run->wait_ranks_old, w->wait_ns, w->ninst, run->mpi_ns, w->messages,
-            w->colls, w->unmatched_sends, w->unmatched_recvs, w->unmatched_colls, w->clock_violations);
+            w->colls, w->unmatched_sends, w->unmatched_recvs, w->unmatched_colls, w->clock_violations,
+            w->clock_violation_max_ns);
     if (put_patterns(fp, run, w) != 0)
         return -1;
     if (ms_html_wait_sites(fp, run, w) != 0 || put_late(fp, w) != 0 || put_path(fp, run, w) != 0 || put_marks(fp, run, w) != 0)
