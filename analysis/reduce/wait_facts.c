@@ -8,6 +8,7 @@
 #include "../../common/op_class.h"
 #include "../read/idmap.h"
 #include "../../common/region_parse.h"
+#include "../waits/grow.h"
 
 /* What a region's calls are to the analysis. */
 enum cls {
@@ -99,26 +100,6 @@ int ms_wait_acc_header(ms_wait_acc *a, int32_t rank, uint32_t version)
 {
     a->rank = rank;
     a->out->has_records = version >= 5;
-    return 0;
-}
-
-static int grow_to(void **v, size_t *cap, size_t need, size_t size);
-
-static inline int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-    return need <= *cap ? 0 : grow_to(v, cap, need, size);
-}
-
-static int grow_to(void **v, size_t *cap, size_t need, size_t size)
-{
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *p = realloc(*v, c * size);
-    if (!p)
-        return -1;
-    *v = p;
-    *cap = c;
     return 0;
 }
 
@@ -214,7 +195,7 @@ ms_wait_acc *ms_wait_acc_new(ms_wait_facts *out, const ms_comm_map *comms)
 
 int ms_wait_acc_region(ms_wait_acc *a, uint32_t region, const char *name, size_t len)
 {
-    if (grow((void **)&a->slots, &a->slots_cap, (size_t)region + 1, sizeof *a->slots) != 0)
+    if (ms_grow((void **)&a->slots, &a->slots_cap, (size_t)region + 1, sizeof *a->slots) != 0)
         return -1;
     while (a->nslots <= region) {
         classify(&a->slots[a->nslots], "mpiscope:");
@@ -234,7 +215,7 @@ int ms_wait_acc_region(ms_wait_acc *a, uint32_t region, const char *name, size_t
 int ms_wait_acc_message(ms_wait_acc *a, const ms_read_message *m)
 {
     a->out->messages_read++;
-    if (grow((void **)&a->msgs, &a->msgs_cap, a->nmsgs + 1, sizeof *a->msgs) != 0)
+    if (ms_grow((void **)&a->msgs, &a->msgs_cap, a->nmsgs + 1, sizeof *a->msgs) != 0)
         return -1;
     a->msgs[a->nmsgs++] = *m;
     return 0;
@@ -322,7 +303,7 @@ static uint32_t name_of(ms_wait_acc *a, slot *s, uint32_t site)
     }
     ms_wait_facts *f = a->out;
     size_t cap = f->names_cap;
-    if (grow((void **)&f->names, &f->names_cap, f->nnames + 1, sizeof *f->names) != 0)
+    if (ms_grow((void **)&f->names, &f->names_cap, f->nnames + 1, sizeof *f->names) != 0)
         return MS_WX_NONE;
     if (f->names_cap != cap || !f->name_site) {
         uint32_t *v = realloc(f->name_site, f->names_cap * sizeof *v);
@@ -379,7 +360,7 @@ static int to_event(ms_wait_acc *a, ms_wx_end x, uint32_t ev)
 {
     if (ev == MS_WX_NONE)
         return ms_wx_spill_end(&a->out->spill, &x);
-    if (grow((void **)&a->evends, &a->evends_cap, a->nevends + 1, sizeof *a->evends) != 0)
+    if (ms_grow((void **)&a->evends, &a->evends_cap, a->nevends + 1, sizeof *a->evends) != 0)
         return -1;
     x.ev = ev;
     a->evends[a->nevends++] = x;

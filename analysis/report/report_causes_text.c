@@ -39,7 +39,7 @@ static void causes(FILE *fp, const ms_run *run, const ms_waits *w)
     char line[4096];
     for (size_t i = 0; i < n; i++) {
         ms_cause_line(line, sizeof line, run, &w->causes[i]);
-        fprintf(fp, "  %s\n", line);
+        ms_put_hanging(fp, line, 2, 6);
     }
     ms_cause_total(line, sizeof line, w);
     fprintf(fp, "  %s\n", line);
@@ -62,7 +62,7 @@ static void fixes(FILE *fp, const ms_run *run, const ms_waits *w)
     size_t n = w->nfixes < MS_CAUSE_ROWS ? w->nfixes : MS_CAUSE_ROWS;
     for (size_t i = 0; i < n; i++) {
         ms_fix_line(line, sizeof line, run, w, &w->fixes[i]);
-        fprintf(fp, "  %s\n", line);
+        ms_put_hanging(fp, line, 2, 6);
     }
 }
 

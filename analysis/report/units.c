@@ -108,22 +108,30 @@ void ms_printable(char *dst, size_t cap, const char *s)
 
 void ms_put_wrapped(FILE *fp, const char *s)
 {
-    const size_t width = 96;
+    ms_put_hanging(fp, s, 2, 2);
+}
+
+void ms_put_hanging(FILE *fp, const char *s, int first, int next)
+{
+    const size_t width = 98;
+    int indent = first;
     while (*s) {
-        size_t cols = 0, i = 0, brk = 0;
-        while (s[i] && cols < width) {
-            if (s[i] == ' ')
+        size_t cols = 0, i = 0, brk = 0, room = width - (size_t)indent;
+        while (s[i] && cols < room) {
+            /* Never between a number and its unit. */
+            if (s[i] == ' ' && i > 0 && !(s[i - 1] >= '0' && s[i - 1] <= '9'))
                 brk = i;
             i++;
             while (((unsigned char)s[i] & 0xc0) == 0x80)
                 i++;
             cols++;
         }
-        if (s[i] && s[i] != ' ' && brk > 0)
+        if (s[i] && !(s[i] == ' ' && !(s[i - 1] >= '0' && s[i - 1] <= '9')) && brk > 0)
             i = brk;
-        fprintf(fp, "  %.*s\n", (int)i, s);
+        fprintf(fp, "%*s%.*s\n", indent, "", (int)i, s);
         s += i;
         while (*s == ' ')
             s++;
+        indent = next;
     }
 }

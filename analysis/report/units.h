@@ -28,8 +28,11 @@ void ms_cell(FILE *fp, const char *s, int width, int right);
  * other control bytes '?'. */
 void ms_printable(char *dst, size_t cap, const char *s);
 
-/* s on lines of at most 96 columns indented by two, wrapped at spaces to
+/* s on lines of at most 98 columns indented by two, wrapped at spaces to
  * fit the text report's page; longer words are cut. */
 void ms_put_wrapped(FILE *fp, const char *s);
+/* The same, the first line indented by `first` columns, the others by
+ * `next` (a list item's hanging indent), within 98 columns. */
+void ms_put_hanging(FILE *fp, const char *s, int first, int next);
 
 #endif

@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
+
 #define EMPTY_KIND 0xffu
 
 void ms_wx_profile_init(ms_wx_profile *p, int keep_waits)
@@ -100,14 +102,8 @@ static int profile_piece(void *ctx, const ms_wx_place *x, int is_wait, uint32_t 
             p->waits[p->nwaits - 1].ns += ns;
             return 0;
         }
-        if (p->nwaits == p->waits_cap) {
-            size_t cap = p->waits_cap ? p->waits_cap * 2 : 16;
-            ms_wx_wait_ns *v = realloc(p->waits, cap * sizeof *v);
-            if (!v)
-                return -1;
-            p->waits = v;
-            p->waits_cap = cap;
-        }
+        if (ms_grow((void **)&p->waits, &p->waits_cap, p->nwaits + 1, sizeof *p->waits) != 0)
+            return -1;
         p->waits[p->nwaits++] = (ms_wx_wait_ns){.ev = ev, .ns = ns};
         return 0;
     }

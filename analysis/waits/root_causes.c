@@ -27,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "omap.h"
 #include "order.h"
 #include "profile.h"
@@ -163,15 +164,9 @@ static double memo_delay(rc_t *r, size_t ci, int64_t at, const ms_wx_place *p, d
             m->v[i].ns = (uint64_t)d;
             return d - before;
         }
-    if (m->n == m->cap) {
-        size_t c = m->cap ? m->cap * 2 : 8;
-        ms_wx_place_ns *v = realloc(m->v, c * sizeof *v);
-        if (!v) {
-            r->nomem = 1;
-            return 0;
-        }
-        m->v = v;
-        m->cap = c;
+    if (ms_grow((void **)&m->v, &m->cap, m->n + 1, sizeof *m->v) != 0) {
+        r->nomem = 1;
+        return 0;
     }
     m->v[m->n++] = (ms_wx_place_ns){.p = *p, .ns = (uint64_t)d};
     return d;
@@ -423,15 +418,9 @@ static int assign_roots(ms_wx_row *v, size_t nv, const tally *t, size_t nt, cons
             while (q < np && per[q].root != t[k].root)
                 q++;
             if (q == np) {
-                if (np == cap) {
-                    size_t c = cap ? cap * 2 : 8;
-                    tally *nv2 = realloc(per, c * sizeof *nv2);
-                    if (!nv2) {
-                        free(per);
-                        return -1;
-                    }
-                    per = nv2;
-                    cap = c;
+                if (ms_grow((void **)&per, &cap, np + 1, sizeof *per) != 0) {
+                    free(per);
+                    return -1;
                 }
                 per[np++] = (tally){.root = t[k].root};
             }
@@ -516,15 +505,9 @@ static int roots(rc_t *r, const ms_wx_opts *o)
             t[nt - 1].ns += e.ns;
             continue;
         }
-        if (nt == tcap) {
-            size_t c = tcap ? tcap * 2 : 256;
-            tally *v = realloc(t, c * sizeof *v);
-            if (!v) {
-                rc = -1;
-                break;
-            }
-            t = v;
-            tcap = c;
+        if (ms_grow((void **)&t, &tcap, nt + 1, sizeof *t) != 0) {
+            rc = -1;
+            break;
         }
         t[nt++] = e;
         /* Keep the tallies as few as their distinct keys. */

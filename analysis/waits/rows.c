@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "chan_index.h"
+#include "grow.h"
 
 /* Rows of (pattern, rank, region), with the waiting per cause. */
 typedef struct row_acc {
@@ -82,28 +83,12 @@ void ms_wx_sums_free(ms_wx_sums *s)
     free(s);
 }
 
-static int grow(void **v, size_t *cap, size_t need, size_t size)
-{
-    if (need <= *cap)
-        return 0;
-    size_t c = *cap ? *cap : 64;
-    while (c < need)
-        c *= 2;
-    void *p = realloc(*v, c * size);
-    if (!p)
-        return -1;
-    memset((char *)p + *cap * size, 0, (c - *cap) * size);
-    *v = p;
-    *cap = c;
-    return 0;
-}
-
 static int row_add(row_acc *a, const ms_wx_instance *x, uint32_t region)
 {
     uint64_t ns = (uint64_t)(x->to - x->from);
     uint32_t row, cause;
     ms_chan_key rk = {.a = x->rank, .b = region, .c = x->pattern};
-    if (ms_chan_index_id(&a->rows, &rk, &row) != 0 || grow((void **)&a->v, &a->cap, (size_t)row + 1, sizeof *a->v))
+    if (ms_chan_index_id(&a->rows, &rk, &row) != 0 || ms_grow((void **)&a->v, &a->cap, (size_t)row + 1, sizeof *a->v))
         return -1;
     if (a->v[row].instances == 0)
         a->v[row] = (ms_wx_row){.pattern = x->pattern, .rank = x->rank, .region = region, .cause_rank = -1, .root_rank = -1};
@@ -111,7 +96,7 @@ static int row_add(row_acc *a, const ms_wx_instance *x, uint32_t region)
     a->v[row].wait_ns += ns;
     ms_chan_key ck = {.a = row, .b = x->cause};
     if (ms_chan_index_id(&a->causes, &ck, &cause) != 0 ||
-        grow((void **)&a->cause_ns, &a->cause_cap, (size_t)cause + 1, sizeof *a->cause_ns) != 0)
+        ms_grow((void **)&a->cause_ns, &a->cause_cap, (size_t)cause + 1, sizeof *a->cause_ns) != 0)
         return -1;
     a->cause_ns[cause] += ns;
     return 0;
@@ -185,7 +170,7 @@ int ms_wx_sums_add(ms_wx_sums *s, size_t ri, const ms_wx_instance *x, uint32_t r
     }
     ms_chan_key lk = {.a = x->cause};
     uint32_t l;
-    if (ms_chan_index_id(&s->late_ids, &lk, &l) != 0 || grow((void **)&s->late, &s->late_cap, (size_t)l + 1,
+    if (ms_chan_index_id(&s->late_ids, &lk, &l) != 0 || ms_grow((void **)&s->late, &s->late_cap, (size_t)l + 1,
                                                              sizeof *s->late) != 0)
         return -1;
     s->late[l].rank = x->cause;
