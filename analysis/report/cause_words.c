@@ -105,6 +105,14 @@ void ms_cause_unexplained(char *buf, size_t cap, const ms_waits *w)
                        "(clocks differ between ranks)", u);
 }
 
+void ms_cause_launch(char *buf, size_t cap, const ms_waits *w)
+{
+    char u[32];
+    ms_fmt_ns(u, sizeof u, w->cause_launch_ns);
+    snprintf(buf, cap, "%s of waiting began before every rank had left MPI_Init (ranks start apart: the "
+                       "launch, not the program)", u);
+}
+
 void ms_what_if_bound(char *buf, size_t cap, const ms_waits *w)
 {
     char run_s[32], bound[32];

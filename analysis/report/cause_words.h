@@ -40,6 +40,9 @@ void ms_cause_line(char *buf, size_t cap, const ms_run *run, const ms_wx_cause *
 void ms_fix_line(char *buf, size_t cap, const ms_run *run, const ms_waits *w, const ms_wx_fix *f);
 void ms_cause_total(char *buf, size_t cap, const ms_waits *w);
 void ms_cause_unexplained(char *buf, size_t cap, const ms_waits *w);
+/*   cause_launch "1.2 ms of waiting began before every rank had left
+ *               MPI_Init (...)" */
+void ms_cause_launch(char *buf, size_t cap, const ms_waits *w);
 void ms_what_if_bound(char *buf, size_t cap, const ms_waits *w);
 
 /* The terms of the root causes, defined in one sentence, and what the

@@ -87,10 +87,10 @@ int ms_report_causes_json(FILE *fp, const ms_run *run)
         fputs("\"root_causes\":null,\n\"what_if\":null", fp);
         return ferror(fp) ? -1 : 0;
     }
-    fprintf(fp, "\"root_causes\":{\"direct_s\":%.9f,\"indirect_s\":%.9f,\"unexplained_s\":%.9f,\"places\":%zu,"
-                "\"causes\":[",
+    fprintf(fp, "\"root_causes\":{\"direct_s\":%.9f,\"indirect_s\":%.9f,\"unexplained_s\":%.9f,\"launch_s\":%.9f,"
+                "\"places\":%zu,\"causes\":[",
             (double)w->cause_direct_ns / 1e9, (double)w->cause_indirect_ns / 1e9,
-            (double)w->cause_unexplained_ns / 1e9, w->ncauses_all);
+            (double)w->cause_unexplained_ns / 1e9, (double)w->cause_launch_ns / 1e9, w->ncauses_all);
     for (size_t i = 0; i < w->ncauses; i++) {
         const ms_wx_cause *c = &w->causes[i];
         fprintf(fp, "%s\n{\"rank\":%" PRId32 ",", i ? "," : "", c->rank);

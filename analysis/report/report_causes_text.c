@@ -48,6 +48,10 @@ static void causes(FILE *fp, const ms_run *run, const ms_waits *w)
         ms_cause_unexplained(line, sizeof line, w);
         ms_put_wrapped(fp, line);
     }
+    if (w->cause_launch_ns) {
+        ms_cause_launch(line, sizeof line, w);
+        ms_put_wrapped(fp, line);
+    }
 }
 
 static void fixes(FILE *fp, const ms_run *run, const ms_waits *w)

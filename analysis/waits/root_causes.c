@@ -19,6 +19,9 @@
  * on in their turn. What is pending is held per waiting call until its
  * turn: the calls in flight, not the run.
  *
+ * Waiting that began before every rank had left MPI_Init is the launch's
+ * (ranks start apart), not the program's: it is counted apart.
+ *
  * A forward pass names each waiting call's root rank: C's, unless C's
  * waiting is the larger part of its delay; then the root of C's longest
  * waiting call in the stretch. */
@@ -65,6 +68,7 @@ typedef struct rc {
     uint64_t *count;         /* per input: its first thread's waiting calls */
     uint64_t *base;          /* per input: where its starts begin */
     double unexplained;
+    double launch;           /* waiting begun before every rank started */
     int nomem;
 } rc_t;
 
@@ -278,6 +282,7 @@ static int causes_done(rc_t *r)
     w->ncauses = k < MS_WX_CAUSES ? k : MS_WX_CAUSES;
     w->causes = v;
     w->cause_unexplained_ns = ns_of(r->unexplained);
+    w->cause_launch_ns = ns_of(r->launch);
     w->has_causes = 1;
     return 0;
 }
@@ -567,6 +572,11 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
         rc = ms_wx_order_open(&ord, w->inst_file, n, 1, 256);
         opened = 1;
     }
+    /* The last rank out of MPI_Init: waiting before it is the launch's. */
+    int64_t started = in[0].app_start;
+    for (size_t i = 1; i < n; i++)
+        if (in[i].app_start > started)
+            started = in[i].app_start;
     ms_wx_instance x;
     size_t ri;
     int got = 0;
@@ -578,6 +588,10 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
         }
         int64_t t0 = st->t0;
         size_t ci = ms_wx_index_of_rank(in, n, x.cause);
+        if (x.from < started) {
+            r.launch += (double)(x.to - x.from) + pend_take(&r, ri, x.ev);
+            continue;
+        }
         if (ci == SIZE_MAX || ci == ri) {
             r.unexplained += (double)(x.to - x.from) + pend_take(&r, ri, x.ev);
             continue;

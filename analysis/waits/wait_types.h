@@ -251,6 +251,9 @@ typedef struct ms_waits {
     uint64_t cause_direct_ns, cause_indirect_ns;  /* over all of them */
     uint64_t cause_unexplained_ns;  /* waiting whose cause spent no more
                                        time than the waiter (clocks) */
+    uint64_t cause_launch_ns;   /* waiting that began before every rank had
+                                   left MPI_Init: the launch's skew, not the
+                                   program's (and what it passed on) */
     /* What-if: a projection on the recorded waits (waits that a change
      * would create are not modelled). */
     int has_what_if;
