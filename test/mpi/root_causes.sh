@@ -29,7 +29,9 @@ RANKS=${ROOT_CAUSES_RANKS:-2 4 8}
 ITER=${ROOT_CAUSES_ITER:-3}
 BASE=${ROOT_CAUSES_BASE:-100}  # ms of compute on every rank
 PLANT=${ROOT_CAUSES_PLANT:-100} # ms planted
+spin=0   # do waiting ranks spin (check.py: the what-if's bound)
 if [ "$flavour" = mpich ]; then
+    spin=1
     cc=${MPICC_MPICH:-mpicc.mpich}
     fc=${MPIF90_MPICH:-mpif90.mpich}
     run_n() { local n=$1; shift; timeout -k 10 "$TEST_TIMEOUT" "${MPIEXEC_MPICH:-mpiexec.mpich}" -n "$n" "$@"; }
@@ -88,7 +90,7 @@ case_run() {
     local prog=$1 src=$2 what=$3 n=$4 flag=$5 name=$1-$4 why
     profile "$name" "$n" "$prog" || return
     profile "$name-rerun" "$n" "$prog" "$flag" || return
-    if ! why=$("$PYTHON" "$here/root_causes/check.py" "$what" "$n" $ITER $BASE $PLANT "$here/root_causes/$src" \
+    if ! why=$(ROOT_CAUSES_SPIN=$spin "$PYTHON" "$here/root_causes/check.py" "$what" "$n" $ITER $BASE $PLANT "$here/root_causes/$src" \
         "$dir/$name" "$dir/$name-rerun"); then
         fail "$name: $why"
         return
