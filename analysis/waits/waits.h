@@ -20,7 +20,8 @@
  * Patterns (Scalasca's definitions; times clipped to the waiting call):
  *   late_sender      a blocking receive, or a wait-family completion of
  *                    receives, from its entry until the (latest) matched
- *                    send's entry; test-family calls are not charged
+ *                    send's entry; a poll run (test family, probes:
+ *                    analysis/reduce/wait_facts.h) from its first poll
  *   late_receiver    a synchronous send (ssend, issend, ssend_init; and a
  *                    standard blocking send that the library held until the
  *                    receive was posted: it returned after that post), from
