@@ -50,15 +50,21 @@ static ms_wx_place_ns *slot(const ms_wx_profile *p, const ms_wx_place *x)
             return &p->v[i];
 }
 
-uint64_t ms_wx_profile_get(const ms_wx_profile *p, const ms_wx_place *x)
+const ms_wx_place_ns *ms_wx_profile_find(const ms_wx_profile *p, const ms_wx_place *x)
 {
     if (!p->cap)
-        return 0;
+        return NULL;
     const ms_wx_place_ns *s = slot(p, x);
-    return s->p.kind == EMPTY_KIND ? 0 : s->ns;
+    return s->p.kind == EMPTY_KIND ? NULL : s;
 }
 
-static int profile_add(ms_wx_profile *p, const ms_wx_place *x, uint64_t ns)
+uint64_t ms_wx_profile_get(const ms_wx_profile *p, const ms_wx_place *x)
+{
+    const ms_wx_place_ns *s = ms_wx_profile_find(p, x);
+    return s ? s->ns : 0;
+}
+
+static int profile_add(ms_wx_profile *p, const ms_wx_place *x, uint64_t ns, uint64_t wait)
 {
     if ((p->n + 1) * 2 > p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 64;
@@ -83,10 +89,11 @@ static int profile_add(ms_wx_profile *p, const ms_wx_place *x, uint64_t ns)
     ms_wx_place_ns *s = slot(p, x);
     if (s->p.kind == EMPTY_KIND) {
         s->p = *x;
-        s->ns = 0;
+        s->ns = s->wait_ns = 0;
         p->used[p->n++] = (uint32_t)(s - p->v);
     }
     s->ns += ns;
+    s->wait_ns += wait;
     return 0;
 }
 
@@ -100,18 +107,18 @@ static int profile_piece(void *ctx, const ms_wx_place *x, int is_wait, uint32_t 
             return 0;
         if (p->nwaits && p->waits[p->nwaits - 1].ev == ev) {
             p->waits[p->nwaits - 1].ns += ns;
-            return 0;
+        } else {
+            if (ms_grow((void **)&p->waits, &p->waits_cap, p->nwaits + 1, sizeof *p->waits) != 0)
+                return -1;
+            p->waits[p->nwaits++] = (ms_wx_wait_ns){.ev = ev, .region = x->a, .ns = ns};
         }
-        if (ms_grow((void **)&p->waits, &p->waits_cap, p->nwaits + 1, sizeof *p->waits) != 0)
-            return -1;
-        p->waits[p->nwaits++] = (ms_wx_wait_ns){.ev = ev, .ns = ns};
-        return 0;
+        return profile_add(p, x, ns, ns);
     }
     if (x->kind == MS_WX_CAUSE_MPI)
         p->mpi_ns += ns;
     else
         p->out_ns += ns;
-    return profile_add(p, x, ns);
+    return profile_add(p, x, ns, 0);
 }
 
 int ms_wx_profile_stretch(ms_wx_lane *l, size_t *hint, int64_t a, int64_t b, ms_wx_profile *p)

@@ -23,12 +23,16 @@ typedef struct ms_wx_place {
 
 typedef struct ms_wx_place_ns {
     ms_wx_place p;
-    uint64_t ns;
+    uint64_t ns;              /* the time at the place (an MPI call's waiting
+                                 included when the profile keeps waits) */
+    uint64_t wait_ns;         /* of ns, waiting */
 } ms_wx_place_ns;
 
-/* A waiting call of the stretch: its event, and its waiting inside it. */
+/* A waiting call of the stretch: its event, its call's region, and its
+ * waiting inside it. */
 typedef struct ms_wx_wait_ns {
     uint32_t ev;
+    uint32_t region;
     uint64_t ns;
 } ms_wx_wait_ns;
 
@@ -46,11 +50,15 @@ typedef struct ms_wx_profile {
     int keep_waits;
 } ms_wx_profile;
 
+/* keep_waits: the waiting calls listed, and an MPI call's waiting counted
+ * in its place's time (else only in wait_ns). */
 void ms_wx_profile_init(ms_wx_profile *p, int keep_waits);
 void ms_wx_profile_clear(ms_wx_profile *p);
 void ms_wx_profile_free(ms_wx_profile *p);
 /* The time at place x; 0 when none. */
 uint64_t ms_wx_profile_get(const ms_wx_profile *p, const ms_wx_place *x);
+/* Place x's entry; NULL when none. */
+const ms_wx_place_ns *ms_wx_profile_find(const ms_wx_profile *p, const ms_wx_place *x);
 
 /* Called for each piece of a stretch, walked backward (latest first):
  * [lo, hi) at place x; waiting (is_wait) inside the call of event ev. 0 to

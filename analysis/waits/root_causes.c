@@ -5,12 +5,13 @@
  * waiting began; C: where it entered the point) and starts, on both, at
  * R's latest synchronization point before it (where its previous waiting
  * ended, or where another rank last waited for it; else its start): R was
- * in step with the run there. Over the stretch C's time beyond R's is
- * the delay, in three parts: outside MPI (compute and user regions), in MPI
- * calls not waiting, and waiting. The first two are spread over C's places
- * by how much longer C spent at each than R did (or, when no place of C's
- * is longer there, by C's time at each); the waiting over C's waiting calls
- * in the stretch, by their length.
+ * in step with the run there. Over the stretch, C's time beyond R's is
+ * the delay: outside MPI (compute and user regions), C's time there beyond
+ * R's, spread over C's places by how much longer C spent at each than R
+ * did (or, when no place of C's is longer there, by C's time at each); in
+ * MPI, per call place, C's time at it beyond R's, waiting included. The
+ * waiting part of a call place's delay goes to C's waiting calls there,
+ * by their length; the rest is the call's own delay.
  *
  * Costs go backward in time: X's cost is its waiting plus what later
  * waiting calls passed on to it. Of it, the share of C's delay outside
@@ -23,8 +24,8 @@
  * (ranks start apart), not the program's: it is counted apart.
  *
  * A forward pass names each waiting call's root rank: C's, unless C's
- * waiting is the larger part of its delay; then the root of C's longest
- * waiting call in the stretch. */
+ * waiting is the larger part of its delay; then the root of C's waiting
+ * call that passed on the most. */
 #include "waits_internal.h"
 
 #include <stdlib.h>
@@ -84,10 +85,14 @@ static int profiles(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, int6
     return ms_wx_profile_stretch(&r->lanes[ri], &r->hint[ri], t0, x->from, &r->pr);
 }
 
-/* The parts of C's delay over the stretch. */
+/* C's delay over the stretch: outside MPI, C's time beyond R's there
+ * (spread over C's places outside MPI by how much longer C spent at each,
+ * or by C's time at each when none is longer); in MPI, per call place, C's
+ * time beyond R's at it, waiting included: the waiting part of it is
+ * passed on to C's waiting calls there, the rest is the call's delay. */
 typedef struct parts {
-    double out, mpi, wait, all;
-    double ex_out, ex_mpi;   /* sums of the places' excess */
+    double out, mpi, all;
+    double ex_out;           /* the places outside MPI: their excess summed */
 } parts;
 
 static double excess(const rc_t *r, const ms_wx_place_ns *e)
@@ -101,32 +106,38 @@ static parts parts_of(const rc_t *r)
     parts d = {0};
     double c = (double)r->pc.out_ns, w = (double)r->pr.out_ns;
     d.out = c > w ? c - w : 0;
-    c = (double)r->pc.mpi_ns, w = (double)r->pr.mpi_ns;
-    d.mpi = c > w ? c - w : 0;
-    c = (double)r->pc.wait_ns, w = (double)r->pr.wait_ns;
-    d.wait = c > w && r->pc.nwaits ? c - w : 0;
-    d.all = d.out + d.mpi + d.wait;
     for (size_t u = 0; u < r->pc.n; u++) {
         const ms_wx_place_ns *e = &r->pc.v[r->pc.used[u]];
         if (e->p.kind == MS_WX_CAUSE_MPI)
-            d.ex_mpi += excess(r, e);
+            d.mpi += excess(r, e);
         else
             d.ex_out += excess(r, e);
     }
+    d.all = d.out + d.mpi;
     return d;
 }
 
-/* Place e's share of the delay (ns). */
+/* Place e's share of the delay (ns), its waiting part included. */
 static double place_delay(const rc_t *r, const parts *d, const ms_wx_place_ns *e)
 {
-    int mpi = e->p.kind == MS_WX_CAUSE_MPI;
-    double part = mpi ? d->mpi : d->out, ex = mpi ? d->ex_mpi : d->ex_out;
-    double total = mpi ? (double)r->pc.mpi_ns : (double)r->pc.out_ns;
-    if (part <= 0)
+    if (e->p.kind == MS_WX_CAUSE_MPI)
+        return excess(r, e);
+    if (d->out <= 0)
         return 0;
-    if (ex > 0)
-        return part * excess(r, e) / ex;
-    return total > 0 ? part * (double)e->ns / total : 0;
+    if (d->ex_out > 0)
+        return d->out * excess(r, e) / d->ex_out;
+    return r->pc.out_ns ? d->out * (double)e->ns / (double)r->pc.out_ns : 0;
+}
+
+/* The share of waiting call y of C's (in r->pc.waits) in the delay, of
+ * d.all: its place's delay in proportion to y's waiting there. */
+static double wait_share(const rc_t *r, const parts *d, const ms_wx_wait_ns *y)
+{
+    ms_wx_place p = {.a = y->region, .b = MS_WX_NONE, .kind = MS_WX_CAUSE_MPI};
+    const ms_wx_place_ns *e = ms_wx_profile_find(&r->pc, &p);
+    if (!e || !e->ns || d->all <= 0)
+        return 0;
+    return place_delay(r, d, e) * (double)y->ns / (double)e->ns / d->all;
 }
 
 static ms_okey acc_key(int32_t rank, const ms_wx_place *p)
@@ -219,6 +230,9 @@ static int charge(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, int64_
     for (size_t u = 0; u < r->pc.n; u++) {
         const ms_wx_place_ns *e = &r->pc.v[r->pc.used[u]];
         double dl = place_delay(r, &d, e);
+        /* Of an MPI call's, its part not waiting. */
+        if (e->ns && e->wait_ns)
+            dl *= 1.0 - (double)e->wait_ns / (double)e->ns;
         if (dl <= 0)
             continue;
         acc *a = acc_of(r, crank, &e->p);
@@ -228,10 +242,10 @@ static int charge(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, int64_
         a->direct += wait * dl / d.all;
         a->indirect += passed * dl / d.all;
     }
-    if (d.wait > 0 && r->pc.wait_ns > 0) {
-        double on = (wait + passed) * d.wait / d.all;
-        for (size_t i = 0; i < r->pc.nwaits; i++)
-            pend_add(r, ci, r->pc.waits[i].ev, on * (double)r->pc.waits[i].ns / (double)r->pc.wait_ns);
+    for (size_t i = 0; i < r->pc.nwaits; i++) {
+        double share = wait_share(r, &d, &r->pc.waits[i]);
+        if (share > 0)
+            pend_add(r, ci, r->pc.waits[i].ev, (wait + passed) * share);
     }
     return r->nomem ? -1 : 0;
 }
@@ -320,7 +334,7 @@ static int open_all(rc_t *r)
         r->hint[i] = (size_t)r->lanes[i].inst.n;
     }
     ms_wx_profile_init(&r->pc, 1);
-    ms_wx_profile_init(&r->pr, 0);
+    ms_wx_profile_init(&r->pr, 1);
     r->pend_pool.size = sizeof(double);
     r->acc_pool.size = sizeof(acc);
     return 0;
@@ -481,11 +495,19 @@ static int roots(rc_t *r, const ms_wx_opts *o)
                 break;
             }
             parts d = parts_of(r);
-            if (d.wait > d.out + d.mpi) {
-                size_t best = 0;
-                for (size_t k = 1; k < r->pc.nwaits; k++)
-                    if (r->pc.waits[k].ns > r->pc.waits[best].ns)
-                        best = k;
+            /* C's waiting made most of its delay: the root of the waiting
+             * call that passed on the most. */
+            double on = 0, best_share = 0;
+            size_t best = SIZE_MAX;
+            for (size_t k = 0; k < r->pc.nwaits; k++) {
+                double sh = wait_share(r, &d, &r->pc.waits[k]);
+                on += sh;
+                if (sh > best_share) {
+                    best_share = sh;
+                    best = k;
+                }
+            }
+            if (on > 0.5 && best != SIZE_MAX) {
                 int32_t up = ring_find(&rings[ci], cap, r->pc.waits[best].ev);
                 if (up >= 0)
                     root = up;
