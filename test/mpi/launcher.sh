@@ -150,7 +150,11 @@ run dryrun_bad "$mpiscope" --flavour frob -- "${launch[@]}" "$dir/exit_status"
     fail "an unknown --flavour is not refused"
 
 # Installed elsewhere, the launcher finds its library and merge there.
-make -s -C "$root" BUILD="$BUILD" SANITIZE="${SANITIZE:-}" install PREFIX="$dir/prefix" >"$dir/install.log" 2>&1 || fail "make install: $(tail -3 "$dir/install.log")"
+# BUILD as the build named it (relative to the project when inside it):
+# the same targets, already made, so nothing is built again.
+build_rel=$(realpath -m --relative-to="$root" "$BUILD")
+case "$build_rel" in ../*) build_rel=$BUILD ;; esac
+make -s -C "$root" BUILD="$build_rel" SANITIZE="${SANITIZE:-}" install PREFIX="$dir/prefix" >"$dir/install.log" 2>&1 || fail "make install: $(tail -3 "$dir/install.log")"
 run installed "$dir/prefix/bin/mpiscope" --dir "$dir/logs-installed" -- "${launch[@]}" "$dir/exit_status" 0
 [ "$(cat "$dir/installed.status")" = 0 ] || fail "installed launcher: status $(cat "$dir/installed.status"): $(cat "$dir/installed.err")"
 grep -q "LD_PRELOAD.*$dir/prefix/lib/libmpiscope-$flavour.so" "$dir/installed.err" ||
