@@ -62,8 +62,6 @@ int ms_report_waits_json(FILE *fp, const ms_run *run);
  * JSON's "root_causes" and "what_if" members. */
 int ms_report_causes_csv(FILE *fp, const ms_run *run);
 int ms_report_causes_json(FILE *fp, const ms_run *run);
-/* "compute", "user", "mpi" (enum ms_wx_cause_kind). */
-const char *ms_cause_kind_name(int kind);
 /* The sections that lead the text report's wait-state part
  * (report_causes_text.c): "Root causes", "What a fix would save" and "The
  * late ranks", each only when the analysis has something for it. */

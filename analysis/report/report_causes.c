@@ -22,7 +22,8 @@
 
 static const char *const kind_names[] = {"compute", "user", "mpi"};
 
-const char *ms_cause_kind_name(int kind)
+/* "compute", "user", "mpi" (enum ms_wx_cause_kind). */
+static const char *cause_kind_name(int kind)
 {
     return kind >= 0 && kind < 3 ? kind_names[kind] : "compute";
 }
@@ -74,7 +75,7 @@ static void json_place(FILE *fp, const ms_run *run, int kind, uint32_t region, u
     const char *name;
     char site[2048];
     cause_fields(run, kind, region, region2, &name, site, sizeof site);
-    fprintf(fp, "\"kind\":\"%s\",\"region\":", ms_cause_kind_name(kind));
+    fprintf(fp, "\"kind\":\"%s\",\"region\":", cause_kind_name(kind));
     ms_json_write_str(fp, name, strlen(name), MS_JSON_SHORT_CONTROLS);
     fputs(",\"call_site\":", fp);
     ms_json_write_str(fp, site, strlen(site), MS_JSON_SHORT_CONTROLS);

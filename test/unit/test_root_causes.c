@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "../../analysis/waits/waits.h"
+#include "wx_rank.h"
 
 #define N(a) (sizeof(a) / sizeof *(a))
 #define MPI(s, e, reg) {.start = (s), .end = (e), .region = (reg), .kind = MS_WX_MPI, .charge = 1}
@@ -13,17 +14,6 @@
 #define COLL(at, e) {.comm = 5, .entry = (at), .root = -1, .ev = (e), .cls = MS_WX_BARRIER}
 
 enum { R_RECV = 0, R_SEND = 1, R_BARRIER = 2, R_USER = 3 };
-
-static ms_wx_rank mk(int32_t rank, const ms_wx_event *ev, size_t nev, const ms_wx_msg *msg, size_t nmsg,
-                     const ms_wx_coll *coll, size_t ncoll)
-{
-    int64_t end = 0;
-    for (size_t i = 0; i < nev; i++)
-        if (ev[i].end > end)
-            end = ev[i].end;
-    return (ms_wx_rank){.rank = rank, .app_start = 0, .app_end = end, .finalized = 1, .app_ns = (uint64_t)end,
-                        .ev = ev, .nev = nev, .msg = msg, .nmsg = nmsg, .coll = coll, .ncoll = ncoll};
-}
 
 static const ms_wx_cause *find(const ms_waits *w, int32_t rank, int kind, uint32_t a, uint32_t b)
 {
@@ -49,8 +39,8 @@ static const ms_wx_msg m0[] = {RECV(1, 40, 0)};
 
 static void chain(ms_waits *w)
 {
-    ms_wx_rank r[] = {mk(0, ev0, N(ev0), m0, N(m0), NULL, 0), mk(1, ev1, N(ev1), m1, N(m1), NULL, 0),
-                      mk(2, ev2, N(ev2), m2, N(m2), NULL, 0), mk(3, ev3, N(ev3), m3, N(m3), NULL, 0)};
+    ms_wx_rank r[] = {mk_rank(0, ev0, N(ev0), m0, N(m0), NULL, 0), mk_rank(1, ev1, N(ev1), m1, N(m1), NULL, 0),
+                      mk_rank(2, ev2, N(ev2), m2, N(m2), NULL, 0), mk_rank(3, ev3, N(ev3), m3, N(m3), NULL, 0)};
     cr_assert_eq(ms_waits_compute(r, N(r), w), 0);
     cr_assert_eq(w->ninst, 3);
     cr_assert(w->has_causes);
@@ -126,7 +116,7 @@ static const ms_wx_coll c1[] = {COLL(80, 1), COLL(130, 2)};
 
 Test(root_causes, two_causes_ranked)
 {
-    ms_wx_rank r[] = {mk(0, b0, N(b0), NULL, 0, c0, N(c0)), mk(1, b1, N(b1), NULL, 0, c1, N(c1))};
+    ms_wx_rank r[] = {mk_rank(0, b0, N(b0), NULL, 0, c0, N(c0)), mk_rank(1, b1, N(b1), NULL, 0, c1, N(c1))};
     ms_waits w;
     cr_assert_eq(ms_waits_compute(r, N(r), &w), 0);
     cr_assert_eq(w.ninst, 2);

@@ -13,6 +13,7 @@
 #include "../../analysis/waits/waits.h"
 #include "../../common/op_names.h"
 #include "synth.h"
+#include "wx_rank.h"
 #include "unit_util.h"
 
 #define N(a) (sizeof(a) / sizeof *(a))
@@ -27,17 +28,6 @@
 #define RECV(from, tg, at, e) {.comm = 0, .tag = (tg), .entry = (at), .other = (from), .ev = (e), .is_send = 0}
 #define COLL(cm, at, rt, e, cl) {.comm = (cm), .entry = (at), .root = (rt), .ev = (e), .cls = (cl)}
 
-/* A rank whose application time runs from 0 to its last event's end. */
-static ms_wx_rank mk_rank(int32_t rank, const ms_wx_event *ev, size_t nev, const ms_wx_msg *msg, size_t nmsg,
-                          const ms_wx_coll *coll, size_t ncoll)
-{
-    int64_t end = 0;
-    for (size_t i = 0; i < nev; i++)
-        if (ev[i].end > end)
-            end = ev[i].end;
-    return (ms_wx_rank){.rank = rank, .app_start = 0, .app_end = end, .finalized = 1, .app_ns = (uint64_t)end,
-                        .ev = ev, .nev = nev, .msg = msg, .nmsg = nmsg, .coll = coll, .ncoll = ncoll};
-}
 #define P2P_RANK(r, ev, msg) mk_rank((r), (ev), N(ev), (msg), N(msg), NULL, 0)
 #define COLL_RANK(r, ev, coll) mk_rank((r), (ev), N(ev), NULL, 0, (coll), N(coll))
 
