@@ -472,16 +472,6 @@ static int record(ms_wait_acc *a, const ms_read_message *m, const ms_read_event 
     return to_event(a, x, ev);
 }
 
-/* Does the event need keeping: the first thread's, or one with facts? */
-static int keep(const slot *s, const ms_read_event *e, size_t nrecords)
-{
-    if (s->cls == C_SKIP)
-        return 0;
-    if (e->thread == 0)
-        return 1;
-    return s->cls != C_USER && s->cls != C_MPI && (s->cls != C_COMPLETE || nrecords || s->single_recv);
-}
-
 /* Event e (slot s) taken into its thread's poll run (wait_facts.h);
  * `completes`: it completed requests. 1 when the ends it completes waited
  * from *from (the run's first poll) and are charged: all of them, or,
@@ -559,21 +549,19 @@ int ms_wait_acc_event(ms_wait_acc *a, const ms_read_event *e, uint32_t site)
     size_t nrec = 0;
     for (size_t i = 0; i < a->nmsgs; i++)
         nrec += a->msgs[i].thread == e->thread;
-    uint32_t ev = MS_WX_NONE;
     int rc = 0;
-    ms_wx_event kept = {0};
-    if (keep(s, e, nrec)) {
-        ms_wait_facts *f = a->out;
-        uint32_t name = name_of(a, s, site);
-        if (name == MS_WX_NONE || f->nev == MS_WX_NONE - 1)
-            return -1;
-        ev = f->nev++;
-        kept = (ms_wx_event){.start = (int64_t)e->start_ns, .end = (int64_t)e->end_ns, .region = name,
-                             .thread = e->thread, .kind = s->cls == C_USER ? MS_WX_USER : MS_WX_MPI,
-                             .charge = s->charge};
-        if (ms_wx_spill_event(&f->spill, ev, &kept) != 0)
-            return -1;
-    }
+    /* Every thread's MPI calls and user regions are kept: the critical
+     * path follows the thread that waited or sent. */
+    ms_wait_facts *f = a->out;
+    uint32_t name = name_of(a, s, site);
+    if (name == MS_WX_NONE || f->nev == MS_WX_NONE - 1)
+        return -1;
+    uint32_t ev = f->nev++;
+    ms_wx_event kept = {.start = (int64_t)e->start_ns, .end = (int64_t)e->end_ns, .region = name,
+                        .thread = e->thread, .kind = s->cls == C_USER ? MS_WX_USER : MS_WX_MPI,
+                        .charge = s->charge};
+    if (ms_wx_spill_event(&f->spill, ev, &kept) != 0)
+        return -1;
     int64_t start = (int64_t)e->start_ns;
     switch (s->cls) {
     case C_SEND:

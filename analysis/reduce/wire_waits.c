@@ -5,13 +5,13 @@
 
 #if UINTPTR_MAX == UINT64_MAX && defined(__LP64__)
 #define CARRIED(T, n) _Static_assert(sizeof(T) == (n), #T " changed: carry its new fields in " __FILE__)
-CARRIED(ms_wait_facts, 608);
+CARRIED(ms_wait_facts, 640);
 CARRIED(ms_wx_end, 64);
-CARRIED(ms_wx_span, 24);
+CARRIED(ms_wx_span, 32);
 #endif
 
 #define END_BYTES (8 * 4 + 4 * 5 + 2 + 1 + 1 + 1)
-#define SPAN_BYTES (8 + 8 + 4 + 4)
+#define SPAN_BYTES (8 + 8 + 4 + 4 + 2)
 #define NAME_MIN (8 + 8)
 /* Records read back from disk at a time. */
 #define BATCH 4096
@@ -56,6 +56,7 @@ static void put_span(unsigned char **o, const ms_wx_span *x)
     ms_wire_st(o, (uint64_t)x->end, 8);
     ms_wire_st(o, x->region, 4);
     ms_wire_st(o, x->ev, 4);
+    ms_wire_st(o, x->thread, 2);
 }
 
 static void get_span(const unsigned char **q, ms_wx_span *x)
@@ -64,6 +65,7 @@ static void get_span(const unsigned char **q, ms_wx_span *x)
     x->end = (int64_t)ms_wire_ld(q, 8);
     x->region = (uint32_t)ms_wire_ld(q, 4);
     x->ev = (uint32_t)ms_wire_ld(q, 4);
+    x->thread = (uint16_t)ms_wire_ld(q, 2);
 }
 
 /* The count of a sort's records, then each, read back from its file. */
@@ -121,15 +123,15 @@ void ms_wire_put_waits(ms_pbuf *b, const ms_wait_facts *f)
 
 /* Spans of the count that follows into sort s; each checked against the
  * names and events. */
-static void get_spans(ms_wire_in *r, ms_wait_facts *f, ms_xsort *s)
+static void get_spans(ms_wire_in *r, ms_wait_facts *f, int is_mpi)
 {
     size_t n = ms_wire_get_count(r, SPAN_BYTES);
     const unsigned char *q = ms_wire_ok(r) ? ms_wire_take(r, n * SPAN_BYTES) : NULL;
     for (size_t i = 0; q && i < n && ms_wire_ok(r); i++) {
-        ms_wx_span x;
+        ms_wx_span x = {0};
         get_span(&q, &x);
         r->bad |= x.region >= f->nnames || x.ev >= f->nev;
-        if (ms_wire_ok(r) && ms_xsort_add(s, &x) != 0)
+        if (ms_wire_ok(r) && ms_wx_spill_span(&f->spill, is_mpi, &x) != 0)
             r->nomem = 1;
     }
 }
@@ -170,9 +172,9 @@ ms_wait_facts *ms_wire_get_waits(ms_wire_in *r)
         f->spill.nseq = x.seq >= f->spill.nseq ? x.seq + 1 : f->spill.nseq;
     }
     if (ms_wire_ok(r))
-        get_spans(r, f, &f->spill.lane);
+        get_spans(r, f, 1);
     if (ms_wire_ok(r))
-        get_spans(r, f, &f->spill.user);
+        get_spans(r, f, 0);
     if (ms_wire_ok(r) && ms_wx_spill_finish(&f->spill) != 0)
         r->nomem = 1;
     if (!ms_wire_ok(r)) {

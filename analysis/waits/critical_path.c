@@ -1,5 +1,7 @@
 /* The critical path, walked backward from the last rank to enter
- * MPI_Finalize (waits.h). */
+ * MPI_Finalize (waits.h), on the thread whose call it is in: a thread's
+ * lane on each rank, a waiting call's cause on the thread of the cause's
+ * call. */
 #include "lanes.h"
 
 #include <stdlib.h>
@@ -9,7 +11,11 @@
 typedef struct walk {
     const ms_wx_input *in;
     size_t nranks;
-    ms_wx_lane *lanes;
+    ms_wx_lane *lanes;     /* per (rank, thread): by rank, then thread */
+    size_t nlanes;
+    size_t *base;          /* per rank: its first lane; nranks + 1 */
+    size_t *rank_of;       /* per lane: its rank's index */
+    uint64_t *compute_ns, *mpi_ns;  /* per lane: its time on the path */
     uint64_t *region_ns;   /* by region index; the last slot is (compute) */
     uint32_t nregions;
     ms_waits *w;
@@ -17,7 +23,7 @@ typedef struct walk {
     int nomem;
 } walk;
 
-/* A stretch [a, b) of the path on lane ri into w->path_segs (in walk
+/* A stretch [a, b) of the path on lane li into w->path_segs (in walk
  * order; sorted by time once the walk is done). */
 static int64_t seg_len(const ms_wx_path_seg *s)
 {
@@ -54,7 +60,7 @@ static void sift_down(ms_wx_path_seg *h, size_t n, size_t i)
 
 static void keep_seg(walk *k, const ms_wx_path_seg *seg);
 
-static inline __attribute__((always_inline)) void add_seg(walk *k, size_t ri, uint32_t region, int is_mpi,
+static inline __attribute__((always_inline)) void add_seg(walk *k, size_t li, uint32_t region, int is_mpi,
                                                       int64_t a, int64_t b)
 {
     ms_waits *w = k->w;
@@ -68,7 +74,8 @@ static inline __attribute__((always_inline)) void add_seg(walk *k, size_t ri, ui
         if (b - a < shortest || (b - a == shortest && a < w->path_segs[0].from))
             return;
     }
-    ms_wx_path_seg seg = {.rank = k->in[ri].rank, .region = region, .from = a, .to = b, .is_mpi = (uint8_t)is_mpi};
+    ms_wx_path_seg seg = {.rank = k->in[k->rank_of[li]].rank, .region = region, .from = a, .to = b,
+                          .is_mpi = (uint8_t)is_mpi, .thread = k->lanes[li].thread};
     keep_seg(k, &seg);
 }
 
@@ -111,27 +118,27 @@ static uint32_t slot_of(const walk *k, uint32_t region)
     return region < k->nregions ? region : k->nregions;
 }
 
-static void add_compute_in(walk *k, ms_wx_lane *l, size_t ri, int64_t a, int64_t b);
+static void add_compute_in(walk *k, ms_wx_lane *l, size_t li, int64_t a, int64_t b);
 
-/* Time [a, b) outside MPI on lane l: to the innermost user regions, the
- * rest to (compute). */
-static inline __attribute__((always_inline)) void add_compute(walk *k, size_t ri, int64_t a, int64_t b)
+/* Time [a, b) outside MPI on lane li: to the innermost user regions of
+ * its thread, the rest to (compute). */
+static inline __attribute__((always_inline)) void add_compute(walk *k, size_t li, int64_t a, int64_t b)
 {
     if (b <= a)
         return;
-    ms_wx_lane *l = &k->lanes[ri];
-    k->w->path_ranks[ri].compute_ns += (uint64_t)(b - a);
+    ms_wx_lane *l = &k->lanes[li];
+    k->compute_ns[li] += (uint64_t)(b - a);
     if (l->npieces == 0) {
-        /* A rank without user regions: all of it is (compute). */
+        /* A thread without user regions: all of it is (compute). */
         k->region_ns[k->nregions] += (uint64_t)(b - a);
-        add_seg(k, ri, MS_WX_COMPUTE, 0, a, b);
+        add_seg(k, li, MS_WX_COMPUTE, 0, a, b);
         return;
     }
-    add_compute_in(k, l, ri, a, b);
+    add_compute_in(k, l, li, a, b);
 }
 
 /* The rest of add_compute: the user regions' pieces in [a, b). */
-static void add_compute_in(walk *k, ms_wx_lane *l, size_t ri, int64_t a, int64_t b)
+static void add_compute_in(walk *k, ms_wx_lane *l, size_t li, int64_t a, int64_t b)
 {
     uint64_t inside = 0;
     int64_t at = a;
@@ -168,72 +175,157 @@ static void add_compute_in(walk *k, ms_wx_lane *l, size_t ri, int64_t a, int64_t
         if (y > x) {
             k->region_ns[slot_of(k, p.region)] += (uint64_t)(y - x);
             inside += (uint64_t)(y - x);
-            add_seg(k, ri, MS_WX_COMPUTE, 0, at, x);
-            add_seg(k, ri, p.region, 0, x, y);
+            add_seg(k, li, MS_WX_COMPUTE, 0, at, x);
+            add_seg(k, li, p.region, 0, x, y);
             at = y;
         }
     }
     k->region_ns[k->nregions] += (uint64_t)(b - a) - inside;
-    add_seg(k, ri, MS_WX_COMPUTE, 0, at, b);
+    add_seg(k, li, MS_WX_COMPUTE, 0, at, b);
 }
 
-static inline __attribute__((always_inline)) void add_mpi(walk *k, size_t ri, uint32_t region, int64_t a, int64_t b)
+static inline __attribute__((always_inline)) void add_mpi(walk *k, size_t li, uint32_t region, int64_t a, int64_t b)
 {
     if (b <= a)
         return;
-    k->w->path_ranks[ri].mpi_ns += (uint64_t)(b - a);
+    k->mpi_ns[li] += (uint64_t)(b - a);
     k->region_ns[slot_of(k, region)] += (uint64_t)(b - a);
-    add_seg(k, ri, region, 1, a, b);
+    add_seg(k, li, region, 1, a, b);
 }
 
-
-static void run_walk(walk *k, size_t ri)
+/* The lane of rank index ri's thread `thread`; its first thread's when
+ * that thread made no MPI call. */
+static size_t lane_of(const walk *k, size_t ri, uint32_t thread)
 {
-    int64_t t = k->in[ri].app_end;
+    size_t lo = k->base[ri], hi = k->base[ri + 1];
+    while (lo < hi) {
+        size_t m = lo + (hi - lo) / 2;
+        if (k->lanes[m].thread < thread)
+            lo = m + 1;
+        else
+            hi = m;
+    }
+    return lo < k->base[ri + 1] && k->lanes[lo].thread == thread ? lo : k->base[ri];
+}
+
+static void run_walk(walk *k, size_t li)
+{
+    int64_t t = k->in[k->rank_of[li]].app_end;
     /* Per lane, the calls not yet passed, and where its last lookup of a
      * waiting call ended: the walk only goes back. */
-    size_t *left = calloc(k->nranks, sizeof *left), *hint = calloc(k->nranks, sizeof *hint);
+    size_t *left = calloc(k->nlanes, sizeof *left), *hint = calloc(k->nlanes, sizeof *hint);
     if (!left || !hint)
         k->nomem = 1;
-    for (size_t i = 0; left && hint && i < k->nranks; i++) {
+    for (size_t i = 0; left && hint && i < k->nlanes; i++) {
         left[i] = k->lanes[i].nmpi;
         hint[i] = (size_t)k->lanes[i].inst.n;
     }
     uint64_t guard = 4 * (uint64_t)k->nranks + 16;
-    for (size_t i = 0; i < k->nranks; i++)
+    for (size_t i = 0; i < k->nlanes; i++)
         guard += 2 * (uint64_t)k->lanes[i].nmpi;
     while (left && hint && k->w->path_steps < guard) {
         k->w->path_steps++;
+        size_t ri = k->rank_of[li];
         const ms_wx_input *r = &k->in[ri];
-        ms_wx_lane *l = &k->lanes[ri];
+        ms_wx_lane *l = &k->lanes[li];
         int64_t floor = r->app_start;
         if (t <= floor)
             break;
-        size_t j = ms_wx_lane_last_before(l, left[ri], t);
+        size_t j = ms_wx_lane_last_before(l, left[li], t);
         ms_wx_span e = j == SIZE_MAX ? (ms_wx_span){0} : ms_wx_lane_at(l, j);
         if (j == SIZE_MAX || e.end <= floor) {
-            add_compute(k, ri, floor, t);
+            add_compute(k, li, floor, t);
             break;
         }
-        left[ri] = j;
+        left[li] = j;
         if (e.end < t)
-            add_compute(k, ri, e.end, t);
+            add_compute(k, li, e.end, t);
         int64_t te = e.end < t ? e.end : t;
         ms_wx_instance x;
-        int has = ms_wx_lane_instance(l, e.ev, &hint[ri], &x);
+        int has = ms_wx_lane_instance(l, e.ev, &hint[li], &x);
         size_t to = has ? ms_wx_index_of_rank(k->in, k->nranks, x.cause) : SIZE_MAX;
-        if (has && to != SIZE_MAX && to != ri && x.to <= te) {
-            /* The wait is not on the path: its cause is. */
-            add_mpi(k, ri, e.region, x.to, te);
-            ri = to;
+        size_t tl = to != SIZE_MAX ? lane_of(k, to, x.cause_thread) : li;
+        if (has && tl != li && x.to <= te) {
+            /* The wait is not on the path: its cause is, on the thread
+             * that made the cause's call (another rank's, or another
+             * thread of this one). */
+            add_mpi(k, li, e.region, x.to, te);
+            li = tl;
             t = x.cause_at < x.to ? x.cause_at : x.to;
         } else {
-            add_mpi(k, ri, e.region, e.start > floor ? e.start : floor, te);
+            add_mpi(k, li, e.region, e.start > floor ? e.start : floor, te);
             t = e.start;
         }
     }
     free(left);
     free(hint);
+}
+
+/* Rank index ri's rows of w->path_ranks, and of w->path_threads when
+ * more than one of its threads is on the path. 0, or -1. */
+static int rank_rows(walk *k, size_t ri, size_t *cap)
+{
+    ms_waits *w = k->w;
+    size_t on = 0;
+    for (size_t li = k->base[ri]; li < k->base[ri + 1]; li++) {
+        w->path_ranks[ri].compute_ns += k->compute_ns[li];
+        w->path_ranks[ri].mpi_ns += k->mpi_ns[li];
+        on += k->compute_ns[li] || k->mpi_ns[li];
+    }
+    if (on < 2)
+        return 0;
+    for (size_t li = k->base[ri]; li < k->base[ri + 1]; li++) {
+        if (!k->compute_ns[li] && !k->mpi_ns[li])
+            continue;
+        if (w->npath_threads == *cap) {
+            size_t c = *cap ? *cap * 2 : 8;
+            ms_wx_path_thread *v = realloc(w->path_threads, c * sizeof *v);
+            if (!v)
+                return -1;
+            w->path_threads = v;
+            *cap = c;
+        }
+        w->path_threads[w->npath_threads++] = (ms_wx_path_thread){
+            .rank = k->in[ri].rank, .thread = k->lanes[li].thread, .compute_ns = k->compute_ns[li],
+            .mpi_ns = k->mpi_ns[li]};
+    }
+    return 0;
+}
+
+/* The lanes of every rank: its first thread's and those of its other
+ * threads that made MPI calls. 0, or -1. */
+static int open_lanes(walk *k)
+{
+    const ms_wx_input *in = k->in;
+    size_t n = 0;
+    for (size_t i = 0; i < k->nranks; i++) {
+        const ms_wx_thread_counts *c = &in[i].spill->lane_n;
+        n++;
+        for (size_t t = 1; t < c->nthreads; t++)
+            n += c->n[t] != 0;
+    }
+    k->lanes = calloc(n, sizeof *k->lanes);
+    k->rank_of = calloc(n, sizeof *k->rank_of);
+    k->compute_ns = calloc(n, sizeof *k->compute_ns);
+    k->mpi_ns = calloc(n, sizeof *k->mpi_ns);
+    k->base = calloc(k->nranks + 1, sizeof *k->base);
+    if (!k->lanes || !k->rank_of || !k->compute_ns || !k->mpi_ns || !k->base)
+        return -1;
+    size_t blk = ms_wx_lane_block(n);
+    for (size_t i = 0; i < k->nranks; i++) {
+        const ms_wx_thread_counts *c = &in[i].spill->lane_n;
+        k->base[i] = k->nlanes;
+        for (size_t t = 0; t == 0 || t < c->nthreads; t++) {
+            if (t > 0 && c->n[t] == 0)
+                continue;
+            size_t li = k->nlanes++;
+            k->rank_of[li] = i;
+            if (ms_wx_lane_open_thread(&in[i], &k->lanes[li], k->w->inst_file, i, (uint16_t)t, blk) != 0)
+                return -1;
+        }
+    }
+    k->base[k->nranks] = k->nlanes;
+    return 0;
 }
 
 static int seg_cmp(const void *a, const void *b)
@@ -257,25 +349,29 @@ int ms_wx_critical_path(const ms_wx_input *in, size_t nranks, const ms_wx_opts *
     walk k = {.in = in, .nranks = nranks, .w = w};
     uint32_t nregions = o->nregions;
     k.nregions = nregions;
-    k.lanes = calloc(nranks, sizeof *k.lanes);
     k.region_ns = calloc((size_t)nregions + 1, sizeof *k.region_ns);
     w->path_ranks = calloc(nranks, sizeof *w->path_ranks);
-    int rc = k.lanes && k.region_ns && w->path_ranks ? 0 : -1;
-    for (size_t i = 0; rc == 0 && i < nranks; i++)
-        rc = ms_wx_lane_open(&in[i], &k.lanes[i], w->inst_file, i, ms_wx_lane_block(nranks));
+    int rc = k.region_ns && w->path_ranks ? 0 : -1;
+    if (rc == 0)
+        rc = open_lanes(&k);
     if (rc == 0) {
         w->npath_ranks = nranks;
         for (size_t i = 0; i < nranks; i++)
             w->path_ranks[i].rank = in[i].rank;
-        /* The last rank into MPI_Finalize (or, without, the last to end). */
+        /* The last rank into MPI_Finalize (or, without, the last to end),
+         * on its first thread. */
         size_t start = 0;
         for (size_t i = 1; i < nranks; i++)
             if (in[i].finalized > in[start].finalized ||
                 (in[i].finalized == in[start].finalized && in[i].app_end > in[start].app_end))
                 start = i;
-        run_walk(&k, start);
-        for (size_t i = 0; i < nranks; i++)
+        run_walk(&k, k.base[start]);
+        for (size_t i = 0; i < k.nlanes; i++)
             k.nomem |= k.lanes[i].failed;
+        size_t cap = 0;
+        for (size_t i = 0; !k.nomem && i < nranks; i++)
+            if (rank_rows(&k, i, &cap) != 0)
+                k.nomem = 1;
         if (k.nomem)
             rc = -1;
         else if (w->npath_segs > 1)
@@ -305,9 +401,13 @@ int ms_wx_critical_path(const ms_wx_input *in, size_t nranks, const ms_wx_opts *
             w->has_path = 1;
         }
     }
-    for (size_t i = 0; k.lanes && i < nranks; i++)
+    for (size_t i = 0; k.lanes && i < k.nlanes; i++)
         ms_wx_lane_close(&k.lanes[i]);
     free(k.lanes);
+    free(k.base);
+    free(k.rank_of);
+    free(k.compute_ns);
+    free(k.mpi_ns);
     free(k.region_ns);
     return rc;
 }

@@ -1,4 +1,4 @@
-/* A rank's first thread read from disk for the backward analyses
+/* A thread of a rank read from disk for the backward analyses
  * (lanes.h). */
 #include "lanes.h"
 
@@ -27,21 +27,23 @@ static int add_piece(piece_out *o, int64_t lo, int64_t hi, uint32_t region)
     return 0;
 }
 
-/* The first thread's user regions (properly nested), by start, flattened
- * into the pieces where each is innermost: only the regions open at once
- * are held. */
+/* The lane's thread's user regions (properly nested), by start,
+ * flattened into the pieces where each is innermost: only the regions
+ * open at once are held. */
 static int flatten(ms_wx_lane *l)
 {
-    ms_xsort_iter it;
-    if (ms_xsort_iter_init(&it, &l->in->spill->user, 256) != 0)
-        return -1;
+    const ms_wx_spill *sp = l->in->spill;
+    uint64_t off, n, i = 0;
+    ms_wx_thread_range(&sp->user_n, l->thread, &off, &n);
+    ms_spill_reader it;
+    ms_spill_reader_init(&it, &sp->user.file, off, n, 256);
     piece_out o = {.f = &l->pieces_file};
     ms_wx_span *stack = NULL;
     size_t depth = 0, cap = 0;
     int64_t at = INT64_MIN;
     int rc = 0;
     for (;;) {
-        const ms_wx_span *raw = ms_xsort_next(&it);
+        const ms_wx_span *raw = i < n ? ms_spill_get(&it, i++) : NULL;
         if (!raw && it.failed) {
             rc = -1;
             break;
@@ -86,7 +88,7 @@ static int flatten(ms_wx_lane *l)
     if (rc == 0)
         rc = ms_spill_file_flush(o.f);
     free(stack);
-    ms_xsort_iter_free(&it);
+    ms_spill_reader_free(&it);
     return rc;
 }
 
@@ -98,19 +100,28 @@ size_t ms_wx_lane_block(size_t nranks)
     return per < 64 ? 64 : per > 1024 ? 1024 : per;
 }
 
-int ms_wx_lane_open(const ms_wx_input *in, ms_wx_lane *l, const ms_wx_inst_file *f, size_t ri, size_t blk)
+int ms_wx_lane_open_thread(const ms_wx_input *in, ms_wx_lane *l, const ms_wx_inst_file *f, size_t ri,
+                           uint16_t thread, size_t blk)
 {
     l->in = in;
+    l->thread = thread;
     ms_spill_file_init(&l->pieces_file, sizeof(ms_wx_piece), 4096);
-    if (ms_xsort_flatten(&in->spill->lane) != 0 || flatten(l) != 0)
+    if (ms_xsort_flatten(&in->spill->lane) != 0 || ms_xsort_flatten(&in->spill->user) != 0 || flatten(l) != 0)
         return -1;
-    l->nmpi = (size_t)ms_xsort_count(&in->spill->lane);
-    ms_spill_reader_init(&l->mpi, &in->spill->lane.file, 0, l->nmpi, blk);
+    uint64_t off, n;
+    ms_wx_thread_range(&in->spill->lane_n, thread, &off, &n);
+    l->nmpi = (size_t)n;
+    ms_spill_reader_init(&l->mpi, &in->spill->lane.file, off, n, blk);
     l->npieces = (size_t)l->pieces_file.n;
     ms_spill_reader_init(&l->pieces, &l->pieces_file, 0, l->npieces, blk);
     ms_spill_reader_init(&l->inst, &f->f, f->off[ri], f->off[ri + 1] - f->off[ri], blk);
     l->piece_hint = l->npieces;
     return 0;
+}
+
+int ms_wx_lane_open(const ms_wx_input *in, ms_wx_lane *l, const ms_wx_inst_file *f, size_t ri, size_t blk)
+{
+    return ms_wx_lane_open_thread(in, l, f, ri, 0, blk);
 }
 
 void ms_wx_lane_close(ms_wx_lane *l)

@@ -1,8 +1,9 @@
 /*
- * A rank's first thread as the backward analyses read it (the critical
- * path, root causes, the what-if): its MPI calls by start, the pieces
- * where one user region is innermost, and its waiting calls by event, each
- * from disk a block at a time. Shared by the files of analysis/waits/.
+ * A thread of a rank as the backward analyses read it (the critical path
+ * reads every thread's; root causes and the what-if the first thread's):
+ * its MPI calls by start, the pieces where one of its user regions is
+ * innermost, and the rank's waiting calls by event, each from disk a
+ * block at a time. Shared by the files of analysis/waits/.
  */
 #ifndef MPISCOPE_LANES_H
 #define MPISCOPE_LANES_H
@@ -12,17 +13,18 @@
 
 #include "waits_internal.h"
 
-/* A piece of a rank's first thread where one user region is innermost. */
+/* A piece of a thread where one user region is innermost. */
 typedef struct ms_wx_piece {
     int64_t lo, hi;
     uint32_t region;
     uint32_t pad;
 } ms_wx_piece;
 
-/* What an analysis needs of one rank. */
+/* What an analysis needs of one thread of a rank. */
 typedef struct ms_wx_lane {
     const ms_wx_input *in;
-    ms_spill_reader mpi;     /* its first thread's MPI calls (ms_wx_span), by start */
+    uint16_t thread;
+    ms_spill_reader mpi;     /* the thread's MPI calls (ms_wx_span), by start */
     size_t nmpi;
     ms_spill_file pieces_file;
     ms_spill_reader pieces;  /* innermost user regions (ms_wx_piece), disjoint, by start */
@@ -99,9 +101,13 @@ static inline ms_wx_piece ms_wx_piece_at(ms_wx_lane *l, size_t i)
  * for all of them together, 64 to 1,024 each). */
 size_t ms_wx_lane_block(size_t nranks);
 
-/* Open lane l of input in (index ri of f's waiting calls), readers of
- * blk records. 0, or -1. ms_wx_lane_close in either case. */
+/* Open the lane of the first thread of input in (index ri of f's waiting
+ * calls), readers of blk records. 0, or -1. ms_wx_lane_close in either
+ * case. */
 int ms_wx_lane_open(const ms_wx_input *in, ms_wx_lane *l, const ms_wx_inst_file *f, size_t ri, size_t blk);
+/* The same for its thread `thread` (no calls when it made none). */
+int ms_wx_lane_open_thread(const ms_wx_input *in, ms_wx_lane *l, const ms_wx_inst_file *f, size_t ri,
+                           uint16_t thread, size_t blk);
 void ms_wx_lane_close(ms_wx_lane *l);
 
 /* The waiting call on event ev of lane l into *out; 0 when none. *hint:

@@ -47,8 +47,9 @@ typedef struct cand {
     int32_t rank, cause;
     uint32_t ev, region, ri;
     uint16_t thread;
+    uint16_t cause_thread;
     uint8_t pattern;
-    uint8_t pad;
+    uint8_t pad[3];
 } cand;
 
 static int cand_cmp(const void *a, const void *b)
@@ -88,15 +89,16 @@ typedef struct replay {
 
 /* ---- candidates: the best per event is its waiting ---- */
 
-/* End h is matched: its candidate wait (pattern >= 0) to its event. */
-static int settle(replay *r, const hend *h, int pattern, int32_t cause, int64_t cause_at)
+/* End h is matched: its candidate wait (pattern >= 0) to its event, caused
+ * by end `by` (its rank's entry at cause_at). */
+static int settle(replay *r, const hend *h, int pattern, const hend *by, int64_t cause_at)
 {
     const ms_wx_end *e = &h->e;
     if (pattern < 0 || e->ev == MS_WX_NONE || !e->charge)
         return 0;
     cand c = {.cause_at = cause_at, .ev_start = e->ev_start, .ev_end = e->ev_end, .rank = r->in[h->ri].rank,
-              .cause = cause, .ev = e->ev, .region = e->region, .ri = h->ri, .thread = e->thread,
-              .pattern = (uint8_t)pattern};
+              .cause = r->in[by->ri].rank, .ev = e->ev, .region = e->region, .ri = h->ri, .thread = e->thread,
+              .cause_thread = by->e.thread, .pattern = (uint8_t)pattern};
     /* The candidates of one call (a Waitall's receives) mostly come one
      * after the other: only the better goes on. */
     cand *l = &r->last[h->ri];
@@ -133,7 +135,7 @@ static int waiting_calls(replay *r)
         if (to <= c->ev_start)
             continue;
         ms_wx_instance x = {.rank = c->rank, .ev = c->ev, .thread = c->thread, .pattern = c->pattern,
-                            .cause = c->cause, .from = c->ev_start, .to = to, .cause_at = c->cause_at};
+                            .cause_thread = c->cause_thread, .cause = c->cause, .from = c->ev_start, .to = to, .cause_at = c->cause_at};
         rc = ms_wx_sums_add(r->sums, c->ri, &x, c->region);
     }
     if (it.failed)
@@ -167,9 +169,9 @@ static int pair(replay *r, const hend *s, const hend *v)
         if (sm->charge && held && rm->entry > sm->ev_start)
             ps = MS_WX_LATE_RECEIVER;
     }
-    if (settle(r, v, pv, r->in[s->ri].rank, sm->entry) != 0)
+    if (settle(r, v, pv, s, sm->entry) != 0)
         return -1;
-    return settle(r, s, ps, r->in[v->ri].rank, rm->entry);
+    return settle(r, s, ps, v, rm->entry);
 }
 
 /* Push h at the tail of c. 0, or -1. */
@@ -305,7 +307,7 @@ static int coll_group(replay *r, hend *g, size_t n, size_t members)
     if (n < members) {
         r->w->unmatched_colls += n;
         for (size_t k = 0; k < n; k++)
-            if (settle(r, &g[k], -1, 0, 0) != 0)
+            if (settle(r, &g[k], -1, NULL, 0) != 0)
                 return -1;
         return 0;
     }
@@ -352,7 +354,7 @@ static int coll_group(replay *r, hend *g, size_t n, size_t members)
         int64_t at = pattern >= 0 ? g[by].e.entry : 0;
         if (pattern >= 0 && !(at > c->ev_start))
             pattern = -1;
-        if (settle(r, &g[k], pattern, pattern >= 0 ? r->in[g[by].ri].rank : 0, at) != 0)
+        if (settle(r, &g[k], pattern, pattern >= 0 ? &g[by] : NULL, at) != 0)
             return -1;
     }
     return 0;

@@ -19,6 +19,8 @@ static int end_cmp(const void *a, const void *b)
 int ms_wx_span_cmp(const void *a, const void *b)
 {
     const ms_wx_span *x = a, *y = b;
+    if (x->thread != y->thread)
+        return x->thread < y->thread ? -1 : 1;
     if (x->start != y->start)
         return x->start < y->start ? -1 : 1;
     if (x->end != y->end)
@@ -44,15 +46,45 @@ void ms_wx_spill_free(ms_wx_spill *s)
     ms_xsort_free(&s->user);
     ms_chan_index_free(&s->comms);
     free(s->ncoll);
+    free(s->lane_n.n);
+    free(s->user_n.n);
     memset(s, 0, sizeof *s);
+}
+
+static int count_thread(ms_wx_thread_counts *c, uint16_t t)
+{
+    if (t >= c->nthreads) {
+        uint64_t *v = realloc(c->n, ((size_t)t + 1) * sizeof *v);
+        if (!v)
+            return -1;
+        memset(v + c->nthreads, 0, ((size_t)t + 1 - c->nthreads) * sizeof *v);
+        c->n = v;
+        c->nthreads = (size_t)t + 1;
+    }
+    c->n[t]++;
+    return 0;
+}
+
+int ms_wx_spill_span(ms_wx_spill *s, int is_mpi, const ms_wx_span *x)
+{
+    if (count_thread(is_mpi ? &s->lane_n : &s->user_n, x->thread) != 0)
+        return -1;
+    return ms_xsort_add(is_mpi ? &s->lane : &s->user, x);
+}
+
+void ms_wx_thread_range(const ms_wx_thread_counts *c, size_t t, uint64_t *off, uint64_t *n)
+{
+    uint64_t o = 0;
+    for (size_t i = 0; i < t && i < c->nthreads; i++)
+        o += c->n[i];
+    *off = o;
+    *n = t < c->nthreads ? c->n[t] : 0;
 }
 
 int ms_wx_spill_event(ms_wx_spill *s, uint32_t ev, const ms_wx_event *e)
 {
-    if (e->thread != 0)
-        return 0;
-    ms_wx_span x = {.start = e->start, .end = e->end, .region = e->region, .ev = ev};
-    return ms_xsort_add(e->kind == MS_WX_MPI ? &s->lane : &s->user, &x);
+    ms_wx_span x = {.start = e->start, .end = e->end, .region = e->region, .ev = ev, .thread = e->thread};
+    return ms_wx_spill_span(s, e->kind == MS_WX_MPI, &x);
 }
 
 int ms_wx_spill_end(ms_wx_spill *s, const ms_wx_end *x)

@@ -5,10 +5,13 @@
  *   ends   every message end and collective call, by entry (then the
  *          order they were made), each carrying what its match needs of
  *          the event it completes in: start, end, charge, region, thread
- *   lane   the first thread's MPI calls, by start (the critical path)
- *   user   the first thread's user regions, by start, the enclosing first
+ *   lane   every thread's MPI calls, by thread, then start (the critical
+ *          path follows the thread that waited or sent)
+ *   user   every thread's user regions, by thread, then start, the
+ *          enclosing first
  *
- * plus, in memory, the count of collective calls per communicator (a
+ * plus, in memory, the count of each thread's lane and user records (where
+ * a thread's records start in the sorted file) and of collective calls per communicator (a
  * collective's group is complete when every rank that has that many has
  * come). Times and regions are the writer's (a log's tool clock and name
  * indices); the analysis moves them as its input says (waits.h).
@@ -51,10 +54,19 @@ typedef struct ms_wx_span {
     int64_t start, end;
     uint32_t region;
     uint32_t ev;
+    uint16_t thread;    /* the event's thread */
+    uint8_t pad[6];
 } ms_wx_span;
+
+/* Records per thread of a lane or user sort. */
+typedef struct ms_wx_thread_counts {
+    uint64_t *n;           /* by thread index */
+    size_t nthreads;       /* 1 + the highest thread seen (0: none) */
+} ms_wx_thread_counts;
 
 typedef struct ms_wx_spill {
     ms_xsort ends, lane, user;
+    ms_wx_thread_counts lane_n, user_n;
     ms_chan_index comms;   /* communicator ids of collective calls */
     uint64_t *ncoll;       /* per id: the calls */
     size_t ncoll_cap;
@@ -70,16 +82,20 @@ static inline uint32_t ms_wx_spill_seq(ms_wx_spill *s)
     return s->nseq++;
 }
 
-/* Event ev (numbered by the writer, in the order made): the first
- * thread's MPI calls to the lane, its user regions to user; other threads'
- * are known through their ends. 0, or -1 (memory, disk). */
+/* Event ev (numbered by the writer, in the order made): MPI calls to the
+ * lane, user regions to user. 0, or -1 (memory, disk). */
 int ms_wx_spill_event(ms_wx_spill *s, uint32_t ev, const ms_wx_event *e);
+/* Span x to the lane (is_mpi) or to user, counted for its thread. */
+int ms_wx_spill_span(ms_wx_spill *s, int is_mpi, const ms_wx_span *x);
+/* Where thread t's records start in the finished lane or user file, and
+ * how many it has (0 past the threads seen). */
+void ms_wx_thread_range(const ms_wx_thread_counts *c, size_t t, uint64_t *off, uint64_t *n);
 int ms_wx_spill_end(ms_wx_spill *s, const ms_wx_end *x);
 /* Everything written; the buffers freed. 0, or -1. */
 int ms_wx_spill_finish(ms_wx_spill *s);
 
-/* Whether lane or user event x comes before y: by start, the enclosing
- * first, then by event. */
+/* Whether lane or user event x comes before y: by thread, then start, the
+ * enclosing first, then by event. */
 int ms_wx_span_cmp(const void *a, const void *b);
 
 #endif

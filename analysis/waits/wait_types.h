@@ -95,6 +95,9 @@ typedef struct ms_wx_instance {
     uint32_t ev;        /* its event */
     uint32_t thread;    /* that event's thread */
     uint8_t pattern;
+    uint8_t pad;
+    uint16_t cause_thread;  /* the thread of the cause's call (its send,
+                               its collective call) */
     int32_t cause;      /* the rank that caused it */
     int64_t from, to;   /* the waiting time, within the event */
     int64_t cause_at;   /* the cause's entry (the critical path goes there) */
@@ -131,6 +134,14 @@ typedef struct ms_wx_path_rank {
     uint64_t compute_ns, mpi_ns;
 } ms_wx_path_rank;
 
+/* A thread's part of a rank's time on the path (compute between two of
+ * its calls is its own). */
+typedef struct ms_wx_path_thread {
+    int32_t rank;
+    uint32_t thread;
+    uint64_t compute_ns, mpi_ns;
+} ms_wx_path_thread;
+
 typedef struct ms_wx_path_region {
     uint32_t region;    /* MS_WX_COMPUTE: "(compute)" */
     uint64_t on_path_ns;
@@ -149,6 +160,8 @@ typedef struct ms_wx_path_seg {
     uint32_t region;
     int64_t from, to;
     uint8_t is_mpi;
+    uint8_t pad;
+    uint16_t thread;    /* the thread of the rank it is on */
 } ms_wx_path_seg;
 
 /* Root causes (root_causes.c). Where a rank's time goes, as the delay
@@ -231,6 +244,10 @@ typedef struct ms_waits {
     uint64_t imbalance_ns;      /* beyond the mean rank's busy time (app time - waiting) */
     ms_wx_path_rank *path_ranks;  /* ascending rank, every rank */
     size_t npath_ranks;
+    ms_wx_path_thread *path_threads;  /* by rank, then thread: the threads
+                                         on the path of the ranks with
+                                         more than one thread on it */
+    size_t npath_threads;
     ms_wx_path_region *path_regions;  /* time on the path descending */
     size_t npath_regions;
     uint64_t path_steps;        /* segments walked */

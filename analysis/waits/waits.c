@@ -23,6 +23,7 @@ void ms_waits_free(ms_waits *w)
     free(w->late);
     free(w->marks);
     free(w->path_ranks);
+    free(w->path_threads);
     free(w->path_regions);
     free(w->path_segs);
     free(w->causes);
