@@ -9,7 +9,8 @@
  *               path" sections, in words
  *   waits_json  the values of "wait_states" (the rows, with their cause and
  *               root-cause ranks and the region's dominant call site on
- *               that rank) and "critical_path"
+ *               that rank) and "critical_path" (per rank, and per thread
+ *               where more than one of a rank's threads is on the path)
  * A run recorded in summary mode has neither: the text says that wait
  * states need a trace, the JSON holds null.
  */
@@ -158,6 +159,30 @@ static void path_label(char *buf, size_t cap, const ms_run *run, const ms_wait_s
     }
 }
 
+/* The rows of w->path_threads of rank `rank` from *at (they are by rank):
+ * their count; *at moves to the first of them. */
+static size_t thread_rows(const ms_waits *w, int32_t rank, size_t *at)
+{
+    while (*at < w->npath_threads && w->path_threads[*at].rank < rank)
+        (*at)++;
+    size_t n = 0;
+    while (*at + n < w->npath_threads && w->path_threads[*at + n].rank == rank)
+        n++;
+    return n;
+}
+
+static void text_share(FILE *fp, const ms_waits *w, uint64_t compute_ns, uint64_t mpi_ns)
+{
+    char c[32], m[32], pct[32];
+    ms_fmt_ns(c, sizeof c, compute_ns);
+    ms_fmt_ns(m, sizeof m, mpi_ns);
+    ms_fmt_pct(pct, sizeof pct, w->path_ns ? 100.0 * (double)(compute_ns + mpi_ns) / (double)w->path_ns : 0);
+    ms_cell(fp, c, 11, 1);
+    fputc(' ', fp);
+    ms_cell(fp, m, 11, 1);
+    fprintf(fp, "  %10s %%\n", pct);
+}
+
 static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
 {
     if (!w->has_path)
@@ -178,20 +203,24 @@ static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
             len, c, m);
     fprintf(fp, "  imbalance %s: how much longer the critical path is than the average rank's busy time\n"
                 "  (application time less waiting): a perfectly balanced run could end %s sooner\n", imb, imb);
+    if (w->npath_threads)
+        fputs("  on a rank, the path follows the thread whose call it is in; rows t1, t2, ... below a rank:\n"
+              "  its thread 1, 2, ... (thread 0 made MPI_Init), where more than one of its threads is on the path\n",
+              fp);
     fputs("   rank     compute         MPI   of the path\n", fp);
+    size_t at = 0;
     for (size_t i = 0; i < w->npath_ranks; i++) {
         const ms_wx_path_rank *p = &w->path_ranks[i];
         if (!p->compute_ns && !p->mpi_ns)
             continue;
-        char pct[32];
-        ms_fmt_ns(c, sizeof c, p->compute_ns);
-        ms_fmt_ns(m, sizeof m, p->mpi_ns);
-        ms_fmt_pct(pct, sizeof pct, w->path_ns ? 100.0 * (double)(p->compute_ns + p->mpi_ns) / (double)w->path_ns : 0);
         fprintf(fp, "  %5" PRId32 " ", p->rank);
-        ms_cell(fp, c, 11, 1);
-        fputc(' ', fp);
-        ms_cell(fp, m, 11, 1);
-        fprintf(fp, "  %10s %%\n", pct);
+        text_share(fp, w, p->compute_ns, p->mpi_ns);
+        size_t nt = thread_rows(w, p->rank, &at);
+        for (size_t k = 0; k < nt; k++) {
+            const ms_wx_path_thread *t = &w->path_threads[at + k];
+            fprintf(fp, "    t%-3" PRIu32 " ", t->thread);
+            text_share(fp, w, t->compute_ns, t->mpi_ns);
+        }
     }
     /* One row per MPI function and call site. */
     ms_wait_site *g;
@@ -282,10 +311,21 @@ int ms_report_waits_json(FILE *fp, const ms_run *run)
     }
     fprintf(fp, "\"critical_path\":{\"length_s\":%.9f,\"imbalance_s\":%.9f,\"ranks\":[", (double)w->path_ns / 1e9,
             (double)w->imbalance_ns / 1e9);
-    for (size_t i = 0; i < w->npath_ranks; i++)
-        fprintf(fp, "%s{\"rank\":%" PRId32 ",\"compute_s\":%.9f,\"mpi_s\":%.9f}", i ? "," : "",
+    size_t at = 0;
+    for (size_t i = 0; i < w->npath_ranks; i++) {
+        fprintf(fp, "%s{\"rank\":%" PRId32 ",\"compute_s\":%.9f,\"mpi_s\":%.9f", i ? "," : "",
                 w->path_ranks[i].rank, (double)w->path_ranks[i].compute_ns / 1e9,
                 (double)w->path_ranks[i].mpi_ns / 1e9);
+        size_t nt = thread_rows(w, w->path_ranks[i].rank, &at);
+        if (nt)
+            fputs(",\"threads\":[", fp);
+        for (size_t k = 0; k < nt; k++) {
+            const ms_wx_path_thread *t = &w->path_threads[at + k];
+            fprintf(fp, "%s{\"thread\":%" PRIu32 ",\"compute_s\":%.9f,\"mpi_s\":%.9f}", k ? "," : "", t->thread,
+                    (double)t->compute_ns / 1e9, (double)t->mpi_ns / 1e9);
+        }
+        fputs(nt ? "]}" : "}", fp);
+    }
     fputs("],\"regions\":[", fp);
     for (size_t i = 0; i < w->npath_regions; i++) {
         const char *name = ms_run_wait_region(run, w->path_regions[i].region);

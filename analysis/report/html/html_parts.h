@@ -13,6 +13,7 @@
  *   report_html_comms.c     the communicators
  *   report_html_ending.c    how the run ended
  *   report_html_causes.c    the root causes and what a fix would save
+ *   report_html_threads.c   the critical path per thread
  */
 #ifndef MPISCOPE_HTML_PARTS_H
 #define MPISCOPE_HTML_PARTS_H
@@ -101,6 +102,11 @@ int ms_html_ending(FILE *fp, const ms_run *run);
  * (cause_words.h); each nothing when the analysis has none. 0, or -1 when
  * writing failed. */
 int ms_html_causes(FILE *fp, const ms_run *run);
+
+/* The section "Critical path per thread" (report_html_threads.c): HTML,
+ * not data; after the critical path's; nothing when no rank has more
+ * than one thread on the path. 0, or -1 when writing failed. */
+int ms_html_path_threads(FILE *fp, const ms_run *run);
 
 /* s as HTML element content or attribute value: markup characters and
  * quotes escaped, control characters as spaces, bytes that are not valid

@@ -90,7 +90,9 @@ static const char *const SECTIONS_WAITS =
     "<h3>Time on the path per rank</h3><svg class=\"chart\" id=\"chart-path\"></svg>"
     "<h3>On the path per call site</h3>"
     "<div class=\"scroll\"><table id=\"path-regions\" class=\"plain\"><thead></thead><tbody></tbody></table></div>"
-    "</div></section>\n"
+    "</div></section>\n";
+/* The critical path per thread after them (report_html_threads.c). */
+static const char *const SECTIONS_REST =
     "<section id=\"sec-regions\"><h2>Top regions</h2>"
     "<p class=\"note\">The program's regions, MPI message regions among them (the finest grain of the call "
     "sites above; MPI_Init and MPI_Finalize are under start-up and shutdown). Click a column to sort. Call site: the one of the most time in the region (hover for where it "
@@ -133,6 +135,9 @@ int ms_report_html(FILE *fp, const ms_run *run)
     if (ms_html_causes(fp, run) != 0)
         return -1;
     fputs(SECTIONS_WAITS, fp);
+    if (ms_html_path_threads(fp, run) != 0)
+        return -1;
+    fputs(SECTIONS_REST, fp);
     if (ms_html_files(fp, run) != 0 || ms_html_comms(fp, run) != 0)
         return -1;
     fputs("</main>\n<div id=\"tip\" class=\"tip\" hidden></div>\n"
