@@ -10,7 +10,7 @@
  *   waits_json  the values of "wait_states" (the rows, with their cause and
  *               root-cause ranks and the region's dominant call site on
  *               that rank) and "critical_path" (per rank, and per thread
- *               where more than one of a rank's threads is on the path)
+ *               where the path runs on a rank's thread but the first)
  * A run recorded in summary mode has neither: the text says that wait
  * states need a trace, the JSON holds null.
  */
@@ -204,8 +204,8 @@ static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
     fprintf(fp, "  imbalance %s: how much longer the critical path is than the average rank's busy time\n"
                 "  (application time less waiting): a perfectly balanced run could end %s sooner\n", imb, imb);
     if (w->npath_threads)
-        fputs("  on a rank, the path follows the thread whose call it is in; rows t1, t2, ... below a rank:\n"
-              "  its thread 1, 2, ... (thread 0 made MPI_Init), where more than one of its threads is on the path\n",
+        fputs("  on a rank, the path follows the thread whose call it is in; rows t0, t1, ... below a rank:\n"
+              "  its threads 0 (the one that made MPI_Init), 1, ..., where the path runs on one but the first\n",
               fp);
     fputs("   rank     compute         MPI   of the path\n", fp);
     size_t at = 0;
@@ -218,7 +218,7 @@ static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
         size_t nt = thread_rows(w, p->rank, &at);
         for (size_t k = 0; k < nt; k++) {
             const ms_wx_path_thread *t = &w->path_threads[at + k];
-            fprintf(fp, "    t%-3" PRIu32 " ", t->thread);
+            fprintf(fp, "    t%-2" PRIu32 " ", t->thread);
             text_share(fp, w, t->compute_ns, t->mpi_ns);
         }
     }

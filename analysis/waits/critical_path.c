@@ -262,17 +262,17 @@ static void run_walk(walk *k, size_t li)
 }
 
 /* Rank index ri's rows of w->path_ranks, and of w->path_threads when
- * more than one of its threads is on the path. 0, or -1. */
+ * the path runs on one of its threads but the first. 0, or -1. */
 static int rank_rows(walk *k, size_t ri, size_t *cap)
 {
     ms_waits *w = k->w;
-    size_t on = 0;
+    int others = 0;
     for (size_t li = k->base[ri]; li < k->base[ri + 1]; li++) {
         w->path_ranks[ri].compute_ns += k->compute_ns[li];
         w->path_ranks[ri].mpi_ns += k->mpi_ns[li];
-        on += k->compute_ns[li] || k->mpi_ns[li];
+        others |= k->lanes[li].thread != 0 && (k->compute_ns[li] || k->mpi_ns[li]);
     }
-    if (on < 2)
+    if (!others)
         return 0;
     for (size_t li = k->base[ri]; li < k->base[ri + 1]; li++) {
         if (!k->compute_ns[li] && !k->mpi_ns[li])

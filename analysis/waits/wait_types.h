@@ -245,8 +245,8 @@ typedef struct ms_waits {
     ms_wx_path_rank *path_ranks;  /* ascending rank, every rank */
     size_t npath_ranks;
     ms_wx_path_thread *path_threads;  /* by rank, then thread: the threads
-                                         on the path of the ranks with
-                                         more than one thread on it */
+                                         on the path of the ranks where it
+                                         runs on a thread but the first */
     size_t npath_threads;
     ms_wx_path_region *path_regions;  /* time on the path descending */
     size_t npath_regions;

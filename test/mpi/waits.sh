@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The wait-state analysis on programs with planted delays (waits/waits.c,
 # waits/waits_f.f90; expectations in waits/check.py): every case alone at
-# 2, 4 and 8 ranks, the Fortran program at the same counts, and two cases
-# with the test-only clock skew (the analysis runs on aligned clocks). The
+# 2, 4 and 8 ranks, the Fortran program at the same counts, two cases
+# with the test-only clock skew (the analysis runs on aligned clocks), and
+# a delay planted on a second thread (waits/threads.c, 2 ranks,
+# MPI_THREAD_MULTIPLE): the critical path must run through that thread
+# (waits/threads_check.py). The
 # program's output must not change under the library, and the serial merge
 # must equal the MPI-parallel one (MPICH, where mpiscope-merge-mpich is
 # built) on the --waits-csv and --json. Without the skew (one host: one
@@ -125,6 +128,29 @@ st=$?
 [ ! -e "$dir/summary.waits.csv" ] || fail "summary: --waits-csv was written"
 grep -q "^Wait states: they need a trace" "$dir/summary.txt" || fail "summary: the text report does not say why"
 
+# A delay planted on rank 1's second thread: the critical path runs
+# through that thread (exit 77 from the program: no MPI_THREAD_MULTIPLE).
+threads_case() {
+    local name=threads-2 logs=$dir/threads-2 st why
+    rm -rf "$logs"
+    $cc -std=c11 -O2 -g -Wall -Wextra -Werror -pthread -o "$dir/threads" "$here/waits/threads.c" ||
+        { fail "cannot build threads.c"; return; }
+    mapfile -t envs < <(env_of "LD_PRELOAD=$lib" "MPISCOPE_DIR=$logs")
+    run_n 2 "${envs[@]}" "$dir/threads" $D $ITER >"$dir/$name.out" 2>"$dir/$name.err"
+    st=$?
+    if [ $st = 77 ]; then
+        echo "skip: $name: $(head -1 "$dir/$name.err")"
+        return
+    fi
+    [ $st = 0 ] || { fail "$name: the profiled run failed: $(tail -3 "$dir/$name.err")"; return; }
+    "$MERGE" --json "$dir/$name.json" --text "$dir/$name.txt" --html "$dir/$name.html" "$logs" 2>"$dir/$name.merge.err" ||
+        { fail "$name: the merge failed: $(tail -3 "$dir/$name.merge.err")"; return; }
+    why=$("$PYTHON" "$here/waits/threads_check.py" $D $ITER "$dir/$name.json" "$dir/$name.txt" "$dir/$name.html") ||
+        { fail "$name: $why"; return; }
+    echo "ok: $name"
+}
+threads_case
+
 # The MPI-parallel merge gives the same analysis.
 pmerge=$(dirname "$MERGE")/mpiscope-merge-mpich
 if [ "$flavour" = mpich ] && [ -x "$pmerge" ]; then
@@ -136,6 +162,14 @@ if [ "$flavour" = mpich ] && [ -x "$pmerge" ]; then
         cmp -s "$dir/$name.waits.csv" "$dir/$name.p3.waits.csv" || fail "$name: --waits-csv differs in the MPI-parallel merge"
         cmp -s "$dir/$name.json" "$dir/$name.p3.json" || fail "$name: --json differs in the MPI-parallel merge"
     done
+    name=threads-2
+    if [ -d "$dir/$name" ]; then
+        timeout -k 10 "$TEST_TIMEOUT" "${MPIEXEC_MPICH:-mpiexec.mpich}" -n 2 "$pmerge" \
+            --json "$dir/$name.p2.json" --text "$dir/$name.p2.txt" "$dir/$name" 2>/dev/null ||
+            fail "$name: the MPI-parallel merge failed"
+        cmp -s "$dir/$name.json" "$dir/$name.p2.json" || fail "$name: --json differs in the MPI-parallel merge"
+        cmp -s "$dir/$name.txt" "$dir/$name.p2.txt" || fail "$name: --text differs in the MPI-parallel merge"
+    fi
 fi
 [ "$failures" -eq 0 ] || { echo "waits: $failures failure(s)"; exit 1; }
 echo "waits: every case as planted"

@@ -104,8 +104,8 @@ int ms_html_ending(FILE *fp, const ms_run *run);
 int ms_html_causes(FILE *fp, const ms_run *run);
 
 /* The section "Critical path per thread" (report_html_threads.c): HTML,
- * not data; after the critical path's; nothing when no rank has more
- * than one thread on the path. 0, or -1 when writing failed. */
+ * not data; after the critical path's; nothing when the path runs on the
+ * first thread of every rank. 0, or -1 when writing failed. */
 int ms_html_path_threads(FILE *fp, const ms_run *run);
 
 /* s as HTML element content or attribute value: markup characters and

@@ -1,6 +1,7 @@
 /* The HTML page's "Critical path per thread" section (html_parts.h):
- * HTML, not data; the threads of each rank that has more than one on the
- * path, as the text report's rows t1, t2, ... Nothing when no rank has. */
+ * HTML, not data; the threads on the path of each rank where it runs on a
+ * thread but the first, as the text report's rows t0, t1, ... Nothing
+ * when it runs on the first thread of every rank. */
 #include <inttypes.h>
 
 #include "../units.h"
@@ -21,7 +22,7 @@ int ms_html_path_threads(FILE *fp, const ms_run *run)
         return 0;
     fputs("<section id=\"sec-path-threads\"><h2>Critical path per thread</h2>"
           "<p class=\"note\">On a rank, the path follows the thread whose call it is in (where a call waited, "
-          "the thread that made the call it waited for): the ranks with more than one thread on the path, "
+          "the thread that made the call it waited for): the ranks where it runs on a thread but the first, "
           "thread 0 being the one that made MPI_Init.</p>\n"
           "<div class=\"scroll\"><table id=\"path-threads\" class=\"plain\"><thead><tr><th>rank</th><th>thread</th>"
           "<th>compute</th><th>MPI</th><th>share of the path</th></tr></thead><tbody>\n",
