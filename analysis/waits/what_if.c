@@ -233,7 +233,8 @@ static size_t candidates(const ms_wx_input *in, size_t n, const ms_waits *w, can
         v[k++] = (cand){.rank = c->rank, .ri = ri, .p = {.a = c->region, .b = c->region2, .kind = c->kind},
                         .from = MS_WX_FIX_CAUSE, .delay_ns = c->delay_ns};
     }
-    /* Path pieces by (rank, region): the few longest sums. */
+    /* Path pieces by (rank, region): the few longest sums; of the first
+     * threads only (the fixes are projected on them). */
     size_t ns = w->npath_segs;
     path_sum *v2 = malloc((ns ? ns : 1) * sizeof *v2);
     if (!v2)
@@ -241,7 +242,7 @@ static size_t candidates(const ms_wx_input *in, size_t n, const ms_waits *w, can
     size_t m = 0;
     for (size_t i = 0; i < ns; i++) {
         const ms_wx_path_seg *g = &w->path_segs[i];
-        if (g->region != MS_WX_COMPUTE)
+        if (g->region != MS_WX_COMPUTE && g->thread == 0)
             v2[m++] = (path_sum){.rank = g->rank, .region = g->region, .is_mpi = g->is_mpi,
                                  .ns = (uint64_t)(g->to - g->from)};
     }
