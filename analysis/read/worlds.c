@@ -183,3 +183,10 @@ const char *ms_rank_name(int64_t rank, char *buf, size_t cap)
         snprintf(buf, cap, "%" PRId64, rank);
     return buf;
 }
+
+ms_rank_str ms_rank_s(int64_t rank)
+{
+    ms_rank_str r;
+    ms_rank_name(rank, r.s, sizeof r.s);
+    return r;
+}

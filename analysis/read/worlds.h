@@ -79,5 +79,10 @@ size_t ms_world_name(const ms_world *w, const char *name, size_t len, char *buf,
  * index, rank in it) when the table has worlds, else the plain number.
  * Into buf (cap bytes), returned. */
 const char *ms_rank_name(int64_t rank, char *buf, size_t cap);
+/* The same by value, for a printf argument: ms_rank_s(r).s. */
+typedef struct ms_rank_str {
+    char s[24];
+} ms_rank_str;
+ms_rank_str ms_rank_s(int64_t rank);
 
 #endif

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "csv.h"
 #include "json_str.h"
 #include "report.h"
@@ -61,9 +62,9 @@ int ms_report_waits_csv(FILE *fp, const ms_run *run)
     const ms_waits *w = run->waits;
     for (size_t i = 0; w && i < w->nrows; i++) {
         const ms_wx_row *r = &w->rows[i];
-        fprintf(fp, "%s,%" PRId32 ",", ms_wx_pattern_name(r->pattern), r->rank);
+        fprintf(fp, "%s,%s,", ms_wx_pattern_name(r->pattern), ms_rank_s(r->rank).s);
         ms_csv_field(fp, ms_run_wait_region(run, r->region));
-        fprintf(fp, ",%" PRIu64 ",%.9f,%" PRId32 "\n", r->instances, (double)r->wait_ns / 1e9, r->cause_rank);
+        fprintf(fp, ",%" PRIu64 ",%.9f,%s\n", r->instances, (double)r->wait_ns / 1e9, ms_rank_s(r->cause_rank).s);
     }
     return ferror(fp) ? -1 : 0;
 }
@@ -99,11 +100,11 @@ static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
         ms_fmt_ns(t, sizeof t, g[i].ns);
         ms_printable(call, sizeof call, g[i].call);
         site_text(where, sizeof where, ms_wait_site_at(run, &g[i]));
-        fprintf(fp, "  rank %" PRId32 " · %s%s · %s · %" PRIu64 " call%s · %s · waited for rank %" PRId32, g[i].rank,
+        fprintf(fp, "  rank %s · %s%s · %s · %" PRIu64 " call%s · %s · waited for rank %s", ms_rank_s(g[i].rank).s,
                 call, where, pattern_words[g[i].pattern], g[i].instances, g[i].instances == 1 ? "" : "s", t,
-                g[i].cause);
+                ms_rank_s(g[i].cause).s);
         if (g[i].root >= 0 && g[i].root != g[i].cause)
-            fprintf(fp, " (root cause: rank %" PRId32 ")", g[i].root);
+            fprintf(fp, " (root cause: rank %s)", ms_rank_s(g[i].root).s);
         fputc('\n', fp);
     }
     if (g && ng > n)
@@ -187,7 +188,7 @@ static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
         ms_fmt_ns(c, sizeof c, p->compute_ns);
         ms_fmt_ns(m, sizeof m, p->mpi_ns);
         ms_fmt_pct(pct, sizeof pct, w->path_ns ? 100.0 * (double)(p->compute_ns + p->mpi_ns) / (double)w->path_ns : 0);
-        fprintf(fp, "  %5" PRId32 " ", p->rank);
+        fprintf(fp, "  %5s ", ms_rank_s(p->rank).s);
         ms_cell(fp, c, 11, 1);
         fputc(' ', fp);
         ms_cell(fp, m, 11, 1);
