@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_FORMAT_VERSION 10u
+#define MS_FORMAT_VERSION 9u
 #define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
 #define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
 #define MS_ENDIAN_MARK 0x01020304u

@@ -23,7 +23,7 @@
  * not record sends none). */
 #define SPAWN_WAIT_MS 5000
 /* The largest message of the parents' root: the directory, and the link
- * (format version 10; its spawning group as ranges of world ranks). */
+ * (the header key spawned_by=: the spawning group as ranges of world ranks). */
 #define SPAWN_MSG_MAX (1u << 20)
 /* Sends of the root that may still be in flight, each with its buffer. */
 #define SPAWN_PENDING 8

@@ -32,7 +32,7 @@ __attribute__((visibility("hidden"))) void ms_spawn_world_dir(MPI_Comm world, ch
 __attribute__((visibility("hidden"))) void ms_spawn_set_dir(MPI_Comm world, const char *dir, const char *run);
 
 /* In a spawned world's rank 0, after ms_spawn_world_dir: the link its
- * parents' root sent (format version 10), "<run>:<id>:<ranks>": the
+ * parents' root sent (the header key spawned_by=), "<run>:<id>:<ranks>": the
  * parents' run id, the id of the spawn's intercommunicator in their logs,
  * and the world ranks of the spawning group (its remote group here) as
  * ranges ("0-3,7"); "" when none came. Its log header holds it as

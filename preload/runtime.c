@@ -148,7 +148,7 @@ int ms_runtime_start(const ms_start_info *info)
     snprintf(s_argv0, sizeof s_argv0, "argv0=%s", argv0);
     snprintf(s_dir, sizeof s_dir, "run_dir=%s", info->dir);
     snprintf(s_run, sizeof s_run, "run=%016llx", (unsigned long long)info->run_id);
-    /* A spawned world's rank 0 names its parents (format version 10). */
+    /* A spawned world's rank 0 names its parents (docs/FORMAT.md, spawned_by). */
     char *s_link = NULL;
     if (info->spawned_by && info->spawned_by[0] && (s_link = malloc(strlen(info->spawned_by) + 12)))
         sprintf(s_link, "spawned_by=%s", info->spawned_by);

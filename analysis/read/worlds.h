@@ -18,7 +18,7 @@
  *   - the two sides of a spawn's intercommunicator get one id, the
  *     parents': the spawned world's parent intercommunicator (the
  *     communicator its logs say was made by no call, from no parent) is
- *     the one its rank 0's header names (spawned_by=, format version 10),
+ *     the one its rank 0's header names (its key spawned_by=, docs/FORMAT.md),
  *     its members the spawning group; the parents' record of it, which has
  *     no members (another world's), gets the spawned world's ranks.
  *
