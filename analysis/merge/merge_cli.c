@@ -20,6 +20,7 @@
 #include "../reduce/reduce.h"
 #include "../reduce/wait_facts.h"
 #include "../reduce/world_setup.h"
+#include "../read/worlds.h"
 #include "../report/report.h"
 #include "../report/out_file.h"
 #include "../report/safe_text.h"
@@ -342,6 +343,17 @@ static int names_an_input(const char *option, const char *path, const char *dir)
     return hit;
 }
 
+/* The same for every world read (--with-spawned: DIR's spawn-K too). */
+static int names_any_input(const char *option, const char *path, const char *dir)
+{
+    if (names_an_input(option, path, dir))
+        return 1;
+    for (size_t i = 0; i < ms_worlds_count(); i++)
+        if (ms_world_at(i)->k && names_an_input(option, path, ms_world_at(i)->dir))
+            return 1;
+    return 0;
+}
+
 /* Write one report that is a directory. Returns 0 (also after a warning),
  * or -1 after a message. */
 static int write_dir_report(const char *option, const char *dir, ms_merge_dir_fn fn, const ms_run *run)
@@ -445,7 +457,7 @@ int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
     }
     int rc = EXIT_OK;
     for (size_t i = 0; i < ms_merge_nreports; i++)
-        if (o->report[i] && ms_merge_reports[i].file && names_an_input(ms_merge_reports[i].option, o->report[i], o->dir)) {
+        if (o->report[i] && ms_merge_reports[i].file && names_any_input(ms_merge_reports[i].option, o->report[i], o->dir)) {
             ms_run_free(run);
             ms_window_free(&window);
             return EXIT_USAGE;
