@@ -363,8 +363,10 @@ static ms_read_status decode_block(ms_reader *r, const uint8_t *blk, size_t n, i
             return ms_rd_corrupt_at(r, "malformed sync block");
         memset(&ss, 0, sizeof ss);
         memcpy(&ss, p, want);
+        /* The rank and size of the log's own world (worlds.h). */
         const ms_file_header *h = &r->meta.header;
-        int peer_ok = r->version < 9 || (ss.peer >= 0 && ss.peer < h->size && ss.peer != h->rank && ss.same_clock <= 1);
+        int32_t own = h->rank - (r->world ? r->world->offset : 0), size = r->world ? r->world->size : h->size;
+        int peer_ok = r->version < 9 || (ss.peer >= 0 && ss.peer < size && ss.peer != own && ss.same_clock <= 1);
         int same_ok = !ss.same_clock || (ss.phase == MS_SYNC_INIT && ss.exchanges == 0 && ss.t_send == 0 &&
                                          ss.t_recv == 0 && ss.peer_mono_ns == 0);
         if (ss.phase > MS_SYNC_FINALIZE || (!ss.same_clock && ss.exchanges < 1) ||
