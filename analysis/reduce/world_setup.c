@@ -11,6 +11,10 @@
 #include "../read/worlds.h"
 #include "reduce.h"
 
+/* A spawning group read from a log: at most this many ranks (and never
+ * more than its world has). */
+#define LINK_MAX_RANKS (1u << 24)
+
 /* What a world's lowest log says. */
 typedef struct first_log {
     int32_t size;
@@ -112,6 +116,8 @@ static int parse_link(const char *s, ms_world *w, char *run, size_t cap)
             p = end;
         }
         for (long r = a; r <= b; r++) {
+            if (n >= LINK_MAX_RANKS)
+                break;
             if (n == ncap) {
                 ncap = ncap ? ncap * 2 : 16;
                 int32_t *g = realloc(v, ncap * sizeof *g);
@@ -204,11 +210,21 @@ int ms_worlds_read(const char *dir)
         w.offset = n ? v[n - 1].offset + v[n - 1].size : 0;
         v[n++] = w;
     }
-    /* Each spawned world's parents: the world of the run its link names. */
-    for (size_t i = 0; rc == 0 && i < n; i++)
-        for (size_t p = 0; links[i][0] && p < n; p++)
-            if (p != i && strcmp(v[p].run, links[i]) == 0)
+    /* Each spawned world's parents: the world before it whose run its link
+     * names (a world spawns those after it: no circle), when its spawning
+     * group fits that world. */
+    for (size_t i = 0; rc == 0 && i < n; i++) {
+        for (size_t p = 0; links[i][0] && p < i && v[i].parent < 0; p++)
+            if (strcmp(v[p].run, links[i]) == 0)
                 v[i].parent = (int32_t)p;
+        int fits = v[i].parent >= 0 && v[i].ngroup <= (uint32_t)v[v[i].parent].size;
+        for (uint32_t g = 0; fits && g < v[i].ngroup; g++)
+            fits = v[i].group[g] < v[v[i].parent].size;
+        if (!fits) {
+            v[i].parent = -1;
+            v[i].parent_comm = -1;
+        }
+    }
     ms_reader_destroy(rd);
     free(links);
     free(ks);

@@ -59,7 +59,8 @@ static void open_log(synth *s, const char *sub, int rank, const char *run, const
     cr_assert_eq(synth_open_strings(s, path, &h, strings, spawned_by ? 6 : 5), 0);
 }
 
-static void write_worlds(void)
+/* The worlds; link: what the children's rank 0 says of its parents. */
+static void write_worlds_linked(const char *link)
 {
     char sub[600];
     snprintf(sub, sizeof sub, "%s/spawn-1", dir);
@@ -82,7 +83,7 @@ static void write_worlds(void)
         char recv[160], send[160];
         snprintf(recv, sizeof recv, "mpi:recv kind=point-to-point bytes=4 peer=%d root=-1 tag=1 comm=700", r);
         snprintf(send, sizeof send, "mpi:send kind=point-to-point bytes=8 peer=%d root=-1 tag=2 comm=700", r);
-        open_log(&s, "/spawn-1", r, CHILD_RUN, r == 0 ? PARENT_RUN ":900:0-1" : NULL);
+        open_log(&s, "/spawn-1", r, CHILD_RUN, r == 0 ? link : NULL);
         synth_comm(&s, 0, 700, NULL, 0);
         synth_origin(&s, 0, 700, 0, -1);
         synth_region(&s, 0, 0, recv);
@@ -93,6 +94,11 @@ static void write_worlds(void)
         synth_event(&s, 0, 1, 11800, 12500);
         cr_assert_eq(synth_close(&s, 50000), 0);
     }
+}
+
+static void write_worlds(void)
+{
+    write_worlds_linked(PARENT_RUN ":900:0-1");
 }
 
 TestSuite(worlds, .init = setup, .fini = worlds_teardown);
@@ -168,4 +174,29 @@ Test(worlds, alone_the_other_world_has_no_ranks)
     char b[24];
     cr_expect_str_eq(ms_rank_name(1, b, sizeof b), "1");
     ms_run_free(run);
+}
+
+/* A link the logs do not bear out (a spawning group larger than the
+ * parents' world, a run that is not there) joins nothing: both worlds
+ * are read, the messages between them have no peer. */
+Test(worlds, a_link_that_does_not_fit_joins_nothing)
+{
+    const char *links[] = {PARENT_RUN ":900:0-5", "00000000000000cc:900:0-1"};
+    for (size_t i = 0; i < 2; i++) {
+        if (i) {
+            ms_worlds_clear();
+            synth_rmdir(dir);
+            free(dir);
+            setup();
+        }
+        write_worlds_linked(links[i]);
+        cr_assert_eq(ms_worlds_read(dir), 0);
+        cr_assert_eq(ms_worlds_count(), 2);
+        cr_expect_eq(ms_world_at(1)->parent, -1, "link %s", links[i]);
+        ms_run *run = NULL;
+        cr_assert_eq(ms_reduce_dir(dir, 1, &run), MS_REDUCE_OK);
+        cr_expect_eq(run->nranks, 4);
+        cr_expect_eq(run->nmatrix, 0, "link %s", links[i]);
+        ms_run_free(run);
+    }
 }
