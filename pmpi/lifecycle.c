@@ -265,6 +265,8 @@ static int finalize_via(int (*fn)(void))
     passing++;
     int rc = fn();
     passing--;
+    if (rc == MPI_SUCCESS)
+        ms_spawn_release();
     after_finalize(t, t0, ms_now());
     return rc;
 }

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,8 +26,6 @@
 /* The largest message of the parents' root: the directory, and the link
  * (the header key spawned_by=: the spawning group as ranges of world ranks). */
 #define SPAWN_MSG_MAX (1u << 20)
-/* Sends of the root that may still be in flight, each with its buffer. */
-#define SPAWN_PENDING 8
 
 /* The directory whose spawn-K this process's spawned worlds log into: the
  * run's own, or, in a spawned world, its parents' (flat). Sent from here:
@@ -38,10 +37,15 @@ static char spawn_run[17];
  * directory, "<run>:<intercommunicator id>:<world ranks>" (spawn.h); NULL
  * when none came. */
 static char *spawn_link;
-static struct {
-    MPI_Request req;
-    char *buf;
-} pending[SPAWN_PENDING];
+/* The root's messages, kept until MPI_Finalize has completed their sends
+ * (their requests are freed at once: nothing waits for a spawned world
+ * that never takes its message). */
+typedef struct sent_msg {
+    struct sent_msg *next;
+    char text[];
+} sent_msg;
+static sent_msg *sent;
+static pthread_mutex_t sent_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* The parent intercommunicator, or MPI_COMM_NULL outside a spawned world. */
 static MPI_Comm parent_of(MPI_Comm world)
@@ -164,29 +168,6 @@ static int put_ranges(char *buf, size_t cap, size_t *len, const int *v, int n)
     return 0;
 }
 
-/* A free slot of pending: the sends that completed give theirs back; when
- * none did, the oldest is waited for. */
-static int free_slot(void)
-{
-    int free_at = -1;
-    for (int i = 0; i < SPAWN_PENDING; i++) {
-        int done = 0;
-        if (pending[i].buf && ms_pmpi_Test(&pending[i].req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && done) {
-            free(pending[i].buf);
-            pending[i].buf = NULL;
-        }
-        if (!pending[i].buf && free_at < 0)
-            free_at = i;
-    }
-    if (free_at < 0) {
-        ms_pmpi_Wait(&pending[0].req, MPI_STATUS_IGNORE);
-        free(pending[0].buf);
-        pending[0].buf = NULL;
-        free_at = 0;
-    }
-    return free_at;
-}
-
 void ms_spawn_tell(int root, MPI_Comm comm, MPI_Comm intercomm)
 {
     int rank = -1;
@@ -199,11 +180,12 @@ void ms_spawn_tell(int root, MPI_Comm comm, MPI_Comm intercomm)
     int n = 0;
     int *members = ms_comm_members(comm, &n);
     size_t cap = strlen(spawn_base) + 64 + (size_t)n * 12, len = strlen(spawn_base) + 1;
-    char *buf = malloc(cap);
-    if (!buf) {
+    sent_msg *m = malloc(sizeof *m + cap);
+    if (!m) {
         free(members);
         return;
     }
+    char *buf = m->text;
     memcpy(buf, spawn_base, len);
     int w = snprintf(buf + len, cap - len, "%s:%" PRId64 ":", spawn_run, ms_comm_lookup(intercomm));
     if (members && spawn_run[0] && w > 0 && (size_t)w < cap - len) {
@@ -212,13 +194,29 @@ void ms_spawn_tell(int root, MPI_Comm comm, MPI_Comm intercomm)
             len = at + 1;
     }
     free(members);
-    /* Small, and never waited for here: the spawned world's rank 0 takes it
-     * at its MPI_Init, which the spawn has completed. */
-    int slot = free_slot();
-    if (ms_pmpi_Isend(buf, (int)len, MPI_CHAR, 0, SPAWN_TAG, intercomm, &pending[slot].req) == MPI_SUCCESS)
-        pending[slot].buf = buf;
-    else
-        free(buf);
+    /* Small, and never waited for: the spawned world's rank 0 takes it at
+     * its MPI_Init, which the spawn has completed. */
+    MPI_Request r;
+    if (ms_pmpi_Isend(buf, (int)len, MPI_CHAR, 0, SPAWN_TAG, intercomm, &r) != MPI_SUCCESS) {
+        free(m);
+        return;
+    }
+    ms_pmpi_Request_free(&r);
+    pthread_mutex_lock(&sent_lock);
+    m->next = sent;
+    sent = m;
+    pthread_mutex_unlock(&sent_lock);
+}
+
+void ms_spawn_release(void)
+{
+    pthread_mutex_lock(&sent_lock);
+    while (sent) {
+        sent_msg *m = sent;
+        sent = m->next;
+        free(m);
+    }
+    pthread_mutex_unlock(&sent_lock);
 }
 
 void ms_spawn_started(ms_thread *t, MPI_Comm world)

@@ -42,9 +42,12 @@ __attribute__((visibility("hidden"))) const char *ms_spawn_link(void);
 /* After an MPI_Comm_spawn(_multiple) over comm that made intercomm: the
  * root sends the spawned world's rank 0 the directory of ms_spawn_set_dir
  * and the link (ms_spawn_link) in one message (tag 28019 on intercomm,
- * never waited for; its buffer is freed once a later spawn finds the send
- * complete). */
+ * never waited for; its buffer is kept until ms_spawn_release). */
 __attribute__((visibility("hidden"))) void ms_spawn_tell(int root, MPI_Comm comm, MPI_Comm intercomm);
+
+/* After MPI_Finalize, which completed the sends of ms_spawn_tell: their
+ * buffers are freed. */
+__attribute__((visibility("hidden"))) void ms_spawn_release(void);
 
 /* 1 in a spawned world (world is MPI_COMM_WORLD, MPI_Comm_get_parent is
  * not MPI_COMM_NULL); 0 otherwise, and with MPISCOPE_DISABLE=1. */
