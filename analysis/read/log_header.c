@@ -150,7 +150,10 @@ ms_read_status ms_rd_parse_header(ms_reader *r, const uint8_t *p, size_t len)
     if (r->has_end_hint)
         r->meta.end_hint = ms_rd_end_in_ns(r, &r->end_hint);
     if (r->world) {
-        /* One of several worlds read as one run (worlds.h). */
+        /* One of several worlds read as one run (worlds.h): its ranks stay
+         * in its range. */
+        if (h.rank >= r->world->size)
+            return ms_rd_corrupt_at(r, "rank outside its world (the size its lowest rank's log gives)");
         h.rank += r->world->offset;
         h.size = ms_worlds_ranks();
     }
