@@ -6,7 +6,8 @@
  * intercommunicator (id 700 in its logs, made by no call); the children's
  * rank 0 names the parents (spawned_by=). Read as one run: ranks 0..3, the
  * four messages in the matrix, named 0:r and 1:r; read alone, the parents'
- * sends have no peer. The region names' communicators of a spawned world
+ * sends have no peer; a log of a rank outside its world is corrupt. The
+ * region names' communicators of a spawned world
  * move out of the parents' way, the intercommunicator's two sides meet. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -199,4 +200,30 @@ Test(worlds, a_link_that_does_not_fit_joins_nothing)
         cr_expect_eq(run->nmatrix, 0, "link %s", links[i]);
         ms_run_free(run);
     }
+}
+
+/* A spawned world's log whose rank lies outside the world its lowest
+ * rank's log gives (here rank 2 of a world of 2) is corrupt: never rank
+ * 0 of a next world. */
+Test(worlds, a_rank_outside_its_world_is_corrupt)
+{
+    write_worlds();
+    synth s;
+    char path[600], run_kv[64];
+    snprintf(path, sizeof path, "%s/spawn-1/rank-000002.zst", dir);
+    snprintf(run_kv, sizeof run_kv, "run=%s", CHILD_RUN);
+    const char *strings[] = {"host=node0", run_kv};
+    ms_file_header h;
+    synth_header(&h, 2, 3);
+    cr_assert_eq(synth_open_strings(&s, path, &h, strings, 2), 0);
+    cr_assert_eq(synth_close(&s, 50000), 0);
+    cr_assert_eq(ms_worlds_read(dir), 0);
+    cr_assert_eq(ms_worlds_ranks(), 4);
+    ms_run *run = NULL;
+    cr_expect_eq(ms_reduce_dir(dir, 1, &run), MS_REDUCE_BAD_INPUT);
+    int named = 0;
+    for (size_t i = 0; run && i < run->nerrors; i++)
+        named |= strstr(run->errors[i], "rank-000002.zst") && strstr(run->errors[i], "rank outside its world");
+    cr_expect(named, "no error names the log and why");
+    ms_run_free(run);
 }
