@@ -7,8 +7,8 @@
  * rank 0 names the parents (spawned_by=). Read as one run: ranks 0..3, the
  * four messages in the matrix, named 0:r and 1:r; read alone, the parents'
  * sends have no peer; a log of a rank outside its world is corrupt. The
- * region names' communicators of a spawned world
- * move out of the parents' way, the intercommunicator's two sides meet. */
+ * region names' communicators of a spawned world move out of the parents'
+ * way, the intercommunicator's two sides meet. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
