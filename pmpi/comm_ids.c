@@ -142,6 +142,18 @@ static int *world_ranks(MPI_Group g, int n)
     return out;
 }
 
+int *ms_comm_members(MPI_Comm comm, int *n)
+{
+    MPI_Group g;
+    *n = 0;
+    if (world_group == MPI_GROUP_NULL || PMPI_Comm_group(comm, &g) != MPI_SUCCESS)
+        return NULL;
+    PMPI_Group_size(g, n);
+    int *out = world_ranks(g, *n);
+    PMPI_Group_free(&g);
+    return out;
+}
+
 static int world_rank_of(MPI_Group g, int rank)
 {
     int out = MPI_UNDEFINED;

@@ -43,6 +43,9 @@ MS_HIDDEN ms_comm_info ms_comm_get(MPI_Comm comm);
  * members and how it was made in the log. */
 MS_HIDDEN void ms_comm_created(ms_thread *t, const ms_call *c, MPI_Comm parent, MPI_Comm newcomm,
                                enum ms_comm_origin how);
+/* The world ranks of comm's (local) group in its rank order, *n of them
+ * (malloc'd), or NULL. */
+MS_HIDDEN int *ms_comm_members(MPI_Comm comm, int *n);
 /* MPI_Comm_set_name: the name in the log (version 8). */
 MS_HIDDEN void ms_comm_named(ms_thread *t, MPI_Comm comm, const char *name);
 MS_HIDDEN void ms_comm_forget(MPI_Comm comm);

@@ -83,7 +83,7 @@ static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64
     a.run[sizeof a.run - 1] = 0;
     const char *dir = a.dir;
     if (!ms_cfg.disable)
-        ms_spawn_set_dir(world, dir);
+        ms_spawn_set_dir(world, dir, a.run);
     /* The configuration's warnings, once per run: rank 0 of the first
      * world speaks for every rank that sees the same MPISCOPE_ variables;
      * a rank that sees others speaks for itself. A spawned world's rank 0
@@ -128,6 +128,7 @@ static void begin_run(MPI_Comm world, MPI_Group world_group, uint16_t op, uint64
         .init_end_ns = ms_now(),
         .mpi_library = lib,
         .run_id = strtoull(a.run, NULL, 16),
+        .spawned_by = rank == 0 ? ms_spawn_link() : "",
     };
     if (ms_runtime_start(&info) != 0)
         return;
@@ -264,6 +265,8 @@ static int finalize_via(int (*fn)(void))
     passing++;
     int rc = fn();
     passing--;
+    if (rc == MPI_SUCCESS)
+        ms_spawn_release();
     after_finalize(t, t0, ms_now());
     return rc;
 }

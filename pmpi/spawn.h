@@ -26,15 +26,28 @@
  * MPISCOPE_DISABLE=1 the parents' message is taken, nothing else. */
 __attribute__((visibility("hidden"))) void ms_spawn_world_dir(MPI_Comm world, char *dir, size_t cap);
 
-/* Every rank of world, with the run's log directory: the directory its
- * spawns' worlds log into a spawn-K of (its own; in a spawned world, its
- * parents'). */
-__attribute__((visibility("hidden"))) void ms_spawn_set_dir(MPI_Comm world, const char *dir);
+/* Every rank of world, with the run's log directory and run id: the
+ * directory its spawns' worlds log into a spawn-K of (its own; in a
+ * spawned world, its parents'), and the run they name as their parents'. */
+__attribute__((visibility("hidden"))) void ms_spawn_set_dir(MPI_Comm world, const char *dir, const char *run);
+
+/* In a spawned world's rank 0, after ms_spawn_world_dir: the link its
+ * parents' root sent (the header key spawned_by=), "<run>:<id>:<ranks>": the
+ * parents' run id, the id of the spawn's intercommunicator in their logs,
+ * and the world ranks of the spawning group (its remote group here) as
+ * ranges ("0-3,7"); "" when none came. Its log header holds it as
+ * spawned_by=. */
+__attribute__((visibility("hidden"))) const char *ms_spawn_link(void);
 
 /* After an MPI_Comm_spawn(_multiple) over comm that made intercomm: the
  * root sends the spawned world's rank 0 the directory of ms_spawn_set_dir
- * (tag 28019 on intercomm, never waited for). */
+ * and the link (ms_spawn_link) in one message (tag 28019 on intercomm,
+ * never waited for; its buffer is kept until ms_spawn_release). */
 __attribute__((visibility("hidden"))) void ms_spawn_tell(int root, MPI_Comm comm, MPI_Comm intercomm);
+
+/* After MPI_Finalize, which completed the sends of ms_spawn_tell: their
+ * buffers are freed. */
+__attribute__((visibility("hidden"))) void ms_spawn_release(void);
 
 /* 1 in a spawned world (world is MPI_COMM_WORLD, MPI_Comm_get_parent is
  * not MPI_COMM_NULL); 0 otherwise, and with MPISCOPE_DISABLE=1. */

@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/stat.h>
@@ -147,17 +148,23 @@ int ms_runtime_start(const ms_start_info *info)
     snprintf(s_argv0, sizeof s_argv0, "argv0=%s", argv0);
     snprintf(s_dir, sizeof s_dir, "run_dir=%s", info->dir);
     snprintf(s_run, sizeof s_run, "run=%016llx", (unsigned long long)info->run_id);
-    const char *strings[] = {s_host, s_lib, s_argv0, s_dir, ms_clock_tsc ? "clock=TSC" : "clock=CLOCK_MONOTONIC", s_run};
+    /* A spawned world's rank 0 names its parents (docs/FORMAT.md, spawned_by). */
+    char *s_link = NULL;
+    if (info->spawned_by && info->spawned_by[0] && (s_link = malloc(strlen(info->spawned_by) + 12)))
+        sprintf(s_link, "spawned_by=%s", info->spawned_by);
+    const char *strings[] = {s_host, s_lib, s_argv0, s_dir, ms_clock_tsc ? "clock=TSC" : "clock=CLOCK_MONOTONIC", s_run,
+                             s_link};
     /* On a nearly full disk, room another rank's reserve takes for a moment
      * (fallback.h) may come back: a few tries. */
     int header_rc = -1;
     for (int try = 0; try < 5; try++) {
-        header_rc = ms_log_write_header(log, &h, &clock, strings, sizeof strings / sizeof strings[0]);
+        header_rc = ms_log_write_header(log, &h, &clock, strings, sizeof strings / sizeof strings[0] - !s_link);
         if (header_rc == 0 || !ms_log_no_room(errno))
             break;
         struct timespec ts = {0, 20000000};
         nanosleep(&ts, NULL);
     }
+    free(s_link);
     if (header_rc != 0) {
         ms_warn_once(MS_WARN_WRITE, "cannot write the log \"%s\" (%s); nothing is recorded", path, strerror(errno));
         /* No log rather than one without its header. */

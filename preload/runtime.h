@@ -15,6 +15,8 @@ typedef struct ms_start_info {
     uint64_t init_start_ns, init_end_ns;
     const char *mpi_library;  /* MPI library version string */
     uint64_t run_id;          /* the same on every rank of the run */
+    const char *spawned_by;   /* a spawned world's rank 0: its parents'
+                                 link (pmpi/spawn.h); NULL or "": none */
 } ms_start_info;
 
 /* Create the log and the writer thread, then turn recording on. Returns 0,

@@ -19,6 +19,8 @@
 #include "../reduce/mem_guard.h"
 #include "../reduce/reduce.h"
 #include "../reduce/wait_facts.h"
+#include "../reduce/world_setup.h"
+#include "../read/worlds.h"
 #include "../report/report.h"
 #include "../report/out_file.h"
 #include "../report/safe_text.h"
@@ -75,6 +77,9 @@ static void usage(FILE *fp)
           "                    the HTML timeline) keep the calls inside this window,\n"
           "                    in seconds from the run's start\n"
           "  --ranks LIST      ... and on these world ranks only (0-3,7)\n"
+          "  --with-spawned    the worlds the run spawned (DIR/spawn-K) too, as one run:\n"
+          "                    ranks named world:rank (0:3, 1:0), messages between\n"
+          "                    the worlds in the matrix and the wait states\n"
           "  -j, --jobs N      threads reading logs (default: one per CPU)\n"
           "  --no-waits        leave out the wait-state analysis and the critical path\n"
           "                    (their memory grows with the MPI calls of the trace)\n"
@@ -129,6 +134,7 @@ static const struct option other_opts[] = {
     {"bandwidth-metric", required_argument, NULL, 'b'},
     {"jobs", required_argument, NULL, 'j'},
     {"no-waits", no_argument, NULL, 'W'},
+    {"with-spawned", no_argument, NULL, 'S'},
     {"mem-limit", required_argument, NULL, 'M'},
     {"poll-gap", required_argument, NULL, 'P'},
     {"from", required_argument, NULL, 's'},
@@ -167,6 +173,9 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
         case 'B':
             if ((o->roof.peak_gbs = parse_peak(optarg)) <= 0.0)
                 return usage_error("--peak-gbs wants a positive number of GB/s, not \"%s\"", optarg);
+            break;
+        case 'S':
+            o->with_spawned = 1;
             break;
         case 'W':
             ms_reduce_set_waits(0);
@@ -255,6 +264,12 @@ int ms_merge_parse(int argc, char **argv, int be_quiet, ms_merge_opts *o)
     if (optind + 1 < argc)
         return usage_error("one log directory only; extra argument \"%s\"", argv[optind + 1]);
     o->dir = argv[optind];
+    /* Every process of the MPI merge reads the same worlds. */
+    if (o->with_spawned && ms_worlds_read(o->dir) != 0) {
+        if (!quiet)
+            fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
+        return EXIT_INPUT;
+    }
     return -1;
 }
 
@@ -326,6 +341,17 @@ static int names_an_input(const char *option, const char *path, const char *dir)
         hit = 1;
     }
     return hit;
+}
+
+/* The same for every world read (--with-spawned: DIR's spawn-K too). */
+static int names_any_input(const char *option, const char *path, const char *dir)
+{
+    if (names_an_input(option, path, dir))
+        return 1;
+    for (size_t i = 0; i < ms_worlds_count(); i++)
+        if (ms_world_at(i)->k && names_an_input(option, path, ms_world_at(i)->dir))
+            return 1;
+    return 0;
 }
 
 /* Write one report that is a directory. Returns 0 (also after a warning),
@@ -431,7 +457,7 @@ int ms_merge_finish(ms_reduce_status st, ms_run *run, const ms_merge_opts *o)
     }
     int rc = EXIT_OK;
     for (size_t i = 0; i < ms_merge_nreports; i++)
-        if (o->report[i] && ms_merge_reports[i].file && names_an_input(ms_merge_reports[i].option, o->report[i], o->dir)) {
+        if (o->report[i] && ms_merge_reports[i].file && names_any_input(ms_merge_reports[i].option, o->report[i], o->dir)) {
             ms_run_free(run);
             ms_window_free(&window);
             return EXIT_USAGE;

@@ -28,6 +28,8 @@ typedef struct ms_merge_opts {
                                       frees its ranks) */
     const char *dir;
     int no_waits;                  /* --no-waits */
+    int with_spawned;              /* --with-spawned: DIR's spawn-K worlds too
+                                      (reduce/world_setup.h) */
     int mem_limit_set;             /* --mem-limit given */
     uint64_t mem_limit;            /* bytes; 0: none */
     char waits_skipped[256];       /* why the guard left the analysis out

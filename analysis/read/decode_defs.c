@@ -74,6 +74,13 @@ ms_read_status ms_rd_region_def(ms_reader *r, thread_state *t, const uint8_t **p
     if (memchr(name, '\0', len))
         return ms_rd_corrupt_at(r, "region name contains a NUL byte");
     *pp += len;
+    /* A spawned world's communicator ids, in the one run (worlds.h). */
+    char moved[MS_MAX_NAME + 32];
+    size_t mlen = ms_world_name(r->world, name, len, moved, sizeof moved);
+    if (mlen) {
+        name = moved;
+        len = mlen;
+    }
 
     uint32_t idx;
     int is_new;
@@ -180,6 +187,16 @@ ms_read_status ms_rd_comm(ms_reader *r, thread_state *t, const uint8_t **pp, con
             return ms_rd_corrupt_at(r, "communicator member outside the world");
         r->members[i] = (int32_t)w;
     }
+    if (r->world) {
+        /* In the one run of several worlds (worlds.h). */
+        int64_t m = ms_world_members(r->world, id, r->members, (uint32_t)n, &r->world_members, &r->world_cap);
+        if (m < 0)
+            return ms_rd_nomem(r);
+        id = (uint64_t)ms_world_comm(r->world, (int64_t)id);
+        if (r->cb && r->cb->comm && r->cb->comm(r->ctx, t->thread, id, r->world_members, (uint32_t)m) != 0)
+            return ms_rd_stopped(r);
+        return MS_READ_OK;
+    }
     if (r->cb && r->cb->comm && r->cb->comm(r->ctx, t->thread, id, r->members, (uint32_t)n) != 0)
         return ms_rd_stopped(r);
     return MS_READ_OK;
@@ -197,7 +214,9 @@ ms_read_status ms_rd_comm_origin(ms_reader *r, thread_state *t, const uint8_t **
         return ms_rd_corrupt_at(r, "communicator origin record with a value out of range");
     if (nd > MS_MAX_COMM_DIMS)
         return ms_rd_corrupt_at(r, "communicator origin record with too many dimensions");
-    ms_read_comm_origin o = {.thread = t->thread, .op = (uint32_t)op, .id = id, .parent = (int64_t)parent1 - 1,
+    ms_read_comm_origin o = {.thread = t->thread, .op = (uint32_t)op,
+                             .id = (uint64_t)ms_world_comm(r->world, (int64_t)id),
+                             .parent = ms_world_comm(r->world, (int64_t)parent1 - 1),
                              .seq = seq, .region = MS_IDMAP_NONE, .site = MS_SITE_NONE, .ndims = (uint32_t)nd};
     for (uint64_t i = 0; i < nd; i++) {
         uint64_t d;
@@ -234,6 +253,7 @@ ms_read_status ms_rd_comm_name(ms_reader *r, thread_state *t, const uint8_t **pp
     if (memchr(name, '\0', len))
         return ms_rd_corrupt_at(r, "communicator name contains a NUL byte");
     *pp += len;
+    id = (uint64_t)ms_world_comm(r->world, (int64_t)id);
     if (r->cb && r->cb->comm_name && r->cb->comm_name(r->ctx, t->thread, id, name, (uint32_t)len) != 0)
         return ms_rd_stopped(r);
     return MS_READ_OK;
@@ -256,7 +276,8 @@ ms_read_status ms_rd_file(ms_reader *r, thread_state *t, const uint8_t **pp, con
     if (memchr(path, '\0', len))
         return ms_rd_corrupt_at(r, "file path contains a NUL byte");
     *pp += len;
-    ms_read_file f = {.thread = t->thread, .id = (uint32_t)id, .comm = (int64_t)comm1 - 1, .path = path,
+    ms_read_file f = {.thread = t->thread, .id = (uint32_t)id, .comm = ms_world_comm(r->world, (int64_t)comm1 - 1),
+                      .path = path,
                       .len = (uint32_t)len};
     if (r->cb && r->cb->file && r->cb->file(r->ctx, &f) != 0)
         return ms_rd_stopped(r);

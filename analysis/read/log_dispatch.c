@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -88,6 +89,7 @@ void ms_reader_destroy(ms_reader *r)
     free(r->in);
     free(r->out);
     free(r->members);
+    free(r->world_members);
     free(r->sum_counts);
     ZSTD_freeDCtx(r->dctx);
     free(r);
@@ -270,6 +272,28 @@ out:
 
 /* ---- blocks, by kind ---- */
 
+/* A spawned world's MPI_COMM_WORLD, read with the others as one run
+ * (worlds.h): its members and its name, before the log's own records. */
+static ms_read_status own_world(ms_reader *r)
+{
+    const ms_world *w = r->world;
+    if (!w || w->index == 0 || !r->cb)
+        return MS_READ_OK;
+    int64_t id = ms_world_comm(w, 0);
+    int32_t *m = malloc((size_t)w->size * sizeof *m);
+    if (!m)
+        return ms_rd_nomem(r);
+    for (int32_t i = 0; i < w->size; i++)
+        m[i] = w->offset + i;
+    int stop = r->cb->comm && r->cb->comm(r->ctx, 0, (uint64_t)id, m, (uint32_t)w->size) != 0;
+    free(m);
+    char name[32];
+    int n = snprintf(name, sizeof name, "world %" PRIu32, w->index);
+    if (!stop && r->cb->comm_name && r->cb->comm_name(r->ctx, 0, (uint64_t)id, name, (uint32_t)n) != 0)
+        stop = 1;
+    return stop ? ms_rd_stopped(r) : MS_READ_OK;
+}
+
 static ms_read_status decode_block(ms_reader *r, const uint8_t *blk, size_t n, int *state)
 {
     ms_block_header bh;
@@ -303,7 +327,7 @@ static ms_read_status decode_block(ms_reader *r, const uint8_t *blk, size_t n, i
         *state = STATE_BODY;
         if (r->cb && r->cb->header && r->cb->header(r->ctx, &r->meta) != 0)
             return ms_rd_stopped(r);
-        return MS_READ_OK;
+        return own_world(r);
     case MS_BLOCK_DATA:
         return parse_data(r, bh.thread, p, bh.length);
     case MS_BLOCK_END: {
@@ -339,8 +363,10 @@ static ms_read_status decode_block(ms_reader *r, const uint8_t *blk, size_t n, i
             return ms_rd_corrupt_at(r, "malformed sync block");
         memset(&ss, 0, sizeof ss);
         memcpy(&ss, p, want);
+        /* The rank and size of the log's own world (worlds.h). */
         const ms_file_header *h = &r->meta.header;
-        int peer_ok = r->version < 9 || (ss.peer >= 0 && ss.peer < h->size && ss.peer != h->rank && ss.same_clock <= 1);
+        int32_t own = h->rank - (r->world ? r->world->offset : 0), size = r->world ? r->world->size : h->size;
+        int peer_ok = r->version < 9 || (ss.peer >= 0 && ss.peer < size && ss.peer != own && ss.same_clock <= 1);
         int same_ok = !ss.same_clock || (ss.phase == MS_SYNC_INIT && ss.exchanges == 0 && ss.t_send == 0 &&
                                          ss.t_recv == 0 && ss.peer_mono_ns == 0);
         if (ss.phase > MS_SYNC_FINALIZE || (!ss.same_clock && ss.exchanges < 1) ||
@@ -357,6 +383,8 @@ static ms_read_status decode_block(ms_reader *r, const uint8_t *blk, size_t n, i
         }
         if (ss.t_recv < ss.t_send)
             ss.t_recv = ss.t_send;
+        if (r->world)
+            ss.peer += r->world->offset;
         if (r->cb && r->cb->sync && r->cb->sync(r->ctx, &ss) != 0)
             return ms_rd_stopped(r);
         return MS_READ_OK;
@@ -371,6 +399,7 @@ static ms_read_status decode_block(ms_reader *r, const uint8_t *blk, size_t n, i
             e.call_op > 0xffff || (e.thread != UINT32_MAX && e.thread >= MS_READER_MAX_THREADS))
             return ms_rd_corrupt_at(r, "bad values in an ending block");
         e.ticks = to_ns(r, e.ticks);
+        e.call_comm = ms_world_comm(r->world, e.call_comm);
         if (e.call_since)
             e.call_since = to_ns(r, e.call_since);
         if (e.idle_since)
@@ -419,6 +448,7 @@ ms_read_status ms_reader_read(ms_reader *r, const char *path, const ms_read_call
     reset(r);
     memset(res, 0, sizeof *res);
     r->path = path;
+    r->world = ms_world_of_path(path);
     r->cb = cb;
     r->ctx = ctx;
     r->res = res;

@@ -43,6 +43,7 @@ static const char **meta_slot(ms_log_meta *m, const char *key, size_t klen)
         {"run_dir", offsetof(ms_log_meta, run_dir)},
         {"clock", offsetof(ms_log_meta, clock)},
         {"run", offsetof(ms_log_meta, run_id)},
+        {"spawned_by", offsetof(ms_log_meta, spawned_by)},
     };
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strlen(keys[i].key) == klen && memcmp(keys[i].key, key, klen) == 0)
@@ -105,7 +106,7 @@ ms_read_status ms_rd_parse_header(ms_reader *r, const uint8_t *p, size_t len)
     r->meta_buf = buf;
     memset(&r->meta, 0, sizeof r->meta);
     r->meta.host = r->meta.mpi_library = r->meta.argv0 = r->meta.run_dir = r->meta.clock = "";
-    r->meta.run_id = "";
+    r->meta.run_id = r->meta.spawned_by = "";
     const uint8_t *s = p + fixed, *end = p + len;
     char *dst = buf;
     for (uint32_t i = 0; i < h.nstrings; i++) {
@@ -148,6 +149,14 @@ ms_read_status ms_rd_parse_header(ms_reader *r, const uint8_t *p, size_t len)
     r->meta.has_end_hint = r->has_end_hint;
     if (r->has_end_hint)
         r->meta.end_hint = ms_rd_end_in_ns(r, &r->end_hint);
+    if (r->world) {
+        /* One of several worlds read as one run (worlds.h): its ranks stay
+         * in its range. */
+        if (h.rank >= r->world->size)
+            return ms_rd_corrupt_at(r, "rank outside its world (the size its lowest rank's log gives)");
+        h.rank += r->world->offset;
+        h.size = ms_worlds_ranks();
+    }
     r->meta.header = h;
     r->has_meta = 1;
     return MS_READ_OK;

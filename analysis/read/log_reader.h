@@ -75,6 +75,10 @@ typedef struct ms_log_meta {
     /* The run's identity ("run=<16 lowercase hex digits>", the same in the
      * logs of all ranks of one run); "" in logs that do not carry it. */
     const char *run_id;
+    /* A spawned world's rank 0 (spawned_by=): "<run>:<id>:<ranks>", its
+     * parents' run, the spawn's intercommunicator there and the spawning
+     * group's world ranks (pmpi/spawn.h); "" when absent. */
+    const char *spawned_by;
     /* The end record when the file's last frame is a valid end block, found
      * before the stream is read so that a consumer knows finalize_start_ns
      * while events arrive. The end callback still confirms it. */

@@ -23,6 +23,7 @@
 #include "idmap.h"
 #include "log_reader.h"
 #include "strtab.h"
+#include "worlds.h"
 
 /* The largest time a log may hold: every time must fit an int64_t. */
 #define MS_RD_MAX_TIME ((uint64_t)INT64_MAX)
@@ -51,6 +52,8 @@ struct ms_reader {
     size_t out_cap;
     int32_t *members;
     size_t members_cap;
+    int32_t *world_members;  /* members in the one run of several worlds */
+    size_t world_cap;
     char *meta_buf;
     ms_log_meta meta;
     int has_meta;
@@ -86,6 +89,7 @@ struct ms_reader {
 
     /* The read in progress. */
     const char *path;
+    const ms_world *world;   /* the world of its log (worlds.h); NULL: as itself */
     const ms_read_callbacks *cb;
     void *ctx;
     ms_read_result *res;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "run_clock.h"
 #include "run_waits.h"
 #include "sites.h"
@@ -298,7 +299,8 @@ static int summarize_run(ms_run *run, ms_strlist *warnings, int check_missing)
 /* Logs that name their run (run=... in the header) must all name the same
  * one: the logs of two runs in one directory cannot be merged. Logs without
  * a run identity (older writers) are not checked. One error per file of a
- * run other than the first file's. */
+ * run other than the first file's. Worlds read as one run (--with-spawned,
+ * read/worlds.h) are checked each on its own. */
 static int check_one_run(const ms_file_job *jobs, size_t njobs, ms_strlist *errors)
 {
     const ms_file_job *first = NULL;
@@ -307,7 +309,7 @@ static int check_one_run(const ms_file_job *jobs, size_t njobs, ms_strlist *erro
         const ms_file_job *j = &jobs[i];
         if (!j->usable || !j->info.run_id || !j->info.run_id[0])
             continue;
-        if (!first) {
+        if (!first || ms_world_of_path(j->path) != ms_world_of_path(first->path)) {
             first = j;
             continue;
         }

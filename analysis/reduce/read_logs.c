@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../read/progress.h"
+#include "../read/worlds.h"
 
 #define MAX_JOBS 256u
 
@@ -56,46 +57,79 @@ static int job_init(ms_file_job *j, const char *dir, const char *name)
         return -1;
     }
     j->base = j->path + dlen + (slash ? 0 : 1);
-    j->name_rank = ms_log_name_rank(name);
+    /* A spawned world's "spawn-K/rank-N.zst" (worlds.h): N in the one run. */
+    const char *leaf = strrchr(name, '/');
+    const ms_world *w = ms_world_of_path(j->path);
+    j->name_rank = ms_log_name_rank(leaf ? leaf + 1 : name);
+    if (j->name_rank >= 0 && w)
+        j->name_rank += w->offset;
     return 0;
 }
 
-static ms_reduce_status list_logs(const char *dir, ms_run *run, ms_file_job **out, size_t *nout)
+/* Append the logs of dir/sub (sub "" or "spawn-K/") to *jobs. */
+static ms_reduce_status list_into(const char *dir, const char *sub, ms_file_job **jobs, size_t *n, size_t *cap,
+                                  ms_strlist *errs)
 {
-    ms_strlist errs = {0};
-    DIR *d = opendir(dir);
+    char *path = NULL;
+    if (asprintf(&path, "%s%s%s", dir, sub[0] ? "/" : "", sub) < 0)
+        return MS_REDUCE_NOMEM;
+    DIR *d = opendir(path);
+    free(path);
     if (!d) {
         int e = errno;
-        if (ms_strlist_addf(&errs, "%s: %s", dir, e == ENOENT ? "no such directory" : strerror(e)) != 0)
+        if (sub[0])
+            return MS_REDUCE_OK;  /* gone since the worlds were read: nothing of it */
+        if (ms_strlist_addf(errs, "%s: %s", dir, e == ENOENT ? "no such directory" : strerror(e)) != 0)
             return MS_REDUCE_NOMEM;
-        run->errors = errs.v;
-        run->nerrors = errs.n;
         return MS_REDUCE_USAGE;
     }
-    ms_file_job *jobs = NULL;
-    size_t n = 0, cap = 0;
     struct dirent *de;
     ms_reduce_status st = MS_REDUCE_OK;
     while ((de = readdir(d)) != NULL) {
         if (ms_log_name_rank(de->d_name) < 0)
             continue;
-        if (n == cap) {
-            size_t c = cap ? cap * 2 : 64;
-            ms_file_job *j = realloc(jobs, c * sizeof *j);
+        if (*n == *cap) {
+            size_t c = *cap ? *cap * 2 : 64;
+            ms_file_job *j = realloc(*jobs, c * sizeof *j);
             if (!j) {
                 st = MS_REDUCE_NOMEM;
                 break;
             }
-            jobs = j;
-            cap = c;
+            *jobs = j;
+            *cap = c;
         }
-        if (job_init(&jobs[n], dir, de->d_name) != 0) {
+        char *name = NULL;
+        if (asprintf(&name, "%s%s", sub, de->d_name) < 0 || job_init(&(*jobs)[*n], dir, name) != 0) {
+            free(name);
             st = MS_REDUCE_NOMEM;
             break;
         }
-        n++;
+        free(name);
+        (*n)++;
     }
     closedir(d);
+    return st;
+}
+
+static ms_reduce_status list_logs(const char *dir, ms_run *run, ms_file_job **out, size_t *nout)
+{
+    ms_strlist errs = {0};
+    ms_file_job *jobs = NULL;
+    size_t n = 0, cap = 0;
+    ms_reduce_status st = list_into(dir, "", &jobs, &n, &cap, &errs);
+    if (st == MS_REDUCE_USAGE) {
+        run->errors = errs.v;
+        run->nerrors = errs.n;
+        return st;
+    }
+    /* mpiscope-merge --with-spawned: the spawned worlds' logs too. */
+    for (size_t i = 0; st == MS_REDUCE_OK && i < ms_worlds_count(); i++) {
+        char sub[32];
+        if (!ms_world_at(i)->k)
+            continue;
+        snprintf(sub, sizeof sub, "spawn-%u/", ms_world_at(i)->k);
+        st = list_into(dir, sub, &jobs, &n, &cap, &errs);
+    }
     if (st == MS_REDUCE_OK && n == 0) {
         if (ms_strlist_addf(&errs, "%s: no rank-*.zst logs in this directory", dir) != 0)
             st = MS_REDUCE_NOMEM;

@@ -1,4 +1,5 @@
 /* The root causes and the fixes in words: see cause_words.h. */
+#include "../read/worlds.h"
 #include "cause_words.h"
 
 #include <stdio.h>
@@ -56,9 +57,9 @@ static void fix_action(char *buf, size_t cap, const ms_run *run, const ms_wx_fix
     char place[1700];
     ms_cause_place(place, sizeof place, run, f->kind, f->region, f->region2);
     if (f->kind == MS_WX_CAUSE_COMPUTE)
-        snprintf(buf, cap, "balancing rank %d's %s", (int)f->rank, place);
+        snprintf(buf, cap, "balancing rank %s's %s", ms_rank_s(f->rank).s, place);
     else
-        snprintf(buf, cap, "balancing rank %d's time in %s", (int)f->rank, place);
+        snprintf(buf, cap, "balancing rank %s's time in %s", ms_rank_s(f->rank).s, place);
 }
 
 void ms_cause_line(char *buf, size_t cap, const ms_run *run, const ms_wx_cause *c)
@@ -70,8 +71,8 @@ void ms_cause_line(char *buf, size_t cap, const ms_run *run, const ms_wx_cause *
     ms_fmt_ns(total, sizeof total, sum < c->direct_ns ? UINT64_MAX : sum);
     ms_fmt_ns(direct, sizeof direct, c->direct_ns);
     ms_fmt_ns(indirect, sizeof indirect, c->indirect_ns);
-    snprintf(buf, cap, "rank %d · %s%s · delayed others by %s, which led to %s of waiting (%s direct, %s indirect)",
-             (int)c->rank, place, c->kind == MS_WX_CAUSE_MPI ? ", not waiting" : "", delay, total, direct, indirect);
+    snprintf(buf, cap, "rank %s · %s%s · delayed others by %s, which led to %s of waiting (%s direct, %s indirect)",
+             ms_rank_s(c->rank).s, place, c->kind == MS_WX_CAUSE_MPI ? ", not waiting" : "", delay, total, direct, indirect);
 }
 
 void ms_fix_line(char *buf, size_t cap, const ms_run *run, const ms_waits *w, const ms_wx_fix *f)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "csv.h"
 #include "json_str.h"
 #include "report.h"
@@ -60,7 +61,7 @@ int ms_report_causes_csv(FILE *fp, const ms_run *run)
         const ms_wx_cause *c = &w->causes[i];
         const char *name;
         cause_fields(run, c->kind, c->region, c->region2, &name, site, sizeof site);
-        fprintf(fp, "%" PRId32 ",", c->rank);
+        fprintf(fp, "%s,", ms_rank_s(c->rank).s);
         ms_csv_field(fp, name);
         fputc(',', fp);
         ms_csv_field(fp, site);

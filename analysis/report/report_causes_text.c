@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../read/worlds.h"
 #include "cause_words.h"
 #include "report.h"
 #include "units.h"
@@ -86,7 +87,7 @@ static int late(FILE *fp, const ms_waits *w)
         ms_fmt_ns(t, sizeof t, s[i].ns);
         ms_fmt_pct(pct, sizeof pct, w->wait_ns ? 100.0 * (double)s[i].ns / (double)w->wait_ns : 0.0);
         ms_fmt_count(calls, sizeof calls, s[i].calls);
-        fprintf(fp, "  %5" PRId32 "  ", s[i].rank);
+        fprintf(fp, "  %5s  ", ms_rank_s(s[i].rank).s);
         ms_cell(fp, t, 11, 1);
         ms_cell(fp, pct, 15, 1);
         ms_cell(fp, calls, 20, 1);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "csv.h"
 #include "json_str.h"
 #include "report.h"
@@ -46,7 +47,7 @@ static void text_block(FILE *fp, const ms_counter_set *s, const ms_counter_row *
         if (rows[k].count > count)
             count = rows[k].count;
     }
-    fprintf(fp, "  %s  rank %" PRId32 "  %zu thread%s  calls %" PRIu64 "  time %.6g s\n", name, rows[0].rank, n,
+    fprintf(fp, "  %s  rank %s  %zu thread%s  calls %" PRIu64 "  time %.6g s\n", name, ms_rank_s(rows[0].rank).s, n,
             n == 1 ? "" : "s", count, time_s);
     for (uint32_t v = 0; v < s->n; v++) {
         int summed = v < s->nevents || strstr(s->names[v], "/s") != NULL;
@@ -74,7 +75,7 @@ static void text_roofline(FILE *fp, const ms_roofline *r)
         const ms_roofline_point *p = &r->points[i];
         char name[64];
         clean(name, sizeof name, p->region, 40);
-        fprintf(fp, "  %-40s %6" PRId32 " %12.6g %12.6g %10.4g %12.6g\n", name, p->rank, p->gflops, p->gbs, p->ai,
+        fprintf(fp, "  %-40s %6s %12.6g %12.6g %10.4g %12.6g\n", name, ms_rank_s(p->rank).s, p->gflops, p->gbs, p->ai,
                 p->runtime_s);
     }
     if (r->npoints > TEXT_ROOFLINE_ROWS)
@@ -228,7 +229,7 @@ int ms_roofline_csv(FILE *fp, const ms_roofline *r)
     for (size_t i = 0; r && i < r->npoints; i++) {
         const ms_roofline_point *p = &r->points[i];
         ms_csv_field(fp, p->region);
-        fprintf(fp, ",%d,%.9g,%.9g,%.9g,%.9g,", p->rank, p->gflops, p->gbs, p->ai, p->runtime_s);
+        fprintf(fp, ",%s,%.9g,%.9g,%.9g,%.9g,", ms_rank_s(p->rank).s, p->gflops, p->gbs, p->ai, p->runtime_s);
         ms_csv_field(fp, p->flops_metric);
         fputc(',', fp);
         ms_csv_field(fp, p->bandwidth_metric);

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "csv.h"
 #include "report.h"
 
@@ -62,7 +63,7 @@ int ms_report_ranks_csv(FILE *fp, const ms_run *run)
             ms_summary s;
             ms_stats_summarize(&p->stats, &s);
             ms_csv_field(fp, g->name);
-            fprintf(fp, ",%" PRId32 ",%" PRIu64, run->ranks[p->rank_index].rank, s.calls);
+            fprintf(fp, ",%s,%" PRIu64, ms_rank_s(run->ranks[p->rank_index].rank).s, s.calls);
             put_times(fp, &s);
             fputc('\n', fp);
         }
@@ -76,7 +77,7 @@ int ms_report_callsites_csv(FILE *fp, const ms_run *run)
     for (size_t i = 0; i < run->ncallsites; i++) {
         const ms_callsite *c = &run->callsites[i];
         ms_csv_field(fp, c->region);
-        fprintf(fp, ",%" PRId32 ",", c->rank);
+        fprintf(fp, ",%s,", ms_rank_s(c->rank).s);
         ms_csv_field(fp, c->function);
         fputc(',', fp);
         ms_csv_field(fp, c->file);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "../../common/op_class.h"
 #include "../../common/op_names.h"
 #include "../reduce/run_clock.h"
@@ -163,7 +164,7 @@ static void rank_list(FILE *fp, const int32_t *v, size_t n)
             fprintf(fp, " and %zu more", n - i);
             break;
         }
-        fprintf(fp, "%s%" PRId32, i ? ", " : "", v[i]);
+        fprintf(fp, "%s%s", i ? ", " : "", ms_rank_s(v[i]).s);
     }
 }
 
@@ -180,23 +181,23 @@ static void about(FILE *fp, const ms_run *run, const ms_run_end *end, int32_t r)
 {
     long j = ms_run_rank_index(run, r);
     if (j < 0) {
-        fprintf(fp, "rank %" PRId32 " has no log", r);
+        fprintf(fp, "rank %s has no log", ms_rank_s(r).s);
         return;
     }
     const ms_rank_info *in = &run->ranks[j];
     char buf[1024];
     if (end->ranks[j].waiting) {
         waiting_call(buf, sizeof buf, &in->ending);
-        fprintf(fp, "rank %" PRId32 " waits in %s instead", r, buf);
+        fprintf(fp, "rank %s waits in %s instead", ms_rank_s(r).s, buf);
         return;
     }
     last_call(buf, sizeof buf, run, end, in);
     if (end->ranks[j].state == MS_END_FINISHED)
-        fprintf(fp, "rank %" PRId32 " never reached it: %s", r, buf);
+        fprintf(fp, "rank %s never reached it: %s", ms_rank_s(r).s, buf);
     else {
         char how[1024];
         ms_end_how(how, sizeof how, in, &end->ranks[j]);
-        fprintf(fp, "rank %" PRId32 " never reached it (%s): %s", r, how, buf);
+        fprintf(fp, "rank %s never reached it (%s): %s", ms_rank_s(r).s, how, buf);
     }
 }
 
@@ -233,9 +234,9 @@ static void cycle_text(FILE *fp, const ms_run *run, const ms_run_end *end, size_
         waiting_call(buf, sizeof buf, &run->ranks[j].ending);
         int32_t next = end->ranks[j].waits_for[0];
         if (k)
-            fprintf(fp, ",\n    which waits in %s for rank %" PRId32, buf, next);
+            fprintf(fp, ",\n    which waits in %s for rank %s", buf, ms_rank_s(next).s);
         else
-            fprintf(fp, "  rank %" PRId32 " waits in %s for rank %" PRId32, r, buf, next);
+            fprintf(fp, "  rank %s waits in %s for rank %s", ms_rank_s(r).s, buf, ms_rank_s(next).s);
         r = next;
     }
     fputs(": a cycle\n", fp);
@@ -309,7 +310,7 @@ int ms_report_ending_text(FILE *fp, const ms_run *run)
         for (size_t i = 0; i < run->nranks; i++) {
             char how[1024];
             ms_end_how(how, sizeof how, &run->ranks[i], &end.ranks[i]);
-            fprintf(fp, "  %5" PRId32 "  %-8s  %s\n", run->ranks[i].rank, ms_end_state_name(end.ranks[i].state),
+            fprintf(fp, "  %5s  %-8s  %s\n", ms_rank_s(run->ranks[i].rank).s, ms_end_state_name(end.ranks[i].state),
                     how);
         }
         if (ms_end_any_waiting(&end)) {

@@ -16,6 +16,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+#include "../read/worlds.h"
 #include "csv.h"
 #include "report.h"
 #include "timeline_replay.h"
@@ -39,7 +40,7 @@ static int on_call(void *ctx, const ms_replay_call *k)
     if (!k->kept)
         return 0;
     ms_csv_field(fp, k->name);
-    fprintf(fp, ",%" PRId32 ",%" PRIu32 ",%" PRIu64 ",", k->in->rank, k->thread, k->index);
+    fprintf(fp, ",%s,%" PRIu32 ",%" PRIu64 ",", ms_rank_s(k->in->rank).s, k->thread, k->index);
     put_seconds(fp, k->start);
     fputc(',', fp);
     put_seconds(fp, k->start + k->dur);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "csv.h"
 #include "json_str.h"
 #include "report.h"
@@ -83,7 +84,7 @@ int ms_report_files_csv(FILE *fp, const ms_run *run)
     for (size_t i = 0; i < v.nrows; i++) {
         const ms_io_row *r = &v.rows[i];
         ms_csv_field(fp, r->path);
-        fprintf(fp, ",%" PRId32 ",", r->rank);
+        fprintf(fp, ",%s,", ms_rank_s(r->rank).s);
         ms_csv_field(fp, r->op);
         fprintf(fp, ",%" PRIu64 ",%" PRIu64 ",%.9g\n", r->calls, r->bytes, (double)r->total_ns / 1e9);
     }

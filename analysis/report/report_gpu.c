@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "json_str.h"
 #include "report.h"
 #include "units.h"
@@ -45,8 +46,8 @@ int ms_report_gpu_text(FILE *fp, const ms_run *run)
         char kt[32], ct[32];
         ms_fmt_ns(kt, sizeof kt, g->kernel_ns);
         ms_fmt_ns(ct, sizeof ct, g->copy_ns);
-        fprintf(fp, "  %5" PRId32 " %7" PRIu32 " %8" PRIu64 " %13s %8" PRIu64 " %11s %8" PRIu64 " %7.1f %9" PRIu64 "\n",
-                in->rank, g->streams, g->kernels, kt, g->copies, ct, g->memsets,
+        fprintf(fp, "  %5s %7" PRIu32 " %8" PRIu64 " %13s %8" PRIu64 " %11s %8" PRIu64 " %7.1f %9" PRIu64 "\n",
+                ms_rank_s(in->rank).s, g->streams, g->kernels, kt, g->copies, ct, g->memsets,
                 ms_gpu_busy_pct(g, in->wall_ns), g->dropped);
     }
     fprintf(fp, "\nGPU time by enclosing host region (the region or MPI call open at launch)\n");

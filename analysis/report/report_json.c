@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "json_str.h"
 #include "report.h"
 #include "report_spawn.h"
@@ -61,6 +62,26 @@ static void put_run(FILE *fp, const ms_run *run)
 /* ,"spawned_worlds":[{"dir","ranks"}] when the run spawned worlds (report_spawn.h). */
 static void put_spawned(FILE *fp, const ms_run *run)
 {
+    if (ms_worlds_count()) {
+        /* Read as one run (--with-spawned): each world's ranks. */
+        fputs(",\n\"worlds\":[", fp);
+        for (size_t i = 0; i < ms_worlds_count(); i++) {
+            const ms_world *v = ms_world_at(i);
+            char sub[32] = "";
+            if (v->k)
+                snprintf(sub, sizeof sub, "spawn-%u", v->k);
+            fprintf(fp, "%s{\"world\":%" PRIu32 ",", i ? "," : "", v->index);
+            put_key(fp, "dir");
+            put_str(fp, sub);
+            fprintf(fp, ",\"first_rank\":%" PRId32 ",\"ranks\":%" PRId32 ",\"parent\":", v->offset, v->size);
+            if (v->parent >= 0)
+                fprintf(fp, "%" PRId32 "}", v->parent);
+            else
+                fputs("null}", fp);
+        }
+        fputc(']', fp);
+        return;
+    }
     ms_spawned_world *w = NULL;
     size_t n = ms_spawned_worlds(run->dir, &w);
     if (!n)

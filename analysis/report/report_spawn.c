@@ -6,21 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "../reduce/reduce.h"
-
-/* K of a name spawn-K (K > 0, no leading zero), else 0. */
-static unsigned spawn_k(const char *name)
-{
-    if (strncmp(name, "spawn-", 6) != 0 || name[6] < '1' || name[6] > '9')
-        return 0;
-    unsigned long v = 0;
-    for (const char *c = name + 6; *c; c++) {
-        if (*c < '0' || *c > '9' || v > 100000000UL)
-            return 0;
-        v = v * 10 + (unsigned long)(*c - '0');
-    }
-    return (unsigned)v;
-}
 
 static size_t count_logs(const char *path)
 {
@@ -51,7 +38,7 @@ size_t ms_spawned_worlds(const char *dir, ms_spawned_world **out)
     size_t n = 0, cap = 0;
     struct dirent *de;
     while ((de = readdir(d)) != NULL) {
-        unsigned k = spawn_k(de->d_name);
+        unsigned k = ms_spawn_dir_k(de->d_name);
         if (!k)
             continue;
         size_t len = strlen(dir) + strlen(de->d_name) + 2;

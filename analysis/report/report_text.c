@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "../reduce/ops.h"
 #include "names.h"
 #include "report.h"
@@ -34,19 +35,34 @@ static void short_name(const ms_run *run, char *dst, size_t cap, const ms_region
 
 /* ---- sections ---- */
 
-/* The worlds the run spawned (report_spawn.h): logged apart, merged apart. */
+/* The worlds the run spawned (report_spawn.h): read with it (--with-spawned,
+ * read/worlds.h), or left out, in one line that says how to take them in. */
 static void spawned(FILE *fp, const ms_run *run)
 {
+    if (ms_worlds_count()) {
+        fprintf(fp, "  %-12s", "worlds");
+        for (size_t i = 0; i < ms_worlds_count(); i++) {
+            const ms_world *w = ms_world_at(i);
+            char sub[32] = ".";
+            if (w->k)
+                snprintf(sub, sizeof sub, "spawn-%u/", w->k);
+            fprintf(fp, "%s %" PRIu32 ": %s (%" PRId32 " rank%s)", i ? "," : "", w->index, sub, w->size,
+                    w->size == 1 ? "" : "s");
+        }
+        fputs("; ranks named world:rank\n", fp);
+        return;
+    }
     ms_spawned_world *w = NULL;
     size_t n = ms_spawned_worlds(run->dir, &w);
+    if (!n)
+        return;
     char dir[4096];
     ms_printable(dir, sizeof dir, run->dir);   /* whole: a command to copy */
-    size_t len = strlen(dir);
-    const char *slash = len && dir[len - 1] == '/' ? "" : "/";
+    fprintf(fp, "  %-12s", "spawned");
     for (size_t i = 0; i < n; i++)
-        fprintf(fp, "  %-12s spawn-%u/: a world of %zu rank%s this run spawned, not in this report; its own: "
-                    "mpiscope-merge %s%sspawn-%u\n",
-                i ? "" : "spawned", w[i].k, w[i].logs, w[i].logs == 1 ? "" : "s", dir, slash, w[i].k);
+        fprintf(fp, "%s spawn-%u/ (%zu rank%s)", i ? "," : "", w[i].k, w[i].logs, w[i].logs == 1 ? "" : "s");
+    fprintf(fp, ": world%s this run spawned, left out of this report; mpiscope-merge --with-spawned %s takes %s in\n",
+            n == 1 ? "" : "s", dir, n == 1 ? "it" : "them");
     free(w);
 }
 
@@ -135,7 +151,7 @@ static void rank_table(FILE *fp, const ms_run *run)
         ms_fmt_time(app, sizeof app, (double)in->app_ns);
         ms_fmt_time(mpi, sizeof mpi, (double)in->mpi_ns);
         ms_fmt_pct(pct, sizeof pct, in->mpi_pct);
-        fprintf(fp, "  %5" PRId32 "  ", in->rank);
+        fprintf(fp, "  %5s  ", ms_rank_s(in->rank).s);
         ms_cell(fp, h, HOST_WIDTH, 0);
         ms_cell(fp, app, 14, 1);
         ms_cell(fp, mpi, 14, 1);
@@ -167,7 +183,7 @@ static void tool_section(FILE *fp, const ms_run *run)
         const ms_rank_info *in = &run->ranks[i];
         char tot[32];
         ms_fmt_time(tot, sizeof tot, (double)ns);
-        fprintf(fp, "  %5" PRId32 "  %9" PRIu64 "  %12s  %9.2f\n", in->rank, n, tot,
+        fprintf(fp, "  %5s  %9" PRIu64 "  %12s  %9.2f\n", ms_rank_s(in->rank).s, n, tot,
                 in->wall_ns ? 100.0 * (double)ns / (double)in->wall_ns : 0.0);
         shown++;
     }

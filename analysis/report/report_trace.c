@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "../reduce/flows.h"
 #include "json_str.h"
 #include "../reduce/p2p.h"
@@ -325,7 +326,7 @@ static void free_regions(trace_ctx *c)
 static int put_process(trace_ctx *c)
 {
     char label[64];
-    snprintf(label, sizeof label, "rank %" PRId32 " (", c->in->rank);
+    snprintf(label, sizeof label, "rank %s (", ms_rank_s(c->in->rank).s);
     char *b = NULL;
     size_t n = 0, cap = 0;
     int rc = ms_json_append(&b, &n, &cap, label, strlen(label));

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "csv.h"
 #include "json_str.h"
 #include "report.h"
@@ -62,9 +63,9 @@ int ms_report_waits_csv(FILE *fp, const ms_run *run)
     const ms_waits *w = run->waits;
     for (size_t i = 0; w && i < w->nrows; i++) {
         const ms_wx_row *r = &w->rows[i];
-        fprintf(fp, "%s,%" PRId32 ",", ms_wx_pattern_name(r->pattern), r->rank);
+        fprintf(fp, "%s,%s,", ms_wx_pattern_name(r->pattern), ms_rank_s(r->rank).s);
         ms_csv_field(fp, ms_run_wait_region(run, r->region));
-        fprintf(fp, ",%" PRIu64 ",%.9f,%" PRId32 "\n", r->instances, (double)r->wait_ns / 1e9, r->cause_rank);
+        fprintf(fp, ",%" PRIu64 ",%.9f,%s\n", r->instances, (double)r->wait_ns / 1e9, ms_rank_s(r->cause_rank).s);
     }
     return ferror(fp) ? -1 : 0;
 }
@@ -100,11 +101,11 @@ static void text_rows(FILE *fp, const ms_run *run, const ms_waits *w)
         ms_fmt_ns(t, sizeof t, g[i].ns);
         ms_printable(call, sizeof call, g[i].call);
         site_text(where, sizeof where, ms_wait_site_at(run, &g[i]));
-        fprintf(fp, "  rank %" PRId32 " · %s%s · %s · %" PRIu64 " call%s · %s · waited for rank %" PRId32, g[i].rank,
+        fprintf(fp, "  rank %s · %s%s · %s · %" PRIu64 " call%s · %s · waited for rank %s", ms_rank_s(g[i].rank).s,
                 call, where, pattern_words[g[i].pattern], g[i].instances, g[i].instances == 1 ? "" : "s", t,
-                g[i].cause);
+                ms_rank_s(g[i].cause).s);
         if (g[i].root >= 0 && g[i].root != g[i].cause)
-            fprintf(fp, " (root cause: rank %" PRId32 ")", g[i].root);
+            fprintf(fp, " (root cause: rank %s)", ms_rank_s(g[i].root).s);
         fputc('\n', fp);
     }
     if (g && ng > n)
@@ -213,7 +214,7 @@ static int text_path(FILE *fp, const ms_run *run, const ms_waits *w)
         const ms_wx_path_rank *p = &w->path_ranks[i];
         if (!p->compute_ns && !p->mpi_ns)
             continue;
-        fprintf(fp, "  %5" PRId32 " ", p->rank);
+        fprintf(fp, "  %5s ", ms_rank_s(p->rank).s);
         text_share(fp, w, p->compute_ns, p->mpi_ns);
         size_t nt = thread_rows(w, p->rank, &at);
         for (size_t k = 0; k < nt; k++) {

@@ -2,12 +2,17 @@
 # Dynamic processes: a parent world of 2 ranks spawns 2 children
 # (MPI_Comm_spawn over MPI_COMM_WORLD, test/mpi/spawn/parent.c); parent r and
 # child r exchange a message each way over the intercommunicator, the
-# children allreduce among themselves (spawn/child.c). With the preload
-# library the program must print what it prints without it and exit 0; the
-# parents log rank-000000..1 into DIR, the children, a world of their own,
-# into DIR/spawn-1; the merge of DIR counts the parents' calls exactly and
-# names spawn-1 (text report and --json "spawned_worlds"), the merge of
-# DIR/spawn-1 the children's. Without MPISCOPE_DIR the children log into
+# children allreduce among themselves (spawn/child.c), child 1 answers 300 ms
+# late. With the preload library the program must print what it prints
+# without it and exit 0; the parents log rank-000000..1 into DIR, the
+# children, a world of their own, into DIR/spawn-1; the merge of DIR counts
+# the parents' calls exactly and names spawn-1 in one line that says how to
+# take it in (text report; --json "spawned_worlds"), the merge of
+# DIR/spawn-1 the children's. The merge of DIR --with-spawned reads both
+# worlds as one run: ranks 0:0, 0:1, 1:0, 1:1, the four messages between
+# the worlds in the matrix with their bytes, parent 1 waiting (late
+# sender) for child 1:1, and the MPI merge (mpiscope-merge-mpich, where
+# built) writes the same bytes. Without MPISCOPE_DIR the children log into
 # spawn-1 of their parents' default directory (the only directory the run
 # makes). Skipped (77) where spawning fails under this MPI without the
 # library.
@@ -100,9 +105,10 @@ merge() {
 merge parent "$logs"
 merge child "$logs/spawn-1"
 
-grep -q "spawn-1/: a world of 2 ranks this run spawned" "$dir/parent.txt" ||
+grep -q "spawn-1/ (2 ranks): world this run spawned, left out of this report" "$dir/parent.txt" ||
     fail "the parent's report does not name spawn-1: $(head -20 "$dir/parent.txt")"
-grep -qF "mpiscope-merge $logs/spawn-1" "$dir/parent.txt" || fail "the parent's report does not say how to merge spawn-1"
+grep -qF "mpiscope-merge --with-spawned $logs takes it in" "$dir/parent.txt" ||
+    fail "the parent's report does not say how to take spawn-1 in"
 ! grep -q "spawned  " "$dir/child.txt" || fail "the children's report names spawned worlds"
 
 $PYTHON - "$dir" <<'PY' || fail "the merged counts are not as expected (files in $dir)"
@@ -142,6 +148,46 @@ assert jp["run"]["ranks"] == 2, jp["run"]
 jc = json.load(open(f"{d}/child.json"))
 assert "spawned_worlds" not in jc and jc["run"]["ranks"] == 2, jc["run"]
 PY
+# Both worlds as one run.
+both=(--with-spawned --text "$dir/both.txt" --json "$dir/both.json" --matrix-csv "$dir/both.matrix.csv"
+    --waits-csv "$dir/both.waits.csv")
+"$MERGE" "${both[@]}" "$logs" 2>"$dir/both.err" && [ ! -s "$dir/both.err" ] ||
+    fail "mpiscope-merge --with-spawned fails or complains: $(cat "$dir/both.err")"
+grep -qF "worlds       0: . (2 ranks), 1: spawn-1/ (2 ranks); ranks named world:rank" "$dir/both.txt" ||
+    fail "the report of both worlds does not name them: $(head -14 "$dir/both.txt")"
+grep -q "^  rank 0:1 · MPI_Recv at parent.c:[0-9]* · late sender · 1 call · .* · waited for rank 1:1$" "$dir/both.txt" ||
+    fail "the report of both worlds does not have parent 1 wait for child 1:1: $(grep -A6 '^Wait states' "$dir/both.txt")"
+$PYTHON - "$dir" <<'PY' || fail "the merge of both worlds is not as expected (files in $dir)"
+import csv, json, sys
+d = sys.argv[1]
+rows = {(r["src"], r["dst"]): (int(r["messages"]), int(r["bytes"])) for r in csv.DictReader(open(f"{d}/both.matrix.csv"))}
+# parent r sends child r one int (tag 1), child r answers parent r (tag 2)
+want = {("0:0", "1:0"): (1, 4), ("0:1", "1:1"): (1, 4), ("1:0", "0:0"): (1, 4), ("1:1", "0:1"): (1, 4)}
+assert rows == want, rows
+late = [r for r in csv.DictReader(open(f"{d}/both.waits.csv"))
+        if r["pattern"] == "late_sender" and r["rank"] == "0:1" and r["region"].startswith("mpi:recv ")]
+assert len(late) == 1 and late[0]["cause_rank"] == "1:1", late
+# child 1 answers 300 ms late; parent 1 waits for it (less what its own
+# send and receive took first)
+assert 0.2 <= float(late[0]["wait_s"]) <= 2.0, late
+j = json.load(open(f"{d}/both.json"))
+assert j["run"]["ranks"] == 4, j["run"]
+assert j["worlds"] == [{"world": 0, "dir": "", "first_rank": 0, "ranks": 2, "parent": None},
+                       {"world": 1, "dir": "spawn-1", "first_rank": 2, "ranks": 2, "parent": 0}], j["worlds"]
+assert "spawned_worlds" not in j
+PY
+mpi_merge=${MERGE_MPI:-$BUILD/bin/mpiscope-merge-mpich}
+if [ -x "$mpi_merge" ]; then
+    mkdir -p "$dir/both-mpi"
+    both_mpi=(--with-spawned --text "$dir/both-mpi/both.txt" --json "$dir/both-mpi/both.json"
+        --matrix-csv "$dir/both-mpi/both.matrix.csv" --waits-csv "$dir/both-mpi/both.waits.csv")
+    timeout -k 10 "$TEST_TIMEOUT" "${MPIEXEC_MPICH:-mpiexec.mpich}" -n 2 "$mpi_merge" "${both_mpi[@]}" "$logs" \
+        2>"$dir/both-mpi.err" || fail "mpiscope-merge-mpich --with-spawned fails: $(cat "$dir/both-mpi.err")"
+    for f in both.txt both.json both.matrix.csv both.waits.csv; do
+        cmp -s "$dir/$f" "$dir/both-mpi/$f" || fail "mpiscope-merge-mpich --with-spawned writes another $f"
+    done
+fi
+
 # Without MPISCOPE_DIR: one default directory, the children in its spawn-1.
 rm -rf "$dir/nodir-cwd"
 run nodir "$lib" nodir

@@ -4,6 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "../../read/worlds.h"
 #include "../../reduce/run_end.h"
 #include "../report.h"
 #include "html_parts.h"
@@ -24,7 +25,7 @@ int ms_html_ending(FILE *fp, const ms_run *run)
     for (size_t i = 0; i < run->nranks; i++) {
         char how[1024];
         ms_end_how(how, sizeof how, &run->ranks[i], &end.ranks[i]);
-        fprintf(fp, "<tr><td>%" PRId32 "</td><td>%s</td><td>", run->ranks[i].rank,
+        fprintf(fp, "<tr><td>%s</td><td>%s</td><td>", ms_rank_s(run->ranks[i].rank).s,
                 ms_end_state_name(end.ranks[i].state));
         ms_html_part_text(fp, how);
         fputs("</td></tr>\n", fp);
