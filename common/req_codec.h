@@ -16,7 +16,8 @@
  *                block and against what a writer writes
  *   ms_rq_read_in  the same for a record known to lie whole in a buffer
  *                that its writer filled (a kind of the application's path:
- *                not CARRIED nor BASE), unchecked
+ *                not CARRIED nor BASE), unchecked; ms_rq_skip: past such a
+ *                record, checked
  * MPI-free.
  */
 #ifndef MPISCOPE_REQ_CODEC_H
@@ -158,6 +159,20 @@ static inline const uint8_t *ms_rq_read_in(const uint8_t *p, uint64_t *where_bas
         r->parts = (int64_t)v;
     }
     return p;
+}
+
+/* Past a record of the application's path after its head at *pp (as
+ * ms_rq_read_in reads it), checked against end: 0, or -1 when it runs past
+ * end. */
+static inline int ms_rq_skip(const uint8_t **pp, const uint8_t *end)
+{
+    uint64_t what, v;
+    if (ms_get_varint(pp, end, &what) != 0)
+        return -1;
+    for (unsigned i = 2 + ms_req_more_varints(what); i > 0; i--)
+        if (ms_get_varint(pp, end, &v) != 0)
+            return -1;
+    return 0;
 }
 
 enum ms_rq_parse_error {
