@@ -5,7 +5,8 @@
  * One function does it for the CSV fields, the text report and the
  * merge's messages on stderr. The UTF-8 decoder and the walk that writes
  * a text character by character (ms_text_walk) are this file's, and the
- * JSON escaper (json_str.h) is the same walk with its own step.
+ * JSON escaper (json_str.h) and the HTML page's text (html/report_html.c)
+ * are the same walk with steps of their own.
  */
 #ifndef MPISCOPE_SAFE_TEXT_H
 #define MPISCOPE_SAFE_TEXT_H
