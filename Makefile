@@ -392,7 +392,7 @@ bench: all peers
 # The writer's cost of following a trace and of folding it (bench/follow_cost.c).
 $(BUILD)/bench/follow_cost: bench/follow_cost.c $(BUILD)/obj/core/preload/summary.o \
     $(BUILD)/obj/core/preload/summary_requests.o $(OP_TABLE_OBJS) $(addprefix $(BUILD)/obj/core/common/,stats.o \
-    sketch.o nesting.o req_records.o req_match.o region_parse.o region_name.o)
+    sketch.o nesting.o req_codec.o req_records.o req_match.o region_parse.o region_name.o)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
 bench-follow: $(BUILD)/bench/follow_cost
@@ -402,7 +402,7 @@ bench-follow: $(BUILD)/bench/follow_cost
 # docs/PERFORMANCE.md, "Summary mode's writer").
 $(BUILD)/bench/fold_replay: bench/fold_replay.c $(BUILD)/obj/core/preload/summary.o \
     $(BUILD)/obj/core/preload/summary_requests.o $(OP_TABLE_OBJS) $(addprefix $(BUILD)/obj/core/common/,stats.o \
-    sketch.o nesting.o req_records.o req_match.o region_parse.o region_name.o)
+    sketch.o nesting.o req_codec.o req_records.o req_match.o region_parse.o region_name.o)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -o $@ $(filter %.c %.o,$^) -lm $(LDSAN)
 # The MPI merge's packets of a synthesized 64-rank run: bytes, pack and

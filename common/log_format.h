@@ -518,4 +518,29 @@ static inline int ms_get_varint(const uint8_t **pp, const uint8_t *end, uint64_t
     return -1;
 }
 
+/* Reading a writer's own records back (summary mode's writer thread
+ * follows and folds them, preload/summary.h): a varint known to lie whole
+ * before the end of its buffer, unchecked. */
+static inline const uint8_t *ms_rec_varint_in(const uint8_t *p, uint64_t *out)
+{
+    unsigned n = ms_varint_head5(p, out);
+    if (n)
+        return p + n;
+    uint64_t v = *p & 0x7f;
+    unsigned shift = 7;
+    while (*p++ & 0x80) {
+        v |= (uint64_t)(*p & 0x7f) << shift;
+        shift += 7;
+    }
+    *out = v;
+    return p;
+}
+
+static inline const uint8_t *ms_rec_skip_varint_in(const uint8_t *p)
+{
+    while (*p++ & 0x80) {
+    }
+    return p;
+}
+
 #endif

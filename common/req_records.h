@@ -5,7 +5,7 @@
  * (preload/summary_requests.c), which both keep a thread's records until
  * its next event, apply them there and rename a completion's event.
  *
- *   ms_rq_parse   one record, checked
+ *   (the records' bytes: req_codec.h)
  *   ms_rq_apply   a thread's kept records at its event: requests created,
  *                 taken and folded, their messages handed to a callback
  *   ms_rq_facts_of, ms_rq_name   what an event's name says of the requests
@@ -21,39 +21,8 @@
 #include <stdint.h>
 
 #include "region_parse.h"
+#include "req_codec.h"
 #include "req_match.h"
-
-/* One request record as read. */
-typedef struct ms_rq_record {
-    uint32_t what;            /* kind and flags */
-    uint64_t handle, where;   /* where: absolute, from the thread's base */
-    int64_t peer, tag, bytes; /* with MS_REQF_STATUS */
-    int64_t parts;            /* with MS_REQF_PARTS (version 9): NEW, the
-                                 request's partitions; REF, those the call
-                                 named; else 0 */
-} ms_rq_record;
-
-enum ms_rq_parse_error {
-    MS_RQ_OK = 0,
-    MS_RQ_CUT,                /* runs past its block */
-    MS_RQ_BAD_KIND,           /* an unknown kind or flags */
-    MS_RQ_NO_HANDLE,          /* handle 0 */
-    MS_RQ_BAD_STATUS,         /* a status field out of range */
-    MS_RQ_BAD_CARRIED,        /* a carried request's field out of range */
-    MS_RQ_BAD_PARTS,          /* a partition count out of range */
-};
-
-/* The record after its head at *pp (advanced past it); *where_base is the
- * thread's latest handle address, updated. A carried request (MS_REQ_CARRIED,
- * version 7: its where is absolute and leaves the base as it is) is
- * described in *carried, its post time in the log clock (posted: 1 + it;
- * thread not set); with carried NULL it is of an unknown kind, as is a
- * base record (MS_REQ_BASE, version 7: sets *where_base, names no
- * request). */
-enum ms_rq_parse_error ms_rq_parse(const uint8_t **pp, const uint8_t *end, uint64_t *where_base,
-                                   ms_rq_record *out, ms_rq_req *carried);
-/* A message of ms_rq_parse_error. */
-const char *ms_rq_parse_error_str(enum ms_rq_parse_error e);
 
 /* What the region name an event has (parsed: info, is_mpi; info NULL:
  * nothing) says of a request it creates: op, communicator, peer, tag,

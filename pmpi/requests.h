@@ -56,7 +56,7 @@ MS_HOT void ms_req_fact_parts(ms_thread *t, uint32_t what, uint64_t key, const v
     uint8_t *p = ms_req_fact(t, what | (has ? MS_REQF_PARTS : 0u), key, at);
     if (MS_LIKELY(p != NULL) && has) {
         ms_msg_stage *s = &ms_msg_tls;
-        s->len = (size_t)(ms_put_varint(p, (uint64_t)parts) - s->buf);
+        s->len = (size_t)(ms_rec_request_parts(p, parts) - s->buf);
     }
 }
 

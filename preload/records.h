@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "../common/log_format.h"
+#include "../common/req_codec.h"
 
 /* Bytes an event record can take at most. */
 #define MS_EVENT_MAX (3u * MS_VARINT_MAX)
@@ -187,101 +188,7 @@ static inline __attribute__((always_inline)) uint8_t *ms_rec_message(uint8_t *p,
 }
 _Static_assert(((MS_CTL_MESSAGE << 2) | MS_REC_CONTROL) < 0x80, "a message record's head is one byte");
 
-/* Bytes a request record takes at most: its head, its kind and flags,
- * and five varints. */
-#define MS_REQUEST_REC_MAX (2u + 5u * MS_VARINT_MAX)
-
-/* A request record (version 6): one request handle of the thread's next
- * event. what: an ms_req_kind with its MS_REQF_* flags (one byte); where:
- * the address of the caller's handle minus that of the thread's previous
- * request record. */
-static inline __attribute__((always_inline)) uint8_t *ms_rec_request(uint8_t *p, uint32_t what, uint64_t handle,
-                                                                     int64_t where)
-{
-    p[0] = (uint8_t)(((unsigned)MS_CTL_REQUEST << 2) | MS_REC_CONTROL);
-    p[1] = (uint8_t)what;
-    p = ms_put_varint(p + 2, handle);
-    return ms_put_varint(p, ms_zigzag(where));
-}
-
-/* Bytes a carried request record takes at most: its head, its kind and
- * flags, and nine varints. */
-#define MS_REQUEST_CARRIED_MAX (2u + 9u * MS_VARINT_MAX)
-
-/* A carried request record (version 7, docs/FORMAT.md "Requests carried
- * over a gap"): what is MS_REQ_CARRIED with MS_REQ_NEW's flags; where the
- * address of the handle (absolute); op, traits (MS_REQT_*), comm, peer,
- * tag and bytes what the creating call said of it; posted 0 (an inactive
- * persistent request) or 1 + the time it was posted (log clock). */
-static inline uint8_t *ms_rec_request_carried(uint8_t *p, uint32_t what, uint64_t handle, uint64_t where,
-                                              uint32_t op, uint32_t traits, int64_t comm, int64_t peer, int64_t tag,
-                                              int64_t bytes, uint64_t posted)
-{
-    p[0] = (uint8_t)(((unsigned)MS_CTL_REQUEST << 2) | MS_REC_CONTROL);
-    p[1] = (uint8_t)what;
-    p = ms_put_varint(p + 2, handle);
-    p = ms_put_varint(p, where);
-    p = ms_put_varint(p, op);
-    p = ms_put_varint(p, traits);
-    p = ms_put_varint(p, ms_zigzag(comm));
-    p = ms_put_varint(p, ms_zigzag(peer));
-    p = ms_put_varint(p, ms_zigzag(tag));
-    p = ms_put_varint(p, ms_zigzag(bytes));
-    return ms_put_varint(p, posted);
-}
-
-/* A base record (version 7): the thread's next request record's where is
- * relative to `where`. */
-static inline uint8_t *ms_rec_request_base(uint8_t *p, uint64_t where)
-{
-    p[0] = (uint8_t)(((unsigned)MS_CTL_REQUEST << 2) | MS_REC_CONTROL);
-    p[1] = (uint8_t)MS_REQ_BASE;
-    p[2] = 0;   /* no handle */
-    return ms_put_varint(p + 3, where);
-}
-
-/* The status fields that follow a request record with MS_REQF_STATUS. */
-static inline __attribute__((always_inline)) uint8_t *ms_rec_request_status(uint8_t *p, int64_t peer, int64_t tag,
-                                                                            int64_t bytes)
-{
-    uint64_t zp = ms_zigzag(peer), zt = ms_zigzag(tag), zb = ms_zigzag(bytes);
-    if (__builtin_expect((zp | zt | zb) < 0x80u, 1)) {
-        p[0] = (uint8_t)zp;
-        p[1] = (uint8_t)zt;
-        p[2] = (uint8_t)zb;
-        return p + 3;
-    }
-    p = ms_put_varint(p, zp);
-    p = ms_put_varint(p, zt);
-    return ms_put_varint(p, zb);
-}
-_Static_assert(((MS_CTL_REQUEST << 2) | MS_REC_CONTROL) < 0x80 && MS_REQ_WHAT_MAX < 0x80,
-               "a request record's head and kind are one byte each");
-
-/* Reading the writer's own records back (the writer thread follows and
- * folds them, summary.h): a varint known to lie whole before the end of
- * its buffer, unchecked. */
-static inline const uint8_t *ms_rec_varint_in(const uint8_t *p, uint64_t *out)
-{
-    unsigned n = ms_varint_head5(p, out);
-    if (n)
-        return p + n;
-    uint64_t v = *p & 0x7f;
-    unsigned shift = 7;
-    while (*p++ & 0x80) {
-        v |= (uint64_t)(*p & 0x7f) << shift;
-        shift += 7;
-    }
-    *out = v;
-    return p;
-}
-
-static inline const uint8_t *ms_rec_skip_varint_in(const uint8_t *p)
-{
-    while (*p++ & 0x80) {
-    }
-    return p;
-}
+/* Request records: common/req_codec.h, their one codec. */
 
 /* GPU records (version 4): a stream's identity, the launch of the next
  * event, dropped records, the CUPTI overhead track. */

@@ -308,9 +308,7 @@ static int skip_control(uint64_t ctl, const uint8_t **pp, const uint8_t *end)
     case MS_CTL_MESSAGE:
         return skip_varints(pp, end, 7);
     case MS_CTL_REQUEST:
-        if (ms_get_varint(pp, end, &v) != 0)
-            return -1;
-        return skip_varints(pp, end, 2 + ms_req_more_varints(v));
+        return ms_rq_skip(pp, end);
     case MS_CTL_FILE:
         return skip_varints(pp, end, 2) != 0 ? -1 : skip_name(pp, end);
     case MS_CTL_COMM_ORIGIN:

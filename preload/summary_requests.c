@@ -119,33 +119,6 @@ int ms_sumrq_define(ms_sumrq_thread *q, uint64_t id, const char *name, size_t le
 }
 
 
-/* The writer's own record after its head, whole before end; unchecked. */
-static const uint8_t *decode(const uint8_t *p, uint64_t *where_base, ms_rq_record *r)
-{
-    uint64_t what, handle, where;
-    p = ms_rec_varint_in(p, &what);
-    p = ms_rec_varint_in(p, &handle);
-    p = ms_rec_varint_in(p, &where);
-    *r = (ms_rq_record){.what = (uint32_t)what, .handle = handle, .peer = -1, .tag = -1, .bytes = -1, .parts = 0};
-    r->where = *where_base + (uint64_t)ms_unzigzag(where);
-    *where_base = r->where;
-    if ((what & MS_REQ_KIND_MASK) == MS_REQ_DONE && (what & MS_REQF_STATUS)) {
-        uint64_t v;
-        p = ms_rec_varint_in(p, &v);
-        r->peer = ms_unzigzag(v);
-        p = ms_rec_varint_in(p, &v);
-        r->tag = ms_unzigzag(v);
-        p = ms_rec_varint_in(p, &v);
-        r->bytes = ms_unzigzag(v);
-    }
-    if ((what & MS_REQF_PARTS) && ms_req_more_varints(what)) {
-        uint64_t v;
-        p = ms_rec_varint_in(p, &v);
-        r->parts = (int64_t)v;
-    }
-    return p;
-}
-
 /* Room for twice as many kept records. 0, or -1 when out of memory. */
 static int grow_pend(ms_sumrq_thread *q)
 {
@@ -181,7 +154,7 @@ int ms_sumrq_record(ms_sumrq *g, ms_sumrq_thread *q, const uint8_t **pp, const u
         }
         if (q->npend == q->pend_cap && grow_pend(q) != 0)
             return -1;
-        *pp = decode(*pp, &q->where, &q->pend[q->npend]);
+        *pp = ms_rq_read_in(*pp, &q->where, &q->pend[q->npend]);
         q->npend++;
         return 0;
     }
@@ -336,11 +309,7 @@ static int carry_one(void *ctx, const ms_rq_req *r, uint8_t *mark)
     int rc;
     if (c->n == CARRY_BATCH && (rc = carry_flush(c)) != 0)
         return rc;
-    uint32_t what = MS_REQ_CARRIED | ((uint32_t)r->f.dir << MS_REQF_DIR_SHIFT) |
-                    (r->f.persistent ? MS_REQF_PERSISTENT : 0u);
-    uint32_t traits = (r->f.io ? MS_REQT_IO : 0u) | (r->f.pair ? MS_REQT_PAIR : 0u);
-    uint8_t *end = ms_rec_request_carried(c->buf + c->len, what, r->handle, r->where, r->f.op, traits, r->f.comm,
-                                          r->f.peer, r->f.tag, r->f.bytes, r->posted ? r->post_ns + 1 : 0);
+    uint8_t *end = ms_rec_request_carried(c->buf + c->len, r);
     c->len = (size_t)(end - c->buf);
     c->marks[c->n++] = mark;
     return 0;

@@ -159,24 +159,12 @@ static inline void ms_sumrq_forget(ms_sumrq *g, uint32_t kind, uint64_t handle, 
  * out of memory. */
 static inline const uint8_t *ms_sumrq_follow_record(ms_sumrq *g, ms_sumrq_thread *q, const uint8_t *p)
 {
-    uint32_t what = p[0], kind = what & MS_REQ_KIND_MASK;   /* one byte: MS_REQ_WHAT_MAX */
-    uint64_t handle, where;
-    p = ms_rec_varint_in(p + 1, &handle);
-    p = ms_rec_varint_in(p, &where);
-    q->where += (uint64_t)ms_unzigzag(where);
-    if (kind == MS_REQ_NEW) {
-        ms_rq_record r = {.what = what, .handle = handle, .where = q->where, .peer = -1, .tag = -1, .bytes = -1,
-                          .parts = 0};
-        if (what & MS_REQF_PARTS) {
-            uint64_t parts;
-            p = ms_rec_varint_in(p, &parts);
-            r.parts = (int64_t)parts;
-        }
+    ms_rq_record r;
+    p = ms_rq_read_in(p, &q->where, &r);
+    uint32_t kind = r.what & MS_REQ_KIND_MASK;
+    if (kind == MS_REQ_NEW)
         return ms_sumrq_keep(q, &r) == 0 ? p : NULL;
-    }
-    ms_sumrq_forget(g, kind, handle, q->where);
-    for (unsigned i = ms_req_more_varints(what); i > 0; i--)
-        p = ms_rec_skip_varint_in(p);
+    ms_sumrq_forget(g, kind, r.handle, r.where);
     return p;
 }
 

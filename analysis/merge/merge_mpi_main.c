@@ -8,7 +8,7 @@
  *
  *   1. Process 0 lists DIR (reduce_partial.h) and hands out the files by
  *      size, largest first, each to the process with the fewest bytes so
- *      far; it broadcasts the list and who reads what.
+ *      far; it broadcasts the list and who reads what (wire_list.h).
  *   2. Each process reads its files with -j threads (default: the CPUs of
  *      its node shared among the processes on it) and packs the per-file
  *      results (partial_pack.h).
@@ -40,6 +40,7 @@
 #include "merge_cli.h"
 #include "../reduce/partial_pack.h"
 #include "../reduce/reduce_partial.h"
+#include "../reduce/wire_list.h"
 
 #define TAG_LEN 101
 #define TAG_PIECE 102
@@ -91,9 +92,13 @@ static void bcast_bytes(void *buf, size_t n)
     wait_req(&req);
 }
 
+/* A number from process 0, as MPI carries a uint64_t (whatever the
+ * processes' byte order). */
 static void bcast_u64(uint64_t *v)
 {
-    bcast_bytes(v, sizeof *v);
+    MPI_Request req;
+    MPI_Ibcast(v, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD, &req);
+    wait_req(&req);
 }
 
 static void send_packet(const ms_pbuf *b, int dst)
@@ -197,52 +202,6 @@ static int assign_files(const ms_partial *p, int nprocs, int32_t *owner)
     return 0;
 }
 
-/* The list as bytes: u64 status, u64 nfiles, then per file i32 owner and
- * the name (NUL-terminated). */
-static int pack_list(ms_pbuf *b, uint64_t status, const ms_partial *p, const int32_t *owner)
-{
-    uint64_t n = p->nfiles;
-    ms_pbuf_put(b, &status, sizeof status);
-    ms_pbuf_put(b, &n, sizeof n);
-    for (size_t i = 0; i < p->nfiles; i++) {
-        ms_pbuf_put(b, &owner[i], sizeof owner[i]);
-        ms_pbuf_put(b, p->files[i].base, strlen(p->files[i].base) + 1);
-    }
-    return b->nomem ? -1 : 0;
-}
-
-/* The list from its bytes: the files into p (empty), owner[] malloc'ed.
- * 0, -1 when out of memory, -2 when the bytes do not add up. */
-static int unpack_list(const unsigned char *buf, size_t n, const char *dir, ms_partial *p, int32_t **owner)
-{
-    if (n < 16)
-        return -2;
-    uint64_t nfiles;
-    memcpy(&nfiles, buf + 8, sizeof nfiles);
-    if (nfiles > n / 5)
-        return -2;
-    const char **names = malloc((nfiles ? nfiles : 1) * sizeof *names);
-    *owner = malloc((nfiles ? nfiles : 1) * sizeof **owner);
-    if (!names || !*owner) {
-        free(names);
-        return -1;
-    }
-    size_t off = 16;
-    for (uint64_t i = 0; i < nfiles; i++) {
-        const unsigned char *nul;
-        if (n - off < 5 || !(nul = memchr(buf + off + 4, 0, n - off - 4))) {
-            free(names);
-            return -2;
-        }
-        memcpy(&(*owner)[i], buf + off, sizeof(int32_t));
-        names[i] = (const char *)buf + off + 4;
-        off = (size_t)(nul - buf) + 1;
-    }
-    int rc = ms_partial_files(p, dir, names, (size_t)nfiles);
-    free(names);
-    return rc;
-}
-
 /* Threads per process: the node's CPUs over the processes on the node. */
 static unsigned default_jobs(void)
 {
@@ -299,7 +258,7 @@ int main(int argc, char **argv)
         owner = st == MS_REDUCE_OK ? malloc((p.nfiles ? p.nfiles : 1) * sizeof *owner) : NULL;
         if (st == MS_REDUCE_OK && (!owner || assign_files(&p, nprocs, owner) != 0))
             st = MS_REDUCE_NOMEM;
-        if (st == MS_REDUCE_OK && pack_list(&list, st, &p, owner) != 0)
+        if (st == MS_REDUCE_OK && ms_wire_put_list(&list, &p, owner) != 0)
             st = MS_REDUCE_NOMEM;
         if (st == MS_REDUCE_OK && list.n > INT_MAX) {
             fprintf(stderr, "%s: %s: too many logs for one list (%zu bytes of names)\n", ms_merge_prog, o.dir,
@@ -344,11 +303,11 @@ int main(int argc, char **argv)
     }
     bcast_bytes(list.p, (size_t)list_len);
     if (rank != 0) {
-        uint64_t nlisted = 0;
-        memcpy(&nlisted, list.p + 8, sizeof nlisted);
-        int urc = unpack_list(list.p, (size_t)list_len, o.dir, &p, &owner);
+        size_t nlisted = 0;
+        char err[256] = "";
+        int urc = ms_wire_get_list(list.p, (size_t)list_len, nprocs, o.dir, &p, &owner, &nlisted, err, sizeof err);
         if (urc == -2) {
-            fprintf(stderr, "%s: the list of logs arrived damaged\n", ms_merge_prog);
+            fprintf(stderr, "%s: the list of logs arrived damaged: %s\n", ms_merge_prog, err);
             MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);
         }
         if (urc != 0) {
@@ -356,7 +315,7 @@ int main(int argc, char **argv)
             ms_partial_free(&p);
             free(owner);
             owner = NULL;
-            p.nfiles = (size_t)nlisted;
+            p.nfiles = nlisted;
             p.nomem = 1;
         }
     }

@@ -5,9 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The escaper's one step: how the next character of s[0..left) (left > 0)
- * is written. Returns the bytes it takes; sets *esc_len to the length of
- * its escape in esc, or to 0 when those bytes are written as they are. */
+/* The escaper's one step (an ms_text_step of safe_text.h): how the next
+ * character of s[0..left) (left > 0) is written. Returns the bytes it
+ * takes; sets *esc_len to the length of its escape in esc, or to 0 when
+ * those bytes are written as they are. */
 static size_t escape_next(const unsigned char *s, size_t left, unsigned flags, char esc[8], size_t *esc_len)
 {
     unsigned c = s[0];
@@ -41,23 +42,17 @@ static size_t escape_next(const unsigned char *s, size_t left, unsigned flags, c
     return n;
 }
 
-int ms_json_write_str(FILE *fp, const char *str, size_t len, unsigned flags)
+static int put_file(void *ctx, const char *p, size_t n, int is_rep)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    size_t raw = 0;    /* start of the bytes not written yet that go out as they are */
+    (void)is_rep;
+    fwrite(p, 1, n, (FILE *)ctx);
+    return 0;
+}
+
+int ms_json_write_str(FILE *fp, const char *s, size_t len, unsigned flags)
+{
     fputc('"', fp);
-    for (size_t i = 0; i < len;) {
-        char esc[8];
-        size_t esc_len;
-        size_t k = escape_next(s + i, len - i, flags, esc, &esc_len);
-        if (esc_len) {
-            fwrite(s + raw, 1, i - raw, fp);
-            fwrite(esc, 1, esc_len, fp);
-            raw = i + k;
-        }
-        i += k;
-    }
-    fwrite(s + raw, 1, len - raw, fp);
+    ms_text_walk(s, len, escape_next, flags, 0, put_file, fp);
     fputc('"', fp);
     return 0;
 }
@@ -85,18 +80,25 @@ int ms_json_append(char **buf, size_t *n, size_t *cap, const char *s, size_t len
     return 0;
 }
 
+/* A growing buffer that ms_json_append_str fills. */
+typedef struct grow_buf {
+    char **buf;
+    size_t *n, *cap;
+} grow_buf;
+
+static int put_grow(void *ctx, const char *p, size_t n, int is_rep)
+{
+    grow_buf *g = ctx;
+    (void)is_rep;
+    return ms_json_append(g->buf, g->n, g->cap, p, n);
+}
+
 int ms_json_append_str(char **buf, size_t *n, size_t *cap, const char *str, size_t len)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    int rc = ms_json_append(buf, n, cap, "\"", 1);
-    for (size_t i = 0; rc == 0 && i < len;) {
-        char esc[8];
-        size_t esc_len;
-        size_t k = escape_next(s + i, len - i, 0, esc, &esc_len);
-        rc = esc_len ? ms_json_append(buf, n, cap, esc, esc_len) : ms_json_append(buf, n, cap, str + i, k);
-        i += k;
-    }
-    return rc ? rc : ms_json_append(buf, n, cap, "\"", 1);
+    grow_buf g = {.buf = buf, .n = n, .cap = cap};
+    if (ms_json_append(buf, n, cap, "\"", 1) != 0 || ms_text_walk(str, len, escape_next, 0, 0, put_grow, &g) != len)
+        return -1;
+    return ms_json_append(buf, n, cap, "\"", 1);
 }
 
 void ms_json_put_double(FILE *fp, double v)

@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "safe_text.h"   /* ms_utf8_len */
+#include "safe_text.h"   /* ms_utf8_len, ms_text_walk */
 
 /* What the escaper does beyond the above (or-ed together). */
 enum {

@@ -22,22 +22,18 @@ static void put_key(FILE *fp, const char *key)
     fputc(':', fp);
 }
 
-static void put_summary(FILE *fp, const ms_summary *s)
-{
-    const struct {
-        const char *key;
-        double v;
-    } fields[] = {
-        {"total_s", s->total_s}, {"mean_s", s->mean_s}, {"std_s", s->std_s},   {"min_s", s->min_s},
-        {"max_s", s->max_s},     {"p50_s", s->p50_s},   {"p95_s", s->p95_s},   {"p99_s", s->p99_s},
-        {"first_s", s->first_s}, {"last_s", s->last_s},
-    };
-    fprintf(fp, "\"calls\":%" PRIu64, s->calls);
-    for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-        fputc(',', fp);
-        ms_json_put_num(fp, fields[i].key, fields[i].v);
-    }
-}
+/* A region's numbers, and those of its part on one rank (before and
+ * after its first and last call's times). */
+static const ms_model_num region_nums[] = {
+    MS_MN_RANKS, MS_MN_CALLS, MS_MN_TOTAL, MS_MN_MEAN, MS_MN_STD, MS_MN_MIN, MS_MN_MAX, MS_MN_P50, MS_MN_P95,
+    MS_MN_P99, MS_MN_FIRST, MS_MN_LAST, MS_MN_IMBALANCE, MS_MN_WINDOW, MS_MN_EXCL, MS_MN_TOTAL_NS, MS_MN_EXCL_NS,
+    MS_MN_END,
+};
+static const ms_model_num rank_nums[] = {
+    MS_MN_CALLS, MS_MN_TOTAL, MS_MN_MEAN, MS_MN_STD, MS_MN_MIN, MS_MN_MAX, MS_MN_P50, MS_MN_P95, MS_MN_P99,
+    MS_MN_FIRST, MS_MN_LAST, MS_MN_END,
+};
+static const ms_model_num rank_totals[] = {MS_MN_EXCL, MS_MN_TOTAL_NS, MS_MN_EXCL_NS, MS_MN_END};
 
 static double rel_s(const ms_run *run, int64_t t)
 {
@@ -177,10 +173,9 @@ static void put_sources(FILE *fp, const ms_run *run, const char *region)
     fputc(']', fp);
 }
 
-static void put_region(FILE *fp, const ms_run *run, const ms_region *g)
+static void put_region(FILE *fp, const ms_run *run, const ms_region *g, const ms_model_style *st)
 {
     const ms_region_info *f = &g->info;
-    fputc('{', fp);
     put_key(fp, "name");
     put_str(fp, g->name);
     if (f->is_mpi) {
@@ -200,34 +195,30 @@ static void put_region(FILE *fp, const ms_run *run, const ms_region *g)
               "\"tag\":null,\"comm\":null,\"request\":null",
               fp);
     }
-    fprintf(fp, ",\"mpi\":%s,\"ranks\":%" PRIu32 ",", g->is_mpi ? "true" : "false", g->summary.ranks);
-    put_summary(fp, &g->summary);
-    fputc(',', fp);
-    ms_json_put_num(fp, "imbalance_pct", g->summary.imbalance_pct);
-    fputc(',', fp);
-    ms_json_put_num(fp, "mpi_window_s", (double)g->window_ns / 1e9);
-    fputc(',', fp);
-    ms_json_put_num(fp, "excl_total_s", (double)g->excl_ns / 1e9);
-    fprintf(fp, ",\"total_ns\":%" PRIu64 ",\"excl_total_ns\":%" PRIu64, g->total_ns, g->excl_ns);
+    fprintf(fp, ",\"mpi\":%s,", g->is_mpi ? "true" : "false");
+    ms_model_region_nums(fp, g, region_nums, st);
     put_sources(fp, run, g->name);
     fputs(",\"per_rank\":[", fp);
     for (size_t k = 0; k < g->nranks; k++) {
         const ms_region_rank *p = &g->ranks[k];
         ms_summary s;
         ms_stats_summarize(&p->stats, &s);
+        ms_model_nums_of of = {.s = &s, .total_ns = p->stats.total_ns, .excl_ns = p->excl_ns, .window_ns = 0};
         fprintf(fp, "%s{\"rank\":%" PRId32 ",", k ? "," : "", run->ranks[p->rank_index].rank);
-        put_summary(fp, &s);
+        ms_model_nums(fp, &of, rank_nums, st);
         fputc(',', fp);
         ms_json_put_num(fp, "first_start_s", rel_s(run, p->stats.first_start));
         fputc(',', fp);
         ms_json_put_num(fp, "last_end_s", rel_s(run, p->stats.last_end));
         fputc(',', fp);
-        ms_json_put_num(fp, "excl_total_s", (double)p->excl_ns / 1e9);
-        fprintf(fp, ",\"total_ns\":%" PRIu64 ",\"excl_total_ns\":%" PRIu64, p->stats.total_ns, p->excl_ns);
+        ms_model_nums(fp, &of, rank_totals, st);
         fputc('}', fp);
     }
-    fputs("]}", fp);
+    fputc(']', fp);
 }
+
+/* Every region, one row each. */
+static const ms_model_rows region_rows = {.keep = NULL, .max = 0, .first = "\n", .row = put_region};
 
 int ms_report_json(FILE *fp, const ms_run *run, const char *tool_version)
 {
@@ -242,10 +233,7 @@ int ms_report_json(FILE *fp, const ms_run *run, const char *tool_version)
         put_rank(fp, run, &run->ranks[i]);
     }
     fputs("],\n\"regions\":[", fp);
-    for (size_t i = 0; i < run->nregions; i++) {
-        fputs(i ? ",\n" : "\n", fp);
-        put_region(fp, run, &run->regions[i]);
-    }
+    ms_model_regions(fp, run, &region_rows, &json_style);
     fputs("],\n\"matrix\":[", fp);
     for (size_t i = 0; i < run->nmatrix; i++) {
         const ms_matrix_cell *m = &run->matrix[i];

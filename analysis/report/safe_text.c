@@ -4,25 +4,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The length of the sequence that lead byte c starts, 0 when it starts
+ * none. */
+static size_t lead_len(unsigned c)
+{
+    return c < 0x80 ? 1 : c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+}
+
 size_t ms_utf8_len(const unsigned char *s, size_t left)
 {
+    static const unsigned min_of[5] = {0, 0, 0x80, 0x800, 0x10000};
     unsigned c = s[0];
-    size_t n;
-    unsigned min;
-    if (c < 0x80)
-        return 1;
-    if (c >= 0xc2 && c <= 0xdf) {
-        n = 2;
-        min = 0x80;
-    } else if (c >= 0xe0 && c <= 0xef) {
-        n = 3;
-        min = 0x800;
-    } else if (c >= 0xf0 && c <= 0xf4) {
-        n = 4;
-        min = 0x10000;
-    } else {
-        return 0;
-    }
+    size_t n = lead_len(c);
+    if (n <= 1)
+        return n;
     if (n > left)
         return 0;
     unsigned cp = c & (0x7fu >> n);
@@ -31,17 +26,15 @@ size_t ms_utf8_len(const unsigned char *s, size_t left)
             return 0;
         cp = (cp << 6) | (s[i] & 0x3fu);
     }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+    if (cp < min_of[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
         return 0;
     return n;
 }
 
-/* Whether s[0..left) is the start of a valid sequence that left cuts short. */
-static int cut_short(const unsigned char *s, size_t left)
+int ms_utf8_cut_short(const unsigned char *s, size_t left)
 {
-    size_t n = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3
-             : s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
-    if (n == 0 || left >= n)
+    size_t n = lead_len(s[0]);
+    if (n <= 1 || left >= n)
         return 0;
     for (size_t i = 1; i < left; i++)
         if ((s[i] & 0xc0) != 0x80)
@@ -78,45 +71,53 @@ static size_t next_char(const unsigned char *s, size_t left, unsigned flags, cha
     return n;
 }
 
-size_t ms_text_put(FILE *fp, const char *str, size_t len, unsigned flags, int partial)
+static int put_file(void *ctx, const char *p, size_t n, int is_rep)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    size_t raw = 0, i = 0;
-    while (i < len) {
-        if (partial && cut_short(s + i, len - i))
-            break;
-        char rep[8];
-        size_t rep_len;
-        size_t k = next_char(s + i, len - i, flags, rep, &rep_len);
-        if (rep_len) {
-            fwrite(s + raw, 1, i - raw, fp);
-            fwrite(rep, 1, rep_len, fp);
-            raw = i + k;
+    (void)is_rep;
+    fwrite(p, 1, n, (FILE *)ctx);
+    return 0;
+}
+
+size_t ms_text_put(FILE *fp, const char *s, size_t len, unsigned flags, int partial)
+{
+    return ms_text_walk(s, len, next_char, flags, partial, put_file, fp);
+}
+
+/* A buffer of cap bytes that ms_text_safe fills. */
+typedef struct fixed_buf {
+    char *out;
+    size_t cap, o;
+} fixed_buf;
+
+/* Bytes written whole, with room left for the NUL; a run that does not
+ * fit is cut at a character's end (a run's bytes are valid UTF-8), a
+ * replacement that does not fit left out, and the walk stops. */
+static int put_fixed(void *ctx, const char *p, size_t n, int is_rep)
+{
+    fixed_buf *b = ctx;
+    size_t fit = n;
+    if (b->o + n >= b->cap) {
+        const unsigned char *u = (const unsigned char *)p;
+        fit = 0;
+        while (!is_rep && fit < n) {
+            size_t k = ms_utf8_len(u + fit, n - fit);
+            if (k == 0 || b->o + fit + k >= b->cap)
+                break;
+            fit += k;
         }
-        i += k;
     }
-    fwrite(s + raw, 1, i - raw, fp);
-    return i;
+    memcpy(b->out + b->o, p, fit);
+    b->o += fit;
+    return fit < n ? -1 : 0;
 }
 
 char *ms_text_safe(char *out, size_t cap, const char *str, unsigned flags)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    size_t len = strlen(str), o = 0;
-    for (size_t i = 0; i < len;) {
-        char rep[8];
-        size_t rep_len;
-        size_t k = next_char(s + i, len - i, flags, rep, &rep_len);
-        const char *src = rep_len ? rep : str + i;
-        size_t m = rep_len ? rep_len : k;
-        if (o + m >= cap)
-            break;
-        memcpy(out + o, src, m);
-        o += m;
-        i += k;
-    }
+    fixed_buf b = {.out = out, .cap = cap, .o = 0};
     if (cap)
-        out[o < cap ? o : cap - 1] = '\0';
+        ms_text_walk(str, strlen(str), next_char, flags, 0, put_fixed, &b);
+    if (cap)
+        out[b.o < cap ? b.o : cap - 1] = '\0';
     return out;
 }
 

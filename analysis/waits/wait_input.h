@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "wait_spill.h"
+#include "../../common/stats.h"
 
 /* One rank's facts as the analysis reads them. */
 typedef struct ms_wx_input {
@@ -37,9 +38,26 @@ typedef struct ms_wx_opts {
     int32_t mark_rank;            /* marks: of ranks up to this one; -1 none */
 } ms_wx_opts;
 
+/* A time of the spill moved to the common clock. */
+static inline int64_t ms_wx_time(const ms_wx_input *in, int64_t t)
+{
+    return in->clock ? in->clock(in->clock_ctx, t) : t;
+}
+
 /* A span of the spill moved to the common clock (its start; it keeps its
- * duration) and to the caller's regions; a time of the spill moved. */
-ms_wx_span ms_wx_span_moved(const ms_wx_input *in, const ms_wx_span *x);
-int64_t ms_wx_time(const ms_wx_input *in, int64_t t);
+ * duration, as the timeline and the trace place calls) and to the caller's
+ * regions. */
+static inline ms_wx_span ms_wx_span_moved(const ms_wx_input *in, const ms_wx_span *x)
+{
+    ms_wx_span y = *x;
+    if (in->clock) {
+        int64_t d = x->end > x->start ? x->end - x->start : 0;
+        y.start = in->clock(in->clock_ctx, x->start);
+        y.end = ms_sat_add_i64(y.start, d);
+    }
+    if (in->map && y.region != MS_WX_NONE)
+        y.region = y.region < in->nmap ? in->map[y.region] : MS_WX_NONE;
+    return y;
+}
 
 #endif

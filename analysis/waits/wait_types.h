@@ -87,7 +87,13 @@ enum ms_wx_pattern {
 };
 
 /* "late_sender", ... (wait_types.c) */
-const char *ms_wx_pattern_name(int pattern);
+static inline const char *ms_wx_pattern_name(int pattern)
+{
+    static const char *const names[MS_WX_NPATTERNS] = {
+        "late_sender", "late_receiver", "wait_at_barrier", "wait_at_nxn", "late_broadcast", "early_reduce",
+    };
+    return pattern >= 0 && pattern < MS_WX_NPATTERNS ? names[pattern] : "?";
+}
 
 /* One waiting call. */
 typedef struct ms_wx_instance {

@@ -1,12 +1,15 @@
 /* Fuzz target: the input is a packet of the MPI merge (per-file results in
  * the wire format, analysis/reduce/partial_pack.h), as process 0 receives
- * it. The receiving partial lists as many logs as the first chunk's header
- * says (at most 4096), so that well-formed chunks get past the header.
- * Promises checked for every input:
+ * it, or, when it starts with "MSLS", the list of logs that process 0
+ * broadcasts (analysis/reduce/wire_list.h), as a merge of 4 processes
+ * receives it. The receiving partial lists as many logs as the first
+ * chunk's header says (at most 4096), so that well-formed chunks get past
+ * the header. Promises checked for every input:
  *
  *   - the unpacker returns 0, -1 (out of memory) or -2 with a message;
  *   - a packet taken whole packs again into bytes that unpack, and those
  *     pack into the same bytes (nothing taken that the format cannot say);
+ *     a list taken packs again into the very bytes it came as;
  *   - no crash, no read past the input, no leak (ASan, UBSan).
  */
 #include <stdint.h>
@@ -15,6 +18,7 @@
 #include <string.h>
 
 #include "../../analysis/reduce/partial_pack.h"
+#include "../../analysis/reduce/wire_list.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -46,8 +50,34 @@ static int repack(const ms_partial *p, ms_pbuf *b)
     return ms_partial_pack(p, NULL, 0, b);
 }
 
+/* A list of logs, as a process other than 0 of 4 receives it. */
+static void list_input(const uint8_t *data, size_t size)
+{
+    ms_partial p;
+    ms_partial_init(&p);
+    int32_t *owner = NULL;
+    size_t nlisted = 0;
+    char err[256] = "";
+    int rc = ms_wire_get_list(data, size, 4, "/fuzz", &p, &owner, &nlisted, err, sizeof err);
+    check(rc == 0 || rc == -1 || rc == -2, "status 0, -1 or -2", NULL);
+    check(rc != -2 || (err[0] && nlisted == 0 && !owner), "a refusal says why and lists nothing", NULL);
+    if (rc == 0) {
+        check(p.nfiles == nlisted, "every log listed", NULL);
+        ms_pbuf b = {0};
+        if (ms_wire_put_list(&b, &p, owner) == 0)
+            check(b.n == size && memcmp(b.p, data, size) == 0, "packed again, the same bytes", NULL);
+        ms_pbuf_free(&b);
+    }
+    free(owner);
+    ms_partial_free(&p);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+    if (size >= 4 && memcmp(data, "MSLS", 4) == 0) {
+        list_input(data, size);
+        return 0;
+    }
     size_t nfiles = 1;
     if (size >= 28) {
         uint64_t n = 0;

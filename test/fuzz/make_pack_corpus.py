@@ -9,7 +9,11 @@ real packer ($BUILD/bench/pack_cost --out, run from the repository root so
 that the paths inside are relative), those of at most MAX_SEED bytes; and
 damaged copies of the smallest: cut, a flipped byte, another wire version,
 a count the bytes cannot hold, two chunks of the same files, trailing
-bytes. Deterministic for one version of the packer and the golden logs.
+bytes. Also the list of logs that process 0 broadcasts (wire_list.h, as
+docs/MERGE_MPI.md "The list" spells it) of the newest golden directory,
+read by 4 processes, and damaged copies: cut, another version, an owner
+beyond the processes, a path for a name, trailing bytes. Deterministic for
+one version of the packer and the golden logs.
 """
 import glob
 import os
@@ -20,6 +24,35 @@ import tempfile
 
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 MAX_SEED = 96 * 1024
+
+
+def wire_version():
+    for line in open(os.path.join(ROOT, "analysis", "reduce", "partial_pack.h")):
+        if line.startswith("#define MS_WIRE_VERSION"):
+            return int(line.split()[2].rstrip("u"))
+    raise SystemExit("make_pack_corpus: no MS_WIRE_VERSION in partial_pack.h")
+
+
+def list_bytes(version, entries):
+    out = b"MSLS" + struct.pack("<IQ", version, len(entries))
+    for owner, name in entries:
+        out += struct.pack("<iQ", owner, len(name)) + name
+    return out
+
+
+def list_seeds():
+    newest = sorted(glob.glob(os.path.join(ROOT, "test", "golden", "v[0-9]*")), key=lambda d: int(os.path.basename(d)[1:].split("-")[0]))[-1]
+    names = sorted(n.encode() for n in os.listdir(newest) if n.endswith(".zst"))
+    entries = [(i % 4, n) for i, n in enumerate(names)]
+    good = list_bytes(wire_version(), entries)
+    return {
+        "list": good,
+        "list-cut": good[: len(good) // 2],
+        "list-version": list_bytes(99, entries),
+        "list-owner": list_bytes(wire_version(), [(4, n) for _, n in entries]),
+        "list-path": list_bytes(wire_version(), [(0, b"../" + n) for _, n in entries]),
+        "list-tail": good + b"\0",
+    }
 
 
 def main():
@@ -47,6 +80,7 @@ def main():
     seeds["twice"] = small + small
     seeds["tail"] = small + b"MSPK"
     seeds["empty"] = b""
+    seeds.update(list_seeds())
     os.makedirs(out, exist_ok=True)
     for name, data in sorted(seeds.items()):
         with open(os.path.join(out, name), "wb") as f:

@@ -7,40 +7,43 @@
 #include "report_html.h"
 #include "report_html_assets.h"
 
+/* The page's text, one step of the walk (safe_text.h): the characters
+ * HTML gives a meaning to as entities, a control character as a space,
+ * invalid UTF-8 as U+FFFD. */
+static size_t html_step(const unsigned char *s, size_t left, unsigned flags, char rep[8], size_t *rep_len)
+{
+    static const char *const entity[] = {['<'] = "&lt;", ['>'] = "&gt;", ['&'] = "&amp;", ['"'] = "&quot;",
+                                         ['\''] = "&#39;"};
+    (void)flags;
+    if (s[0] < sizeof entity / sizeof entity[0] && entity[s[0]]) {
+        *rep_len = strlen(entity[s[0]]);
+        memcpy(rep, entity[s[0]], *rep_len);
+        return 1;
+    }
+    size_t n = ms_utf8_len(s, left);
+    *rep_len = 0;
+    if (n == 0) {
+        memcpy(rep, "\xef\xbf\xbd", 3);   /* U+FFFD */
+        *rep_len = 3;
+        return 1;
+    }
+    if (s[0] < 0x20 || s[0] == 0x7f) {
+        rep[0] = ' ';
+        *rep_len = 1;
+    }
+    return n;
+}
+
+static int put_file(void *ctx, const char *p, size_t n, int is_rep)
+{
+    (void)is_rep;
+    fwrite(p, 1, n, (FILE *)ctx);
+    return 0;
+}
+
 void ms_html_text(FILE *fp, const char *str)
 {
-    const unsigned char *s = (const unsigned char *)str;
-    while (*s) {
-        switch (*s) {
-        case '<':
-            fputs("&lt;", fp);
-            break;
-        case '>':
-            fputs("&gt;", fp);
-            break;
-        case '&':
-            fputs("&amp;", fp);
-            break;
-        case '"':
-            fputs("&quot;", fp);
-            break;
-        case '\'':
-            fputs("&#39;", fp);
-            break;
-        default: {
-            size_t n = ms_utf8_len(s, 4);
-            if (n == 0)
-                fputs("\xef\xbf\xbd", fp);   /* U+FFFD */
-            else if (*s < 0x20 || *s == 0x7f)
-                fputc(' ', fp);
-            else
-                fwrite(s, 1, n, fp);
-            s += n ? n : 1;
-            continue;
-        }
-        }
-        s++;
-    }
+    ms_text_walk(str, strlen(str), html_step, 0, 0, put_file, fp);
 }
 
 /* The sections, in page order; report_html.js and report_html_sites.js

@@ -56,71 +56,72 @@ static int program_region(const ms_region *g)
     return !ms_stall_name(g->name, strlen(g->name));
 }
 
+/* A region's row in the region table: its names, numbers and dominant
+ * call site. */
+static void put_region(FILE *fp, const ms_run *run, const ms_region *g, const ms_model_style *st)
+{
+    static const ms_model_num nums[] = {MS_MN_CALLS, MS_MN_RANKS, MS_MN_TOTAL, MS_MN_MEAN, MS_MN_MAX,
+                                        MS_MN_P95, MS_MN_IMBALANCE, MS_MN_END};
+    char name[2048];
+    ms_short_name(run, name, sizeof name, g);
+    char full[2048];
+    ms_long_name(run, full, sizeof full, g->name);
+    fputs("\"name\":", fp);
+    ms_html_json_str(fp, full);
+    fputs(",\"short\":", fp);
+    ms_html_json_str(fp, name);
+    fputc(',', fp);
+    ms_model_region_nums(fp, g, nums, st);
+    size_t first, np = ms_site_places_of(run->places, run->nplaces, g->name, &first);
+    if (np) {
+        const ms_callsite *c = run->places[first].row;
+        fputs(",\"site\":{\"file\":", fp);
+        ms_html_json_str(fp, c->file);
+        fprintf(fp, ",\"line\":%d,\"function\":", c->line);
+        ms_html_json_str(fp, c->function);
+        fputs(",\"location\":", fp);
+        ms_html_json_str(fp, c->location);
+        char label[2304];
+        ms_site_label(label, sizeof label, c, 0);
+        fputs(",\"label\":", fp);
+        ms_html_json_str(fp, label);
+        fprintf(fp, ",\"sites\":%zu}", np);
+    }
+}
+
 /* The regions of the program, most time first. */
 static void put_regions(FILE *fp, const ms_run *run)
 {
-    size_t total = 0;
-    for (size_t i = 0; i < run->nregions; i++)
-        total += program_region(&run->regions[i]);
-    fprintf(fp, "\"regions_total\":%zu,\"regions\":[", total);
-    for (size_t i = 0, n = 0; i < run->nregions && n < TOP_REGIONS; i++) {
-        const ms_region *g = &run->regions[i];
-        const ms_summary *s = &g->summary;
-        if (!program_region(g))
-            continue;
-        char name[2048];
-        ms_short_name(run, name, sizeof name, g);
-        fputs(n++ ? ",\n{\"name\":" : "{\"name\":", fp);
-        char full[2048];
-        ms_long_name(run, full, sizeof full, g->name);
-        ms_html_json_str(fp, full);
-        fputs(",\"short\":", fp);
-        ms_html_json_str(fp, name);
-        fprintf(fp, ",\"calls\":%" PRIu64 ",\"ranks\":%" PRIu32 ",\"total_ns\":%" PRIu64 ",", s->calls,
-                s->ranks, g->total_ns);
-        ms_json_put_num(fp, "mean_ns", s->mean_s * 1e9);
-        fputc(',', fp);
-        ms_json_put_num(fp, "max_ns", s->max_s * 1e9);
-        fputc(',', fp);
-        ms_json_put_num(fp, "p95_ns", s->p95_s * 1e9);
-        fputc(',', fp);
-        ms_json_put_num(fp, "imbalance_pct", s->imbalance_pct);
-        size_t first, np = ms_site_places_of(run->places, run->nplaces, g->name, &first);
-        if (np) {
-            const ms_callsite *c = run->places[first].row;
-            fputs(",\"site\":{\"file\":", fp);
-            ms_html_json_str(fp, c->file);
-            fprintf(fp, ",\"line\":%d,\"function\":", c->line);
-            ms_html_json_str(fp, c->function);
-            fputs(",\"location\":", fp);
-            ms_html_json_str(fp, c->location);
-            char label[2304];
-            ms_site_label(label, sizeof label, c, 0);
-            fputs(",\"label\":", fp);
-            ms_html_json_str(fp, label);
-            fprintf(fp, ",\"sites\":%zu}", np);
-        }
-        fputc('}', fp);
-    }
+    static const ms_model_rows rows = {.keep = program_region, .max = TOP_REGIONS, .first = "", .row = put_region};
+    fprintf(fp, "\"regions_total\":%zu,\"regions\":[", ms_model_regions_kept(run, program_region));
+    ms_model_regions(fp, run, &rows, &page_style);
     fputs("],\n", fp);
 }
 
-/* The tool's own regions (tool_stalls.h: flushes, waits for room), most
- * time first: the page shows them in the tool's section only. */
+/* The tool's own regions (tool_stalls.h: flushes, waits for room). */
+static int tool_region(const ms_region *g)
+{
+    return ms_stall_name(g->name, strlen(g->name));
+}
+
+static void put_tool_region(FILE *fp, const ms_run *run, const ms_region *g, const ms_model_style *st)
+{
+    static const ms_model_num nums[] = {MS_MN_CALLS, MS_MN_RANKS, MS_MN_TOTAL, MS_MN_MAX, MS_MN_END};
+    (void)run;
+    fputs("\"name\":", fp);
+    ms_html_json_str(fp, g->name);
+    fputc(',', fp);
+    ms_model_region_nums(fp, g, nums, st);
+}
+
+/* The tool's own regions, most time first: the page shows them in the
+ * tool's section only. */
 static void put_tool(FILE *fp, const ms_run *run)
 {
+    static const ms_model_rows rows = {.keep = tool_region, .max = TOOL_REGIONS, .first = "",
+                                       .row = put_tool_region};
     fputs("\"tool\":[", fp);
-    for (size_t i = 0, n = 0; i < run->nregions && n < TOOL_REGIONS; i++) {
-        const ms_region *g = &run->regions[i];
-        if (!ms_stall_name(g->name, strlen(g->name)))
-            continue;
-        fputs(n++ ? ",\n{\"name\":" : "{\"name\":", fp);
-        ms_html_json_str(fp, g->name);
-        fprintf(fp, ",\"calls\":%" PRIu64 ",\"ranks\":%" PRIu32 ",\"total_ns\":%" PRIu64 ",", g->summary.calls,
-                g->summary.ranks, g->total_ns);
-        ms_json_put_num(fp, "max_ns", g->summary.max_s * 1e9);
-        fputc('}', fp);
-    }
+    ms_model_regions(fp, run, &rows, &page_style);
     fputs("],\n", fp);
 }
 
@@ -179,31 +180,37 @@ static void put_matrix(FILE *fp, const ms_run *run)
 }
 
 /* The GPU regions (cuda:kernel <name>, cuda:memcpy <kind> bytes=<n>,
- * cuda:memset bytes=<n>). */
+ * cuda:memset bytes=<n>); cuda:overhead is CUPTI's own host time, not GPU
+ * work. */
+static int gpu_region(const ms_region *g)
+{
+    return strncmp(g->name, "cuda:", 5) == 0 && strncmp(g->name, "cuda:overhead ", 14) != 0;
+}
+
+static void put_gpu_region(FILE *fp, const ms_run *run, const ms_region *g, const ms_model_style *st)
+{
+    static const ms_model_num nums[] = {MS_MN_CALLS, MS_MN_TOTAL, MS_MN_END}, mean[] = {MS_MN_MEAN, MS_MN_END};
+    (void)run;
+    const char *what = strncmp(g->name, "cuda:kernel ", 12) == 0   ? "kernel"
+                       : strncmp(g->name, "cuda:memcpy", 11) == 0 ? "memcpy"
+                                                                   : "other";
+    long long bytes = -1;
+    const char *b = strstr(g->name, " bytes=");
+    if (b)
+        bytes = strtoll(b + 7, NULL, 10);
+    fputs("\"name\":", fp);
+    ms_html_json_str(fp, g->name + 5);
+    fprintf(fp, ",\"what\":\"%s\",", what);
+    ms_model_region_nums(fp, g, nums, st);
+    fprintf(fp, ",\"bytes\":%lld,", bytes);
+    ms_model_region_nums(fp, g, mean, st);
+}
+
 static void put_gpu(FILE *fp, const ms_run *run)
 {
+    static const ms_model_rows rows = {.keep = gpu_region, .max = 0, .first = "", .row = put_gpu_region};
     fputs("\"gpu\":[", fp);
-    int first = 1;
-    for (size_t i = 0; i < run->nregions; i++) {
-        const ms_region *g = &run->regions[i];
-        /* cuda:overhead is CUPTI's own host time, not GPU work. */
-        if (strncmp(g->name, "cuda:", 5) != 0 || strncmp(g->name, "cuda:overhead ", 14) == 0)
-            continue;
-        const char *what = strncmp(g->name, "cuda:kernel ", 12) == 0   ? "kernel"
-                           : strncmp(g->name, "cuda:memcpy", 11) == 0 ? "memcpy"
-                                                                       : "other";
-        long long bytes = -1;
-        const char *b = strstr(g->name, " bytes=");
-        if (b)
-            bytes = strtoll(b + 7, NULL, 10);
-        fputs(first ? "{\"name\":" : ",\n{\"name\":", fp);
-        first = 0;
-        ms_html_json_str(fp, g->name + 5);
-        fprintf(fp, ",\"what\":\"%s\",\"calls\":%" PRIu64 ",\"total_ns\":%" PRIu64 ",\"bytes\":%lld,", what,
-                g->summary.calls, g->total_ns, bytes);
-        ms_json_put_num(fp, "mean_ns", g->summary.mean_s * 1e9);
-        fputc('}', fp);
-    }
+    ms_model_regions(fp, run, &rows, &page_style);
     fputs("],\n", fp);
 }
 
