@@ -6,10 +6,12 @@
 
 Real packets: each golden log directory's per-file results packed by the
 real packer ($BUILD/bench/pack_cost --out, run from the repository root so
-that the paths inside are relative), those of at most MAX_SEED bytes; and
-damaged copies of the smallest: cut, a flipped byte, another wire version,
-a count the bytes cannot hold, two chunks of the same files, trailing
-bytes. Deterministic for one version of the packer and the golden logs.
+that the paths inside are relative), a chunk followed by the pieces of the
+wait-state facts, those of at most MAX_SEED bytes; and damaged copies of the
+smallest: cut, a flipped byte, another wire version, a count the bytes
+cannot hold, two chunks of the same files, trailing bytes, and in the
+pieces: the sender's last piece missing, another version, a flipped byte.
+Deterministic for one version of the packer and the golden logs.
 """
 import glob
 import os
@@ -47,6 +49,13 @@ def main():
     seeds["twice"] = small + small
     seeds["tail"] = small + b"MSPK"
     seeds["empty"] = b""
+    chunk = struct.unpack_from("<Q", small, 12)[0]
+    last = 4 + 4 + 4 + 8 + 8 + 8 + 1 + 3 * 8
+    seeds["facts-no-last"] = small[: len(small) - last]
+    seeds["facts-version"] = small[: chunk + 4] + struct.pack("<I", 99) + small[chunk + 8 :]
+    flipped = bytearray(small)
+    flipped[chunk + (len(small) - chunk) // 2] ^= 0x04
+    seeds["facts-flip"] = bytes(flipped)
     os.makedirs(out, exist_ok=True)
     for name, data in sorted(seeds.items()):
         with open(os.path.join(out, name), "wb") as f:
