@@ -19,8 +19,9 @@
  *      part whatever happened to it, and failures travel as chunk flags.
  *   4. Then each process in turn, from 1 up, sends process 0 the records of
  *      its logs' wait-state facts in pieces of at most FACTS_PIECE bytes
- *      (wire_facts.h), each synchronous, so that no process holds more than
- *      one piece; process 0 spills each as it comes.
+ *      (wire_facts.h), each synchronous, the next made while process 0
+ *      takes the last, so that no process holds more than two pieces;
+ *      process 0 spills each as it comes.
  *   5. Process 0 adds every chunk to its partial, assembles the run and
  *      writes the outputs exactly as mpiscope-merge does (outputs that read
  *      the logs again are written by process 0 alone); errors and warnings
@@ -163,12 +164,26 @@ static int recv_packet(int src, unsigned char **out, size_t *n)
 
 /* ---- the wait-state facts: every process -> process 0, a piece at a time ---- */
 
+/* A piece in flight: the next is made while process 0 takes this one, so
+ * a sender holds two pieces at most. */
+typedef struct facts_out {
+    unsigned char *buf;
+    MPI_Request req;
+    int pending;
+} facts_out;
+
 static int send_piece(void *ctx, const unsigned char *piece, size_t n, int done)
 {
-    (void)ctx;
-    MPI_Request req;
-    MPI_Issend(piece, (int)n, MPI_BYTE, 0, done ? TAG_FACTS_END : TAG_FACTS, MPI_COMM_WORLD, &req);
-    wait_req(&req);
+    facts_out *o = ctx;
+    if (o->pending)
+        wait_req(&o->req);
+    memcpy(o->buf, piece, n);
+    MPI_Issend(o->buf, (int)n, MPI_BYTE, 0, done ? TAG_FACTS_END : TAG_FACTS, MPI_COMM_WORLD, &o->req);
+    o->pending = 1;
+    if (done) {
+        wait_req(&o->req);
+        o->pending = 0;
+    }
     return 0;
 }
 
@@ -477,7 +492,13 @@ int main(int argc, char **argv)
 
     /* 4. The wait-state facts, one process after the other. */
     if (rank != 0) {
-        ms_facts_pack(&p, mine, packed != 0 || !mine ? MS_PACK_NOMEM : 0, FACTS_PIECE, send_piece, NULL);
+        facts_out fo = {.buf = malloc(FACTS_PIECE)};
+        if (!fo.buf) {
+            fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
+            MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);
+        }
+        ms_facts_pack(&p, mine, packed != 0 || !mine ? MS_PACK_NOMEM : 0, FACTS_PIECE, send_piece, &fo);
+        free(fo.buf);
     } else {
         unsigned char *piece = malloc(FACTS_PIECE);
         if (!piece) {

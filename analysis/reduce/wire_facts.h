@@ -4,7 +4,8 @@
  * which carry each log's facts without their records, every process sends
  * process 0 the records of its logs, read back from its temporary files in
  * sorted order, a piece at a time; process 0 spills each piece as it comes.
- * No process ever holds more than one piece, whatever the events:
+ * A piece is a few MiB whatever the events (the MPI merge's senders hold
+ * two: one in flight, the next being made; process 0 one):
  *
  *   piece   u32 magic "MSWF" (0x4657534d), u32 version (MS_WIRE_VERSION),
  *           u32 flags (partial_pack.h's), u64 piece bytes (header included),
