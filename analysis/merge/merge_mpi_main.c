@@ -207,6 +207,10 @@ static void recv_facts(ms_partial *p, const int32_t *owner, int from, unsigned c
         }
         int fits = count >= 0 && (size_t)count <= FACTS_PIECE;
         unsigned char *tmp = fits ? NULL : malloc(count > 0 ? (size_t)count : 1);
+        if (!fits && !tmp) {
+            fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
+            MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);
+        }
         MPI_Recv(fits ? buf : tmp, count, MPI_BYTE, from, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         free(tmp);
         if (p->nomem || *damaged)
