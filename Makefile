@@ -365,8 +365,8 @@ smoke-tests: all
 	BUILD=$(BUILD) bash test/smoke.sh
 
 # Many ranks, many files: synthesized runs merged and checked call by call.
-scale-tests: $(MERGE) $(SYNTH_LOGS)
-	BUILD=$(BUILD) bash test/scale/run.sh
+scale-tests: $(MERGE) $(SYNTH_LOGS) $(if $(filter 1,$(HAVE_MPICH)),$(MERGE_MPI))
+	BUILD=$(BUILD) MPIEXEC_MPICH=$(MPIEXEC_MPICH) bash test/scale/run.sh
 	BUILD=$(BUILD) bash test/scale/otf2_linear.sh
 
 # The HTML report of a real run in headless Chromium (test/html/run.sh);

@@ -5,10 +5,12 @@
  *   pack_cost [--repeat N] [--out FILE] DIR
  *
  * Reads every log of DIR in one process, packs every per-file result into
- * one chunk N times (default 20) and unpacks it N times into a partial with
- * DIR's file list, as process 0 of the MPI merge does. Prints the chunk's
- * bytes and the median pack and unpack times; --out writes the chunk to
- * FILE (the fuzz corpus's real packets, test/fuzz/make_pack_corpus.py).
+ * one chunk and the wait-state facts' records into pieces (wire_facts.h)
+ * N times (default 20) and unpacks them N times into a partial with DIR's
+ * file list, as process 0 of the MPI merge does. Prints the chunk's and
+ * the pieces' bytes and the median pack and unpack times; --out writes the
+ * chunk followed by the pieces to FILE (the fuzz corpus's real packets,
+ * test/fuzz/make_pack_corpus.py).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 
 #include "../analysis/reduce/partial_pack.h"
 #include "../analysis/reduce/reduce_partial.h"
+#include "../test/unit/facts_pieces.h"
 
 static double now_s(void)
 {
@@ -64,11 +67,11 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < p.nfiles; i++)
         names[i] = p.files[i].base;
     double *tp = calloc((size_t)repeat, sizeof *tp), *tu = calloc((size_t)repeat, sizeof *tu);
-    size_t bytes = 0;
+    size_t bytes = 0, fbytes = 0;
     for (int k = 0; k < repeat; k++) {
-        ms_pbuf b = {0};
+        ms_pbuf b = {0}, fb = {0};
         double t0 = now_s();
-        if (ms_partial_pack(&p, NULL, 0, &b) != 0) {
+        if (ms_partial_pack(&p, NULL, 0, &b) != 0 || facts_pack(&p, NULL, MS_FACTS_PIECE_BYTES, &fb) != 0) {
             fprintf(stderr, "%s: out of memory\n", argv[0]);
             return 1;
         }
@@ -83,6 +86,8 @@ int main(int argc, char **argv)
         char err[256] = "";
         double t2 = now_s();
         int rc = ms_partial_unpack(&q, b.p, b.n, &flags, err, sizeof err);
+        if (rc == 0 && facts_unpack(&q, NULL, 0, fb.p, fb.n, &flags, err, sizeof err) != 1)
+            rc = -2;
         double t3 = now_s();
         if (rc != 0) {
             fprintf(stderr, "%s: unpack: %s\n", argv[0], err[0] ? err : "out of memory");
@@ -91,15 +96,18 @@ int main(int argc, char **argv)
         tp[k] = t1 - t0;
         tu[k] = t3 - t2;
         bytes = b.n;
+        fbytes = fb.n;
         FILE *fp = out && k == 0 ? fopen(out, "wb") : NULL;
-        if (out && k == 0 && (!fp || fwrite(b.p, 1, b.n, fp) != b.n || fclose(fp) != 0)) {
+        if (out && k == 0 &&
+            (!fp || fwrite(b.p, 1, b.n, fp) != b.n || fwrite(fb.p, 1, fb.n, fp) != fb.n || fclose(fp) != 0)) {
             fprintf(stderr, "%s: cannot write %s\n", argv[0], out);
             return 1;
         }
         ms_partial_free(&q);
         ms_pbuf_free(&b);
+        ms_pbuf_free(&fb);
     }
-    printf("files=%zu chunk_bytes=%zu pack_ms=%.3f unpack_ms=%.3f\n", p.nfiles, bytes, 1e3 * median(tp, repeat),
+    printf("files=%zu chunk_bytes=%zu facts_bytes=%zu pack_ms=%.3f unpack_ms=%.3f\n", p.nfiles, bytes, fbytes, 1e3 * median(tp, repeat),
            1e3 * median(tu, repeat));
     free(tp);
     free(tu);

@@ -17,7 +17,12 @@
  *      to its own. A packet travels as its length, then pieces of at most
  *      PIECE bytes (so packets over 2 GiB are split); every process takes
  *      part whatever happened to it, and failures travel as chunk flags.
- *   4. Process 0 adds every chunk to its partial, assembles the run and
+ *   4. Then each process in turn, from 1 up, sends process 0 the records of
+ *      its logs' wait-state facts in pieces of at most FACTS_PIECE bytes
+ *      (wire_facts.h), each synchronous, the next made while process 0
+ *      takes the last, so that no process holds more than two pieces;
+ *      process 0 spills each as it comes.
+ *   5. Process 0 adds every chunk to its partial, assembles the run and
  *      writes the outputs exactly as mpiscope-merge does (outputs that read
  *      the logs again are written by process 0 alone); errors and warnings
  *      are printed by process 0 only. Its exit status is broadcast and
@@ -40,15 +45,20 @@
 #include "merge_cli.h"
 #include "../reduce/partial_pack.h"
 #include "../reduce/reduce_partial.h"
+#include "../reduce/wire_facts.h"
 #include "../reduce/wire_list.h"
 
 #define TAG_LEN 101
 #define TAG_PIECE 102
+#define TAG_FACTS 103
+#define TAG_FACTS_END 104
 /* The largest message; the tests build a copy with small pieces. */
 #ifndef MS_MERGE_PIECE_BYTES
 #define MS_MERGE_PIECE_BYTES ((size_t)64 << 20)
 #endif
 #define PIECE ((size_t)(MS_MERGE_PIECE_BYTES))
+/* The wait-state facts' pieces: 4 MiB, or PIECE when smaller. */
+#define FACTS_PIECE (PIECE < MS_FACTS_PIECE_BYTES ? PIECE : MS_FACTS_PIECE_BYTES)
 
 enum { EXIT_USAGE = 1, EXIT_INPUT = 2 };
 
@@ -155,6 +165,73 @@ static int recv_packet(int src, unsigned char **out, size_t *n)
     *out = buf;
     *n = (size_t)len;
     return rc;
+}
+
+/* ---- the wait-state facts: every process -> process 0, a piece at a time ---- */
+
+/* A piece in flight: the next is made while process 0 takes this one, so
+ * a sender holds two pieces at most. */
+typedef struct facts_out {
+    unsigned char *buf;
+    MPI_Request req;
+    int pending;
+} facts_out;
+
+static int send_piece(void *ctx, const unsigned char *piece, size_t n, int done)
+{
+    facts_out *o = ctx;
+    if (o->pending)
+        wait_req(&o->req);
+    memcpy(o->buf, piece, n);
+    MPI_Issend(o->buf, (int)n, MPI_BYTE, 0, done ? TAG_FACTS_END : TAG_FACTS, MPI_COMM_WORLD, &o->req);
+    o->pending = 1;
+    if (done) {
+        wait_req(&o->req);
+        o->pending = 0;
+    }
+    return 0;
+}
+
+/* Process 0: the pieces of process `from` spilled into p, up to its last,
+ * taken whatever happens (once p ran out of memory or a piece did not add
+ * up, they are dropped). *damaged and err as for the chunks. */
+static void recv_facts(ms_partial *p, const int32_t *owner, int from, unsigned char *buf, uint32_t *flags,
+                       int *damaged, char *err, size_t errlen)
+{
+    ms_facts_in in;
+    ms_facts_in_init(&in, owner, from);
+    for (int done = 0; !done;) {
+        MPI_Status st;
+        int count = 0;
+        wait_msg(from, MPI_ANY_TAG, &st);
+        MPI_Get_count(&st, MPI_BYTE, &count);
+        done = st.MPI_TAG == TAG_FACTS_END;
+        if (st.MPI_TAG != TAG_FACTS && !done) {
+            fprintf(stderr, "%s: an unexpected message from process %d\n", ms_merge_prog, from);
+            MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);
+        }
+        int fits = count >= 0 && (size_t)count <= FACTS_PIECE;
+        unsigned char *tmp = fits ? NULL : malloc(count > 0 ? (size_t)count : 1);
+        if (!fits && !tmp) {
+            fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
+            MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);
+        }
+        MPI_Recv(fits ? buf : tmp, count, MPI_BYTE, from, st.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        free(tmp);
+        if (p->nomem || *damaged)
+            continue;
+        int r = fits ? ms_facts_unpack(p, &in, buf, (size_t)count, err, errlen) : -2;
+        if (!fits)
+            snprintf(err, errlen, "a piece of wait-state facts from process %d is larger than a piece", from);
+        if (r == -1)
+            p->nomem = 1;
+        else if (r == -2 || (done && r != 1) || (!done && r == 1)) {
+            *damaged = 1;
+            if (r != -2)
+                snprintf(err, errlen, "the wait-state facts of process %d end out of turn", from);
+        } else if (r == 1)
+            *flags |= in.flags;
+    }
 }
 
 /* ---- the file list: process 0 -> all ---- */
@@ -327,7 +404,10 @@ int main(int argc, char **argv)
         p.nomem = 1;
     for (size_t i = 0; mine && owner && i < p.nfiles; i++)
         mine[i] = owner[i] == rank;
-    free(owner);
+    if (rank != 0) {
+        free(owner);
+        owner = NULL;
+    }
     if (!p.nomem)
         ms_partial_read(&p, jobs, mine);
 
@@ -335,9 +415,9 @@ int main(int argc, char **argv)
     ms_pbuf b = {0};
     uint32_t flags = 0;
     char err[256] = "";
-    int damaged = 0;
+    int damaged = 0, packed = 0;
     if (rank != 0)
-        ms_partial_pack(&p, mine, 0, &b);
+        packed = ms_partial_pack(&p, mine, 0, &b);
     for (int mask = 1; mask < nprocs; mask <<= 1) {
         if (rank & mask) {
             send_packet(&b, rank - mask);
@@ -372,9 +452,30 @@ int main(int argc, char **argv)
         free(got);
     }
     ms_pbuf_free(&b);
-    free(mine);
 
-    /* 4. The run, at process 0. */
+    /* 4. The wait-state facts, one process after the other. */
+    if (rank != 0) {
+        facts_out fo = {.buf = malloc(FACTS_PIECE)};
+        if (!fo.buf) {
+            fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
+            MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);
+        }
+        ms_facts_pack(&p, mine, packed != 0 || !mine ? MS_PACK_NOMEM : 0, FACTS_PIECE, send_piece, &fo);
+        free(fo.buf);
+    } else {
+        unsigned char *piece = malloc(FACTS_PIECE);
+        if (!piece) {
+            fprintf(stderr, "%s: out of memory\n", ms_merge_prog);
+            MPI_Abort(MPI_COMM_WORLD, EXIT_INPUT);
+        }
+        for (int q = 1; q < nprocs; q++)
+            recv_facts(&p, owner, q, piece, &flags, &damaged, err, sizeof err);
+        free(piece);
+    }
+    free(mine);
+    free(owner);
+
+    /* 5. The run, at process 0. */
     if (rank == 0) {
         if (flags & MS_PACK_NOMEM)
             p.nomem = 1;

@@ -34,7 +34,7 @@
 #include "wire.h"
 
 /* The wire format's version: raised with every change of its bytes. */
-#define MS_WIRE_VERSION 2u
+#define MS_WIRE_VERSION 3u
 
 /* Chunk flags: the process that made the chunk failed (its files are not
  * in it). */

@@ -10,9 +10,8 @@
 
 /* Bytes the analysis takes for a run of `events` traced events (all
  * ranks) in `logs` logs; the same in both merges, so that they decide
- * alike (the MPI merge's process 0 holds in addition one process's packet
- * of facts at a time, until the replay is distributed: docs/MERGE_MPI.md).
- * Saturates at UINT64_MAX. */
+ * alike (the MPI merge's process 0 receives the facts a piece at a time:
+ * docs/MERGE_MPI.md). Saturates at UINT64_MAX. */
 uint64_t ms_waits_mem_estimate(uint64_t events, uint64_t logs);
 
 #endif

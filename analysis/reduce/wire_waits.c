@@ -1,6 +1,7 @@
 /* Wait-state facts on the wire: see wire_waits.h. */
 #include "wire_waits.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 
 #if UINTPTR_MAX == UINT64_MAX && defined(__LP64__)
@@ -10,97 +11,99 @@ CARRIED(ms_wx_end, 64);
 CARRIED(ms_wx_span, 32);
 #endif
 
-#define END_BYTES (8 * 4 + 4 * 5 + 2 + 1 + 1 + 1)
-#define SPAN_BYTES (8 + 8 + 4 + 4 + 2)
 #define NAME_MIN (8 + 8)
-/* Records read back from disk at a time. */
-#define BATCH 4096
 
-static void put_end(unsigned char **o, const ms_wx_end *x)
-{
-    ms_wire_st(o, (uint64_t)x->entry, 8);
-    ms_wire_st(o, (uint64_t)x->comm, 8);
-    ms_wire_st(o, (uint64_t)x->ev_start, 8);
-    ms_wire_st(o, (uint64_t)x->ev_end, 8);
-    ms_wire_st(o, x->seq, 4);
-    ms_wire_st(o, x->ev, 4);
-    ms_wire_st(o, x->region, 4);
-    ms_wire_st(o, (uint32_t)x->tag, 4);
-    ms_wire_st(o, (uint32_t)x->other, 4);
-    ms_wire_st(o, x->thread, 2);
-    ms_wire_st(o, x->kind, 1);
-    ms_wire_st(o, x->sync, 1);
-    ms_wire_st(o, x->charge, 1);
-}
+/* A record's fields in wire order: where each is in the struct and its
+ * size, the same on the wire (signed fields as two's complement). One
+ * table serves both directions, so that put and get cannot disagree. */
+typedef struct field {
+    size_t at;
+    int bytes;
+} field;
 
-static void get_end(const unsigned char **q, ms_wx_end *x)
-{
-    x->entry = (int64_t)ms_wire_ld(q, 8);
-    x->comm = (int64_t)ms_wire_ld(q, 8);
-    x->ev_start = (int64_t)ms_wire_ld(q, 8);
-    x->ev_end = (int64_t)ms_wire_ld(q, 8);
-    x->seq = (uint32_t)ms_wire_ld(q, 4);
-    x->ev = (uint32_t)ms_wire_ld(q, 4);
-    x->region = (uint32_t)ms_wire_ld(q, 4);
-    x->tag = (int32_t)(uint32_t)ms_wire_ld(q, 4);
-    x->other = (int32_t)(uint32_t)ms_wire_ld(q, 4);
-    x->thread = (uint16_t)ms_wire_ld(q, 2);
-    x->kind = (uint8_t)ms_wire_ld(q, 1);
-    x->sync = (uint8_t)ms_wire_ld(q, 1);
-    x->charge = (uint8_t)ms_wire_ld(q, 1);
-}
+#define F(T, m) {offsetof(T, m), (int)sizeof(((T *)0)->m)}
+static const field END_FIELDS[] = {
+    F(ms_wx_end, entry), F(ms_wx_end, comm), F(ms_wx_end, ev_start), F(ms_wx_end, ev_end),
+    F(ms_wx_end, seq),   F(ms_wx_end, ev),   F(ms_wx_end, region),   F(ms_wx_end, tag),
+    F(ms_wx_end, other), F(ms_wx_end, thread), F(ms_wx_end, kind),   F(ms_wx_end, sync),
+    F(ms_wx_end, charge),
+};
+static const field SPAN_FIELDS[] = {
+    F(ms_wx_span, start), F(ms_wx_span, end), F(ms_wx_span, region), F(ms_wx_span, ev),
+    F(ms_wx_span, thread),
+};
+#undef F
+#define NFIELDS(t) (sizeof(t) / sizeof(t)[0])
 
-static void put_span(unsigned char **o, const ms_wx_span *x)
-{
-    ms_wire_st(o, (uint64_t)x->start, 8);
-    ms_wire_st(o, (uint64_t)x->end, 8);
-    ms_wire_st(o, x->region, 4);
-    ms_wire_st(o, x->ev, 4);
-    ms_wire_st(o, x->thread, 2);
-}
+/* The fields add up to the wire sizes (a field added to a record and its
+ * table but not to the size, or the other way round, stops the build). */
+_Static_assert(sizeof(((ms_wx_end *)0)->entry) + sizeof(((ms_wx_end *)0)->comm) +
+                       sizeof(((ms_wx_end *)0)->ev_start) + sizeof(((ms_wx_end *)0)->ev_end) +
+                       sizeof(((ms_wx_end *)0)->seq) + sizeof(((ms_wx_end *)0)->ev) +
+                       sizeof(((ms_wx_end *)0)->region) + sizeof(((ms_wx_end *)0)->tag) +
+                       sizeof(((ms_wx_end *)0)->other) + sizeof(((ms_wx_end *)0)->thread) +
+                       sizeof(((ms_wx_end *)0)->kind) + sizeof(((ms_wx_end *)0)->sync) +
+                       sizeof(((ms_wx_end *)0)->charge) ==
+                   MS_WIRE_END_BYTES,
+               "END_FIELDS and MS_WIRE_END_BYTES disagree");
+_Static_assert(sizeof(((ms_wx_span *)0)->start) + sizeof(((ms_wx_span *)0)->end) +
+                       sizeof(((ms_wx_span *)0)->region) + sizeof(((ms_wx_span *)0)->ev) +
+                       sizeof(((ms_wx_span *)0)->thread) ==
+                   MS_WIRE_SPAN_BYTES,
+               "SPAN_FIELDS and MS_WIRE_SPAN_BYTES disagree");
 
-static void get_span(const unsigned char **q, ms_wx_span *x)
+static uint64_t field_ld(const unsigned char *s, int bytes)
 {
-    x->start = (int64_t)ms_wire_ld(q, 8);
-    x->end = (int64_t)ms_wire_ld(q, 8);
-    x->region = (uint32_t)ms_wire_ld(q, 4);
-    x->ev = (uint32_t)ms_wire_ld(q, 4);
-    x->thread = (uint16_t)ms_wire_ld(q, 2);
-}
-
-/* The count of a sort's records, then each, read back from its file. */
-static void put_sorted(ms_pbuf *b, const ms_xsort *s, size_t wire, void (*put)(unsigned char **, const void *))
-{
-    uint64_t n = ms_xsort_count(s);
-    ms_wire_u64(b, n);
-    unsigned char *o = n ? ms_pbuf_room(b, (size_t)n * wire) : NULL;
-    size_t rec = s->file.rec;
-    unsigned char *buf = n ? malloc(BATCH * rec) : NULL;
-    if (n && (!o || !buf)) {
-        b->nomem = 1;
-        free(buf);
-        return;
+    switch (bytes) {
+    case 1: return *s;
+    case 2: { uint16_t v; memcpy(&v, s, 2); return v; }
+    case 4: { uint32_t v; memcpy(&v, s, 4); return v; }
+    default: { uint64_t v; memcpy(&v, s, 8); return v; }
     }
-    for (uint64_t at = 0; at < n; at += BATCH) {
-        size_t k = n - at < BATCH ? (size_t)(n - at) : BATCH;
-        if (ms_spill_read(&s->file, at, k, buf) != 0) {
-            b->nomem = 1;
-            break;
-        }
-        for (size_t i = 0; i < k; i++)
-            put(&o, buf + i * rec);
+}
+
+static void field_st(unsigned char *s, uint64_t x, int bytes)
+{
+    switch (bytes) {
+    case 1: *s = (unsigned char)x; return;
+    case 2: { uint16_t v = (uint16_t)x; memcpy(s, &v, 2); return; }
+    case 4: { uint32_t v = (uint32_t)x; memcpy(s, &v, 4); return; }
+    default: memcpy(s, &x, 8); return;
     }
-    free(buf);
 }
 
-static void put_end_v(unsigned char **o, const void *x)
+static void put_fields(unsigned char **o, const void *x, const field *t, size_t n)
 {
-    put_end(o, x);
+    const unsigned char *s = x;
+    for (size_t i = 0; i < n; i++)
+        ms_wire_st(o, field_ld(s + t[i].at, t[i].bytes), t[i].bytes);
 }
 
-static void put_span_v(unsigned char **o, const void *x)
+static void get_fields(const unsigned char **q, void *x, const field *t, size_t n)
 {
-    put_span(o, x);
+    unsigned char *s = x;
+    for (size_t i = 0; i < n; i++)
+        field_st(s + t[i].at, ms_wire_ld(q, t[i].bytes), t[i].bytes);
+}
+
+void ms_wire_put_end(unsigned char **o, const ms_wx_end *x)
+{
+    put_fields(o, x, END_FIELDS, NFIELDS(END_FIELDS));
+}
+
+void ms_wire_get_end(const unsigned char **q, ms_wx_end *x)
+{
+    get_fields(q, x, END_FIELDS, NFIELDS(END_FIELDS));
+}
+
+void ms_wire_put_span(unsigned char **o, const ms_wx_span *x)
+{
+    put_fields(o, x, SPAN_FIELDS, NFIELDS(SPAN_FIELDS));
+}
+
+void ms_wire_get_span(const unsigned char **q, ms_wx_span *x)
+{
+    get_fields(q, x, SPAN_FIELDS, NFIELDS(SPAN_FIELDS));
 }
 
 void ms_wire_put_waits(ms_pbuf *b, const ms_wait_facts *f)
@@ -115,24 +118,6 @@ void ms_wire_put_waits(ms_pbuf *b, const ms_wait_facts *f)
     for (size_t i = 0; i < f->nnames; i++) {
         ms_wire_str(b, f->names[i]);
         ms_wire_str(b, f->places ? f->places[i] : NULL);
-    }
-    put_sorted(b, &f->spill.ends, END_BYTES, put_end_v);
-    put_sorted(b, &f->spill.lane, SPAN_BYTES, put_span_v);
-    put_sorted(b, &f->spill.user, SPAN_BYTES, put_span_v);
-}
-
-/* Spans of the count that follows into sort s; each checked against the
- * names and events. */
-static void get_spans(ms_wire_in *r, ms_wait_facts *f, int is_mpi)
-{
-    size_t n = ms_wire_get_count(r, SPAN_BYTES);
-    const unsigned char *q = ms_wire_ok(r) ? ms_wire_take(r, n * SPAN_BYTES) : NULL;
-    for (size_t i = 0; q && i < n && ms_wire_ok(r); i++) {
-        ms_wx_span x = {0};
-        get_span(&q, &x);
-        r->bad |= x.region >= f->nnames || x.ev >= f->nev;
-        if (ms_wire_ok(r) && ms_wx_spill_span(&f->spill, is_mpi, &x) != 0)
-            r->nomem = 1;
     }
 }
 
@@ -161,22 +146,6 @@ ms_wait_facts *ms_wire_get_waits(ms_wire_in *r)
         f->names[i] = ms_wire_get_str_nn(r);
         f->places[i] = ms_wire_get_str(r);
     }
-    size_t n = ms_wire_ok(r) ? ms_wire_get_count(r, END_BYTES) : 0;
-    const unsigned char *q = ms_wire_ok(r) ? ms_wire_take(r, n * END_BYTES) : NULL;
-    for (size_t i = 0; q && i < n && ms_wire_ok(r); i++) {
-        ms_wx_end x = {0};
-        get_end(&q, &x);
-        r->bad |= x.kind > MS_WX_END_COLL || (x.ev != MS_WX_NONE && (x.ev >= f->nev || x.region >= f->nnames));
-        if (ms_wire_ok(r) && ms_wx_spill_end(&f->spill, &x) != 0)
-            r->nomem = 1;
-        f->spill.nseq = x.seq >= f->spill.nseq ? x.seq + 1 : f->spill.nseq;
-    }
-    if (ms_wire_ok(r))
-        get_spans(r, f, 1);
-    if (ms_wire_ok(r))
-        get_spans(r, f, 0);
-    if (ms_wire_ok(r) && ms_wx_spill_finish(&f->spill) != 0)
-        r->nomem = 1;
     if (!ms_wire_ok(r)) {
         ms_wait_facts_free(f);
         free(f);

@@ -1,15 +1,18 @@
-/* Fuzz target: the input is a packet of the MPI merge (per-file results in
- * the wire format, analysis/reduce/partial_pack.h), as process 0 receives
- * it, or, when it starts with "MSLS", the list of logs that process 0
- * broadcasts (analysis/reduce/wire_list.h), as a merge of 4 processes
- * receives it. The receiving partial lists as many logs as the first
- * chunk's header says (at most 4096), so that well-formed chunks get past
- * the header. Promises checked for every input:
+/* Fuzz target: the input is what process 0 of the MPI merge receives from
+ * one process: its packet (per-file results in the wire format,
+ * analysis/reduce/partial_pack.h), then the pieces of its wait-state facts
+ * (analysis/reduce/wire_facts.h), from the first bytes that do not start a
+ * chunk ("MSPK") on; or, when it starts with "MSLS", the list of logs that
+ * process 0 broadcasts (analysis/reduce/wire_list.h), as a merge of 4
+ * processes receives it. The receiving partial lists as many logs as the
+ * first chunk's header says (at most 4096), so that well-formed chunks get
+ * past the header. Promises checked for every input:
  *
- *   - the unpacker returns 0, -1 (out of memory) or -2 with a message;
- *   - a packet taken whole packs again into bytes that unpack, and those
- *     pack into the same bytes (nothing taken that the format cannot say);
- *     a list taken packs again into the very bytes it came as;
+ *   - the unpackers return 0, -1 (out of memory) or -2 with a message, and
+ *     the pieces' 1 at the sender's last piece;
+ *   - a packet and pieces taken whole pack again into bytes that unpack,
+ *     and those pack into the same bytes (nothing taken that the format
+ *     cannot say); a list taken packs again into the very bytes it came as;
  *   - no crash, no read past the input, no leak (ASan, UBSan).
  */
 #include <stdint.h>
@@ -19,6 +22,7 @@
 
 #include "../../analysis/reduce/partial_pack.h"
 #include "../../analysis/reduce/wire_list.h"
+#include "../unit/facts_pieces.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -43,11 +47,42 @@ static void listed(ms_partial *p, size_t n)
     check(ms_partial_files(p, "/fuzz", v, n) == 0, "file list", NULL);
 }
 
-/* p's files read, tables and call sites as one chunk; 0, or -1 when out
- * of memory. */
+/* p's files read, tables and call sites as one chunk, then its facts'
+ * pieces; 0, or -1 when out of memory. */
 static int repack(const ms_partial *p, ms_pbuf *b)
 {
-    return ms_partial_pack(p, NULL, 0, b);
+    if (ms_partial_pack(p, NULL, 0, b) != 0)
+        return -1;
+    return facts_pack(p, NULL, 1024, b);
+}
+
+/* Where the chunks of data end: at the first bytes that are not a chunk's
+ * magic, or a chunk whose length does not fit. */
+static size_t chunks_end(const uint8_t *data, size_t size)
+{
+    size_t off = 0;
+    while (size - off >= 20 && memcmp(data + off, "MSPK", 4) == 0) {
+        uint64_t len = facts_le64(data + off + 12);
+        if (len < 20 || len > size - off)
+            return size;
+        off += (size_t)len;
+    }
+    return size - off < 20 ? size : off;
+}
+
+/* The chunks, then the pieces; the status of the pieces (1: all taken), or
+ * that of the chunks when they were not taken. */
+static int unpack_all(ms_partial *p, const uint8_t *data, size_t size, char *err, size_t errlen)
+{
+    size_t cut = chunks_end(data, size);
+    uint32_t flags = 0;
+    int rc = ms_partial_unpack(p, data, cut, &flags, err, errlen);
+    check(rc == 0 || rc == -1 || rc == -2, "status 0, -1 or -2", NULL);
+    if (rc != 0)
+        return rc;
+    rc = facts_unpack(p, NULL, 0, data + cut, size - cut, NULL, err, errlen);
+    check(rc == 0 || rc == 1 || rc == -1 || rc == -2, "pieces: status 0, 1, -1 or -2", NULL);
+    return rc;
 }
 
 /* A list of logs, as a process other than 0 of 4 receives it. */
@@ -87,20 +122,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     ms_partial p;
     listed(&p, nfiles);
-    uint32_t flags = 0;
     char err[256] = "";
-    int rc = ms_partial_unpack(&p, data, size, &flags, err, sizeof err);
-    check(rc == 0 || rc == -1 || rc == -2, "status 0, -1 or -2", NULL);
+    int rc = unpack_all(&p, data, size, err, sizeof err);
     check(rc != -2 || err[0], "a refusal says why", NULL);
-    if (rc == 0) {
+    if (rc == 1) {
         ms_pbuf b = {0}, b2 = {0};
         if (repack(&p, &b) == 0) {
             ms_partial q;
             listed(&q, nfiles);
-            uint32_t f2 = 0;
-            int rc2 = ms_partial_unpack(&q, b.p, b.n, &f2, err, sizeof err);
-            check(rc2 == 0 || rc2 == -1, "packed again, the bytes unpack", err);
-            if (rc2 == 0 && repack(&q, &b2) == 0)
+            int rc2 = unpack_all(&q, b.p, b.n, err, sizeof err);
+            check(rc2 == 1 || rc2 == -1, "packed again, the bytes unpack", err);
+            if (rc2 == 1 && repack(&q, &b2) == 0)
                 check(b2.n == b.n && memcmp(b.p, b2.p, b.n) == 0, "packed twice, the same bytes", NULL);
             ms_partial_free(&q);
         }

@@ -6,10 +6,12 @@
 
 Real packets: each golden log directory's per-file results packed by the
 real packer ($BUILD/bench/pack_cost --out, run from the repository root so
-that the paths inside are relative), those of at most MAX_SEED bytes; and
-damaged copies of the smallest: cut, a flipped byte, another wire version,
-a count the bytes cannot hold, two chunks of the same files, trailing
-bytes. Also the list of logs that process 0 broadcasts (wire_list.h, as
+that the paths inside are relative), a chunk followed by the pieces of the
+wait-state facts, those of at most MAX_SEED bytes; and damaged copies of the
+smallest: cut, a flipped byte, another wire version, a count the bytes
+cannot hold, two chunks of the same files, trailing bytes, and in the
+pieces: the sender's last piece missing, another version, a flipped byte.
+Also the list of logs that process 0 broadcasts (wire_list.h, as
 docs/MERGE_MPI.md "The list" spells it) of the newest golden directory,
 read by 4 processes, and damaged copies: cut, another version, an owner
 beyond the processes, a path for a name, trailing bytes. Deterministic for
@@ -80,6 +82,13 @@ def main():
     seeds["twice"] = small + small
     seeds["tail"] = small + b"MSPK"
     seeds["empty"] = b""
+    chunk = struct.unpack_from("<Q", small, 12)[0]
+    last = 4 + 4 + 4 + 8 + 8 + 8 + 1 + 3 * 8
+    seeds["facts-no-last"] = small[: len(small) - last]
+    seeds["facts-version"] = small[: chunk + 4] + struct.pack("<I", 99) + small[chunk + 8 :]
+    flipped = bytearray(small)
+    flipped[chunk + (len(small) - chunk) // 2] ^= 0x04
+    seeds["facts-flip"] = bytes(flipped)
     seeds.update(list_seeds())
     os.makedirs(out, exist_ok=True)
     for name, data in sorted(seeds.items()):

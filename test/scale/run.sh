@@ -3,7 +3,8 @@
 # (synth-logs), merged, and checked call by call against the synthesizer's
 # rules (check_synth.py): 64 ranks with 3 threads, 1024 ranks, and a rank
 # count that does not divide the events. Then the wait-state analysis in
-# bounded memory (bounded_waits.sh). `make scale-tests` runs it.
+# bounded memory (bounded_waits.sh), and the MPI merge's process 0 under a
+# memory bound on the same run. `make scale-tests` runs it.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 BUILD=${BUILD:-build}

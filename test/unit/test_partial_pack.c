@@ -17,6 +17,7 @@
 #include "../../analysis/reduce/partial_pack.h"
 #include "../../analysis/reduce/reduce_partial.h"
 #include "../../analysis/report/report.h"
+#include "facts_pieces.h"
 #include "synth.h"
 #include "unit_util.h"
 
@@ -495,6 +496,11 @@ Test(partial_pack, every_field_survives_the_round_trip)
     char err[256] = "";
     cr_assert_eq(ms_partial_unpack(&q, b.p, b.n, &flags, err, sizeof err), 0, "%s", err);
     cr_assert_eq(flags, 0);
+    /* The facts' records follow in pieces (small ones: several a file). */
+    ms_pbuf fb = {0};
+    cr_assert_eq(facts_pack(&p, NULL, MS_FACTS_PIECE_MIN, &fb), 0);
+    cr_assert_eq(facts_unpack(&q, NULL, 0, fb.p, fb.n, &flags, err, sizeof err), 1, "%s", err);
+    ms_pbuf_free(&fb);
     for (size_t i = 0; i < NFILES; i++)
         same_file(&p.files[i], &q.files[i]);
     same_tables(&p, &q);
@@ -526,6 +532,11 @@ Test(partial_pack, a_subset_and_flags)
     cr_assert_eq(ms_partial_unpack(&q, b.p, b.n, &flags, err, sizeof err), 0, "%s", err);
     cr_assert_eq(flags, MS_PACK_NOMEM);
     cr_assert(!q.files[0].read && q.files[1].read && !q.files[2].read && q.files[3].read);
+    ms_pbuf fb = {0};
+    const int32_t owner[NFILES] = {0, 1, 0, 1};
+    cr_assert_eq(facts_pack(&p, mine, 4096, &fb), 0);
+    cr_assert_eq(facts_unpack(&q, owner, 1, fb.p, fb.n, NULL, err, sizeof err), 1, "%s", err);
+    ms_pbuf_free(&fb);
     same_file(&p.files[1], &q.files[1]);
     same_file(&p.files[3], &q.files[3]);
     /* A process that failed before it had the list: flags only. */
@@ -713,7 +724,10 @@ Test(partial_pack, three_processes_give_the_serial_run)
     const char *names[6];
     for (size_t i = 0; i < 6; i++)
         names[i] = root.files[i].base;
-    ms_pbuf b = {0};
+    ms_pbuf b = {0}, fb[3] = {{0}};
+    int32_t owner[6];
+    for (int i = 0; i < 6; i++)
+        owner[i] = i % 3;
     for (int proc = 2; proc >= 0; proc--) {
         ms_partial p;
         ms_partial_init(&p);
@@ -723,11 +737,18 @@ Test(partial_pack, three_processes_give_the_serial_run)
             mine[i] = i % 3 == proc;
         cr_assert_eq(ms_partial_read(&p, 1, mine), 0);
         cr_assert_eq(ms_partial_pack(&p, mine, 0, &b), 0);
+        cr_assert_eq(facts_pack(&p, mine, 1000, &fb[proc]), 0);
         ms_partial_free(&p);
     }
     uint32_t flags = 0;
     char err[256] = "";
     cr_assert_eq(ms_partial_unpack(&root, b.p, b.n, &flags, err, sizeof err), 0, "%s", err);
+    for (int proc = 0; proc < 3; proc++) {
+        cr_assert_eq(facts_unpack(&root, owner, proc, fb[proc].p, fb[proc].n, &flags, err, sizeof err), 1, "%s",
+                     err);
+        ms_pbuf_free(&fb[proc]);
+    }
+    cr_assert_eq(flags, 0);
     cr_assert_eq(ms_partial_assemble(&root, run), MS_REDUCE_OK);
     char *got = reports(run);
     cr_assert_str_eq(got, want);
