@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../read/worlds.h"
 #include "partial_pack.h"   /* MS_WIRE_VERSION */
 
 #define LIST_MAGIC 0x534c534du   /* "MSLS" */
@@ -20,6 +21,22 @@ int ms_wire_put_list(ms_pbuf *b, const ms_partial *p, const int32_t *owner)
         ms_wire_str(b, p->files[i].base);
     }
     return b->nomem ? -1 : 0;
+}
+
+/* A log's name in the list: a file name, or one in a spawned world's
+ * folder (`spawn-K/NAME`, --with-spawned); never a path elsewhere. */
+static int log_name_ok(const char *name)
+{
+    const char *slash = strchr(name, '/');
+    if (!slash)
+        return name[0] != 0;
+    char dir[32];
+    size_t n = (size_t)(slash - name);
+    if (n >= sizeof dir || !slash[1] || strchr(slash + 1, '/'))
+        return 0;
+    memcpy(dir, name, n);
+    dir[n] = 0;
+    return ms_spawn_dir_k(dir) != 0;
 }
 
 int ms_wire_get_list(const void *buf, size_t n, int nprocs, const char *dir, ms_partial *p, int32_t **owner,
@@ -53,7 +70,7 @@ int ms_wire_get_list(const void *buf, size_t n, int nprocs, const char *dir, ms_
         names[i] = ms_wire_get_str_nn(&r);
         if (r.nomem)
             rc = -1;
-        else if (r.bad || own[i] < 0 || own[i] >= nprocs || !names[i][0] || strchr(names[i], '/')) {
+        else if (r.bad || own[i] < 0 || own[i] >= nprocs || !log_name_ok(names[i])) {
             snprintf(err, errlen, "a list of logs whose log %zu is %s", i,
                      r.bad ? "cut short" : own[i] < 0 || own[i] >= nprocs ? "read by no process" : "not a file name");
             rc = -2;

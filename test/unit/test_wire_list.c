@@ -117,3 +117,37 @@ Test(wire_list, damaged_lists_are_refused)
     free(c);
     ms_pbuf_free(&b);
 }
+
+/* A list of one log named n; its status when read back. */
+static int one_name(const char *n, char *err, size_t errlen)
+{
+    ms_partial p;
+    ms_partial_init(&p);
+    const char *v[] = {n};
+    cr_assert_eq(ms_partial_files(&p, "/logs", v, 1), 0);
+    ms_pbuf b = {0};
+    int32_t own = 0;
+    cr_assert_eq(ms_wire_put_list(&b, &p, &own), 0);
+    ms_partial_free(&p);
+    ms_partial q;
+    int32_t *owner = NULL;
+    size_t nlisted = 0;
+    int rc = unpacked(b.p, b.n, &q, &owner, &nlisted, err, errlen);
+    free(owner);
+    ms_partial_free(&q);
+    ms_pbuf_free(&b);
+    return rc;
+}
+
+Test(wire_list, a_spawned_worlds_log_is_named_in_its_folder_and_nothing_else_is)
+{
+    char err[256];
+    cr_expect_eq(one_name("spawn-1/rank-000000.zst", err, sizeof err), 0, "%s", err);
+    cr_expect_eq(one_name("spawn-12/rank-000003.zst", err, sizeof err), 0, "%s", err);
+    static const char *const bad[] = {"../rank-0.zst", "spawn-0/rank-0.zst", "spawn-1/", "spawn-1/a/b",
+                                      "/etc/rank-0.zst", "spawn-x/rank-0.zst"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cr_expect_eq(one_name(bad[i], err, sizeof err), -2, "%s taken", bad[i]);
+        cr_expect(strstr(err, "not a file name"), "%s: %s", bad[i], err);
+    }
+}
