@@ -18,6 +18,15 @@
 #include "../symbolize/symbolize.h"
 #include "p2p.h"
 
+/* A request a completion call waits on (format version 10), as the call
+ * that created it describes it. */
+typedef struct ms_end_req {
+    uint32_t op;                   /* the creating call's op id; 0: not known */
+    int32_t peer;                  /* the world rank it sends to or receives
+                                      from; -1: none, any source, or not known */
+    int32_t tag;                   /* -1: none or any */
+} ms_end_req;
+
 /* One rank's end as its log tells it. Times are the rank's tool clock
  * (CLOCK_MONOTONIC ns from the reader); 0: none. */
 typedef struct ms_rank_ending {
@@ -37,6 +46,10 @@ typedef struct ms_rank_ending {
     uint32_t last_op;              /* the rank's last recorded MPI call; 0: none */
     char *last_site;               /* its site; NULL: none */
     uint64_t last_end_ns;          /* its end */
+    uint32_t req_count;            /* a completion call's requests, as given */
+    uint32_t nreqs;
+    ms_end_req *reqs;              /* the first of them that are not
+                                      MPI_REQUEST_NULL (at most MS_ENDING_REQS) */
 } ms_rank_ending;
 
 void ms_rank_ending_free(ms_rank_ending *e);
