@@ -6,7 +6,7 @@
  *   - a signal handler (signals.c): the signal, and for a fault the
  *     faulting instruction from the signal context;
  *   - MPI_Abort (pmpi/lifecycle.c): its error code;
- *   - the writer thread (writer.c), in trace mode: a call that has lasted
+ *   - the writer thread (writer.c): a call that has lasted
  *     MS_ENDING_BLOCKED_MS is written with the records before it
  *     (BLOCKED), so that a rank killed by SIGKILL while it waits keeps where
  *     it waited; and, with MPISCOPE_HANG_S=N, a call that has lasted N s,

@@ -43,6 +43,10 @@ typedef struct ms_sink {
     /* At stop, after last_flush: write what remains and the end record
      * `end`, which closes the log. */
     void (*end)(const ms_end_record *end, uint64_t finalize_start_ns);
+    /* An ending block (ending.h) was appended to the log: a sink that
+     * rewrites its log writes it again into each later rewrite. NULL: the
+     * block stays where it was appended. */
+    void (*keep_ending)(const ms_ending_record *e);
     /* Free what the sink holds (the log is closed). */
     void (*release)(void);
 } ms_sink;

@@ -113,6 +113,12 @@ static void summary_end(const ms_end_record *end, uint64_t finalize_start_ns)
     summary_write(end);
 }
 
+static void summary_keep_ending(const ms_ending_record *e)
+{
+    summary_log.ending = *e;
+    summary_log.has_ending = 1;
+}
+
 static void summary_release(void)
 {
     ms_sum_free(summary);
@@ -126,6 +132,7 @@ static const ms_sink summary_sink = {
     .last_flush = summary_last_flush,
     .last_wait = NULL, /* the tool's last flush is recorded in trace mode only */
     .end = summary_end,
+    .keep_ending = summary_keep_ending,
     .release = summary_release,
 };
 
