@@ -13,6 +13,7 @@
 
 static ms_ending_record pending;
 static _Atomic int has_pending;
+static _Atomic int alone;
 
 /* Per watched thread: the call (its in_since) last seen, when the writer
  * first saw it, and what was written of it. */
@@ -92,8 +93,15 @@ const ms_ending_record *ms_ending_pending(void)
     return atomic_load(&has_pending) ? &pending : NULL;
 }
 
+void ms_ending_set_alone(int a)
+{
+    atomic_store(&alone, a);
+}
+
 void ms_ending_linger(void)
 {
+    if (atomic_load(&alone))
+        return;
     uint64_t ms = (uint64_t)ms_cfg.flush_ms + 2u * MS_ENDING_BLOCKED_MS;
     struct timespec ts = {(time_t)(ms / 1000u), (long)(ms % 1000u) * 1000000L};
     while (nanosleep(&ts, &ts) != 0)

@@ -101,7 +101,10 @@ def main():
         site_is(1, "sigabrt")
     elif mode == "kill":
         state_is(1, "unknown")
-        if ranks[1]["call"] is not None:
+        # An allreduce that blocked 20 ms (a loaded machine) was written as
+        # where rank 1 waited; when it completed after the last flush, the
+        # log, cut by SIGKILL, cannot tell: then it holds fewer allreduces.
+        if ranks[1]["call"] is not None and not (ranks[1]["call"] == "MPI_Allreduce" and calls.get(1, 0) < iters):
             problems.append("rank 1, killed outside MPI, was in %r" % ranks[1]["call"])
     elif mode == "deadlock":
         if end["cycles"] != [[0, 1]]:
