@@ -287,7 +287,7 @@ static void *writer_main(void *arg)
         ms_ending_record e;
         uint32_t ending = ms_ending_watch(now, &e);
         if (rc == 0 || ending || now - last_flush >= (uint64_t)ms_cfg.flush_ms * 1000000u) {
-            sink->periodic(rc == 0);
+            sink->periodic(rc == 0 ? MS_SINK_WOKEN : ending ? MS_SINK_BLOCKED : 0);
             last_flush = now;
         }
         if (ending)

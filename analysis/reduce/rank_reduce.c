@@ -238,6 +238,8 @@ static int on_summary(void *ctx, const ms_summary_rec *r)
     ms_stats_free(&part);
     s->window_ns += r->window_ns;
     s->excl_ns += r->excl_ns;
+    if (s->is_mpi && r->agg.calls)
+        ms_ending_acc_event(&f->ending, r->region, r->site, (uint64_t)r->agg.last_end);
     uint64_t first = (uint64_t)r->agg.first_start, last = (uint64_t)r->agg.last_end;
     if (f->job->info.mode == MS_MODE_TRACE && r->agg.calls &&
         (!f->trace_summary || first < f->summary_first)) {

@@ -15,6 +15,8 @@
 #              MPI_Waitall: the cycle goes through the requests' peers
 #   fabort     faults/ending_f.f90 (Fortran, use mpi): rank 1 calls
 #              MPI_ABORT(3) after its allreduces
+#   abort again in summary mode (MPISCOPE_MODE=summary): the snapshots
+#              keep every allreduce, rank 0's barrier and rank 1's abort
 #   spin       4 ranks: rank 3 computes for ever while 0-2 wait in
 #              MPI_Barrier, MPISCOPE_HANG_S=1, interrupted after 4 s
 # Each mode also runs without the library: the launcher's exit status and
@@ -50,11 +52,12 @@ program() {
 # (Open MPI's launcher gives a rank 1 s between its SIGTERM and SIGKILL:
 # the watchdog's record stands where a handler is cut off.)
 
-# one MODE N TIME [ITERS]: runs MODE at N ranks, with and without the
-# library at once (TIME: seconds before `timeout -s INT`, 0: none), and
-# checks them.
+# one MODE N TIME [ITERS [RECORDING]]: runs MODE at N ranks, with and
+# without the library at once (TIME: seconds before `timeout -s INT`, 0:
+# none), recording in trace mode or RECORDING (summary), and checks them.
 one() {
-    local mode=$1 n=$2 t=$3 iters=${4:-100} d=$dir/$1
+    local mode=$1 n=$2 t=$3 iters=${4:-100} rec=${5:-trace} d=$dir/$1
+    [ "$rec" = trace ] || d=$dir/$1-$rec
     rm -rf "$d"
     mkdir -p "$d"
     local lim=$TEST_TIMEOUT sig=TERM try rc plain_rc
@@ -73,7 +76,7 @@ one() {
             wait $plain
             plain_rc=$?
         fi
-        extra_env="MPISCOPE_HANG_S=1" TEST_TIMEOUT=$lim launch_sig "$n" "$d/logs" $sig $(program "$mode") \
+        extra_env="MPISCOPE_HANG_S=1 MPISCOPE_MODE=$rec" TEST_TIMEOUT=$lim launch_sig "$n" "$d/logs" $sig $(program "$mode") \
             "$iters" >"$d/profiled.out" 2>"$d/profiled.err"
         rc=$?
         if [ "$mode" != spin ]; then
@@ -156,6 +159,9 @@ else
 fi
 hang_kill waitall 2
 one fabort 2 0
+# Summary mode: each snapshot keeps the latest ending block (rank 0's
+# barrier, where MPICH's launcher kills it; rank 1's MPI_Abort).
+one abort 2 0 100 summary
 # 4 busy-polling ranks twice over on 2 cores: fewer allreduces.
 one spin 4 4 40
 exit $status
