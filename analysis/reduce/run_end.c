@@ -84,10 +84,15 @@ static int waits_of(const ms_run *run, ms_run_end *out, size_t i)
          * from (a receive from any source names none). */
         if (!(er->waits_for = malloc(e->nreqs * sizeof *er->waits_for)))
             return -1;
-        for (uint32_t k = 0; k < e->nreqs; k++)
+        int unnamed = 0;
+        for (uint32_t k = 0; k < e->nreqs; k++) {
             if (e->reqs[k].peer >= 0 && e->reqs[k].peer != run->ranks[i].rank)
                 er->waits_for[er->nwaits++] = e->reqs[k].peer;
-        er->any = m.cls == MS_OPC_COMPLETE_ANY || m.cls == MS_OPC_COMPLETE_SOME;
+            else
+                unnamed = 1;
+        }
+        if (m.cls == MS_OPC_COMPLETE_ANY || m.cls == MS_OPC_COMPLETE_SOME)
+            er->any = unnamed ? 2 : 1;
     } else if (e->peer >= 0 && e->peer != run->ranks[i].rank) {
         if (!(er->waits_for = malloc(sizeof *er->waits_for)))
             return -1;
@@ -104,11 +109,14 @@ static int waits_of(const ms_run *run, ms_run_end *out, size_t i)
 }
 
 /* A rank that waits for any one of its peers (MPI_Waitany, MPI_Waitsome)
- * is held only while all of them wait: its edges count for cycles then. */
+ * is held only while all of them wait, and one of its requests names none
+ * (any source, itself, not known): its edges count for cycles then. */
 static int held(const ms_run_end *out, const ms_run *run, const ms_end_rank *er)
 {
     if (!er->any)
         return 1;
+    if (er->any == 2)
+        return 0;
     for (uint32_t k = 0; k < er->nwaits; k++) {
         long w = ms_run_rank_index(run, er->waits_for[k]);
         if (w < 0 || !out->ranks[w].waiting)

@@ -33,7 +33,9 @@ typedef struct ms_end_rank {
     uint32_t nwaits;
     int32_t *waits_for;            /* world ranks, ascending, each once */
     int any;                       /* waits for any one of them (MPI_Waitany,
-                                      MPI_Waitsome), not for all */
+                                      MPI_Waitsome), not for all: 1; 2 when
+                                      one of its requests names no other rank
+                                      (any source, itself, not known) */
 } ms_end_rank;
 
 typedef struct ms_run_end {

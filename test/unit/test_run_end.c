@@ -165,6 +165,13 @@ Test(run_end, a_waitany_is_held_only_while_all_its_peers_wait)
     cr_assert_eq(e.ncycles, 1);
     cr_expect_eq(e.cycle_len[0], 3);
     ms_run_end_free(&e);
+    /* Rank 0's second request a receive from any source: anyone may
+     * free it. */
+    ranks[0].ending.reqs[1].peer = -1;
+    cr_assert_eq(ms_run_end_make(&run, &e), 0);
+    cr_expect_eq(e.ranks[0].any, 2);
+    cr_expect_eq(e.ncycles, 0);
+    ms_run_end_free(&e);
     for (size_t i = 0; i < 3; i++)
         free(ranks[i].ending.reqs);
 }
