@@ -75,9 +75,10 @@ static inline void ms_ending_acc_event(ms_ending_acc *a, uint32_t region, uint32
 
 /* Resolve the file's ending (rd: its reader, still holding its regions,
  * sites and objects; comms: its communicators; last_end: the end of its
- * last event, any thread; rank, size: its world rank and size). A BLOCKED or STUCK block
- * whose call later completed (an event ends after the call began) tells
- * nothing and is dropped. 0, or -1 when out of memory. */
+ * last MPI call, any thread; rank, size: its world rank and size). A
+ * BLOCKED or STUCK block whose call later completed (an MPI call ends
+ * after it began) tells nothing and is dropped; the tool's own events (a
+ * signal handler's flush, cut short by SIGKILL) do not count. 0, or -1 when out of memory. */
 int ms_ending_resolve(const ms_ending_acc *a, uint64_t last_end, const ms_reader *rd, ms_symbolizer *sym,
                       const ms_comm_map *comms, int32_t rank, int32_t size, ms_rank_ending *out);
 

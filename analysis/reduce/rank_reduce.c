@@ -566,7 +566,7 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
     if (site_rc == 0)
         site_rc = locate_comms(&j->info.comms, rd, sym);
     if (site_rc == 0)
-        site_rc = ms_ending_resolve(&f.ending, f.has_events ? f.last_end : 0, rd, sym, &f.comms, j->info.rank,
+        site_rc = ms_ending_resolve(&f.ending, f.ending.has_last ? f.ending.last_end : 0, rd, sym, &f.comms, j->info.rank,
                                     j->info.size, &j->info.ending);
     if (site_rc != 0) {
         free_slots(&f);

@@ -115,6 +115,32 @@ Test(ending, the_receive_waits_for_its_source)
     ms_run_free(run);
 }
 
+Test(ending, the_tools_own_event_after_a_blocked_call_does_not_end_it)
+{
+    /* A signal handler's flush (the tool's event) written, then SIGKILL
+     * before its ending block: the call it interrupted still stands. */
+    char path[512];
+    snprintf(path, sizeof path, "%s/rank-%06d.zst", dir, 0);
+    synth s;
+    ms_file_header h;
+    synth_header(&h, 0, 1);
+    cr_assert_eq(synth_open_with(&s, path, &h, "node0"), 0);
+    synth_region(&s, 0, 0, ALLREDUCE);
+    synth_region(&s, 0, 1, "mpiscope:signal_flush");
+    synth_event(&s, 0, 0, 1010, 1100);
+    cr_assert_eq(synth_flush(&s, 0), 0);
+    ms_ending_record e = in_call(MS_ENDING_BLOCKED, "barrier", 3000, -1);
+    cr_assert_eq(ms_log_write_block(&s.log, MS_BLOCK_ENDING, 0, &e, sizeof e), 0);
+    synth_event(&s, 0, 1, 9000, 9010);
+    cr_assert_eq(synth_flush(&s, 0), 0);
+    cr_assert_eq(synth_close(&s, SYNTH_NO_END), 0);
+    ms_run *run = NULL;
+    cr_assert_eq(ms_reduce_dir(dir, 1, &run), MS_REDUCE_OK);
+    cr_expect_eq(run->ranks[0].ending.cause, MS_ENDING_BLOCKED);
+    cr_expect_eq(run->ranks[0].ending.op, synth_op("barrier"));
+    ms_run_free(run);
+}
+
 #define H_RECV 0xac000001u   /* MPICH-like handles */
 #define H_SEND 0xac000002u
 #define W_REQS 0x7ffc0000u   /* &req[0]; &req[1] 8 bytes on */
