@@ -16,6 +16,7 @@
  *     clock as its host leader's) at MPI_Init and at MPI_Finalize
  *   - blocks of kind MS_BLOCK_ENDING (version 9): ms_ending_record, where
  *     the rank was when it was blocked, stuck, aborted or hit by a signal
+ *     (version 10: with the requests a completion call waits on)
  *   - last block (kind MS_BLOCK_END): ms_end_record
  * A log without its end block was cut short (crash, kill): readers use its
  * readable prefix and say "truncated".
@@ -34,7 +35,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MS_FORMAT_VERSION 9u
+#define MS_FORMAT_VERSION 10u
 #define MS_FILE_MAGIC "MPISCOPE"      /* 8 bytes, no terminator on disk */
 #define MS_BLOCK_MAGIC 0x4b42534du    /* "MSBK" read as little-endian u32 */
 #define MS_ENDIAN_MARK 0x01020304u
@@ -155,6 +156,9 @@ _Static_assert(sizeof(ms_end_record) == 48, "ms_end_record is 48 bytes on disk")
  * waited, and the MPI call it was inside then. A log may hold several; the
  * last one tells the end, unless it is a BLOCKED or STUCK one whose call
  * later completed (an event of that thread ends after call_since). */
+/* Requests an ending record names (version 10). */
+#define MS_ENDING_REQS 8u
+
 typedef struct ms_ending_record {
     uint32_t cause;             /* MS_ENDING_* */
     int32_t signal;             /* SIGNAL: the signal number, else 0 */
@@ -170,8 +174,16 @@ typedef struct ms_ending_record {
     int32_t call_tag;           /* -1: none */
     int32_t call_root;          /* -1: none */
     uint64_t idle_since;        /* STUCK outside MPI: log clock of the last recorded call's end, else 0 */
+    /* Version 10: a completion call's requests (the Wait and Test family). */
+    uint32_t req_count;         /* the requests the call was given; 0: none */
+    uint32_t req_stride;        /* bytes from one caller's handle to the next */
+    uint64_t req_at;            /* the address of the caller's first handle */
+    uint64_t reqs[MS_ENDING_REQS]; /* the first min(req_count, MS_ENDING_REQS) handles'
+                                      bits (as request records name them); 0: MPI_REQUEST_NULL */
 } ms_ending_record;
-_Static_assert(sizeof(ms_ending_record) == 80, "ms_ending_record is 80 bytes on disk");
+_Static_assert(sizeof(ms_ending_record) == 160, "ms_ending_record is 160 bytes on disk");
+/* Its size in a version 9 log (without the requests: they read as none). */
+#define MS_ENDING_RECORD_V9_SIZE 80u
 
 enum ms_ending_cause {
     MS_ENDING_BLOCKED = 1,      /* inside a call for a while: written as the log is flushed */

@@ -257,6 +257,26 @@ static uint32_t find(ms_rq_table *t, slot *x, uint32_t thread, uint64_t where)
     return NONE;
 }
 
+int ms_rq_peek(const ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, ms_rq_facts *f)
+{
+    const slot *x = handle ? find_slot(t, handle) : NULL;
+    if (!x)
+        return -1;
+    uint32_t best[4] = {NONE, NONE, NONE, NONE};
+    for (uint32_t k = x->tail; k != NONE; k = t->e[k].prev) {
+        const entry *e = &t->e[k];
+        int rank = (e->where == where ? 0 : 2) + (e->thread == thread ? 0 : 1);
+        if (rank >= 2 || best[rank] == NONE)
+            best[rank] = k;
+    }
+    for (int i = 0; i < 4; i++)
+        if (best[i] != NONE) {
+            *f = t->e[best[i]].f;
+            return 0;
+        }
+    return -1;
+}
+
 static void fold_into(ms_rq_fold *c, uint32_t op, int64_t bytes, int64_t peer, int64_t tag, int64_t comm)
 {
     if (c->n++ == 0) {

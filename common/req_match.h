@@ -85,6 +85,11 @@ size_t ms_rq_live(const ms_rq_table *t);
 /* Whether a request of that handle value is live. */
 int ms_rq_has(const ms_rq_table *t, uint64_t handle);
 
+/* What the live request a record of that handle, thread and address
+ * would take is (the same preference, nothing taken), in *f; 0, or -1
+ * when no request of that handle is live. */
+int ms_rq_peek(const ms_rq_table *t, uint32_t thread, uint64_t handle, uint64_t where, ms_rq_facts *f);
+
 /* A new call: its records take requests for it alone from now on. */
 void ms_rq_call(ms_rq_table *t);
 

@@ -46,6 +46,7 @@ MS_HOT void ms_call_begin(ms_thread *t, const ms_call *c, uint64_t t0, void *ra,
     t->in_call.peer = peer;
     t->in_call.tag = tag;
     t->in_call.root = c->root;
+    t->in_call.req_count = 0;
     atomic_store_explicit(&t->in_since, t0 ? t0 : 1, memory_order_release);
 }
 

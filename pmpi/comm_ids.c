@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "../preload/diag.h"
+#include "../preload/ending.h"
 #include "comm_ids.h"
 
 #define COMM_BITS 14u
@@ -221,6 +222,8 @@ void ms_comm_created(ms_thread *t, const ms_call *c, MPI_Comm parent, MPI_Comm n
             PMPI_Comm_group(newcomm, &g);
     }
     int n = ci.remote_size > 0 ? ci.remote_size : ci.size;
+    if (ci.remote_size > 0)
+        ms_ending_set_alone(0);   /* another job may die with this one */
     int *members = g != MPI_GROUP_NULL ? world_ranks(g, n) : NULL;
 
     if (how == MS_COMM_INTER) {

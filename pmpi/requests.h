@@ -170,6 +170,30 @@ MS_HOT void ms_req_done_some(ms_thread *t, ms_call *c, int n, const MPI_Request 
     ms_req_facts_done_some(t, n, saved, at, stride, outcount, indices, sts, rc);
 }
 
+/* ms_call_begin for a completion call (the Wait and Test family) given n
+ * requests: the first MS_ENDING_REQS handles' bits are copied too, and
+ * where the caller's handles are (`at`, `stride` bytes apart), so that an
+ * ending block names the requests it waits on (preload/ending.h). Set
+ * before in_since, which publishes them. */
+MS_HOT void ms_call_begin_reqs(ms_thread *t, const ms_call *c, uint64_t t0, void *ra, int n, const MPI_Request *reqs,
+                               const void *at, size_t stride)
+{
+    uint32_t k = n > 0 ? (uint32_t)n : 0u;
+    uint32_t held = k < MS_ENDING_REQS ? k : MS_ENDING_REQS;
+    for (uint32_t i = 0; i < held; i++)
+        t->in_call.reqs[i] = ms_req_key(reqs[i]);
+    t->in_call.pc = (uint64_t)(uintptr_t)ra;
+    t->in_call.comm = c->comm;
+    t->in_call.op = c->op;
+    t->in_call.peer = c->peer;
+    t->in_call.tag = c->tag;
+    t->in_call.root = c->root;
+    t->in_call.req_count = k;
+    t->in_call.req_stride = (uint32_t)stride;
+    t->in_call.req_at = (uint64_t)(uintptr_t)at;
+    atomic_store_explicit(&t->in_since, t0 ? t0 : 1, memory_order_release);
+}
+
 /* Statuses of the wrapper's own for n requests, or `fallback` (the caller's
  * MPI_STATUSES_IGNORE) when none can be had. */
 MS_HIDDEN MPI_Status *ms_scratch_statuses(ms_thread *t, int n, MPI_Status *fallback);

@@ -13,6 +13,7 @@
 
 static ms_ending_record pending;
 static _Atomic int has_pending;
+static _Atomic int alone;
 
 /* Per watched thread: the call (its in_since) last seen, when the writer
  * first saw it, and what was written of it. */
@@ -42,6 +43,13 @@ static int copy_call(ms_ending_record *e, ms_thread *t)
     e->call_peer = c.peer;
     e->call_tag = c.tag;
     e->call_root = c.root;
+    e->req_count = c.req_count;
+    if (c.req_count) {
+        uint32_t held = c.req_count < MS_ENDING_REQS ? c.req_count : MS_ENDING_REQS;
+        e->req_stride = c.req_stride;
+        e->req_at = c.req_at;
+        memcpy(e->reqs, c.reqs, held * sizeof *e->reqs);
+    }
     return 1;
 }
 
@@ -74,6 +82,9 @@ void ms_ending_set_abort(int code, uint32_t op, uint64_t pc)
     pending.call_comm = -1;
     pending.call_op = op;
     pending.call_peer = pending.call_tag = pending.call_root = -1;
+    pending.req_count = pending.req_stride = 0;
+    pending.req_at = 0;
+    memset(pending.reqs, 0, sizeof pending.reqs);
     atomic_store(&has_pending, 1);
 }
 
@@ -82,8 +93,15 @@ const ms_ending_record *ms_ending_pending(void)
     return atomic_load(&has_pending) ? &pending : NULL;
 }
 
+void ms_ending_set_alone(int a)
+{
+    atomic_store(&alone, a);
+}
+
 void ms_ending_linger(void)
 {
+    if (atomic_load(&alone))
+        return;
     uint64_t ms = (uint64_t)ms_cfg.flush_ms + 2u * MS_ENDING_BLOCKED_MS;
     struct timespec ts = {(time_t)(ms / 1000u), (long)(ms % 1000u) * 1000000L};
     while (nanosleep(&ts, &ts) != 0)
@@ -92,10 +110,6 @@ void ms_ending_linger(void)
 
 uint32_t ms_ending_watch(uint64_t mono_ns, ms_ending_record *e)
 {
-    /* A summary log is rewritten whole at each snapshot: only the blocks a
-     * signal handler appends after the last one stay. */
-    if (ms_cfg.mode != MS_MODE_TRACE)
-        return 0;
     uint64_t hang_ns = (uint64_t)ms_cfg.hang_s * 1000000000u;
     uint64_t blocked_ns = (uint64_t)MS_ENDING_BLOCKED_MS * 1000000u;
     uint32_t n = ms_registry_count();

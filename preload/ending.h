@@ -6,7 +6,7 @@
  *   - a signal handler (signals.c): the signal, and for a fault the
  *     faulting instruction from the signal context;
  *   - MPI_Abort (pmpi/lifecycle.c): its error code;
- *   - the writer thread (writer.c), in trace mode: a call that has lasted
+ *   - the writer thread (writer.c): a call that has lasted
  *     MS_ENDING_BLOCKED_MS is written with the records before it
  *     (BLOCKED), so that a rank killed by SIGKILL while it waits keeps where
  *     it waited; and, with MPISCOPE_HANG_S=N, a call that has lasted N s,
@@ -38,8 +38,13 @@ MS_HIDDEN const ms_ending_record *ms_ending_pending(void);
  * log is closed, one flush interval and two MS_ENDING_BLOCKED_MS: the
  * launcher kills the other ranks with SIGKILL as soon as it learns of the
  * death (MPICH's at once), and by then their writers have written
- * everything recorded and where each waits. Async-signal-safe. */
+ * everything recorded and where each waits. A process alone (a world of
+ * one rank, and no intercommunicator to another job) has nobody to wait
+ * for and goes on at once. Async-signal-safe. */
 MS_HIDDEN void ms_ending_linger(void);
+/* Whether the process is alone, as ms_ending_linger means it: set at start
+ * (its world's size is 1), cleared by an intercommunicator. */
+MS_HIDDEN void ms_ending_set_alone(int alone);
 
 /* The writer thread, at each wake-up (mono_ns: CLOCK_MONOTONIC now): what
  * to write, found in *e. Returns 0 (nothing), MS_ENDING_BLOCKED (a call

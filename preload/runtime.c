@@ -25,6 +25,7 @@
 #include "collector_list.h"
 #include "config.h"
 #include "diag.h"
+#include "ending.h"
 #include "log_dir.h"
 #include "log_file.h"
 #include "signals.h"
@@ -122,6 +123,7 @@ int ms_runtime_start(const ms_start_info *info)
     h.endian = MS_ENDIAN_MARK;
     h.rank = info->rank;
     h.size = info->size;
+    ms_ending_set_alone(info->size == 1);
     h.pid = (int64_t)getpid();
     ms_skew_setup(info->rank);
     ms_slow_writer_setup();

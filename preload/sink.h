@@ -24,14 +24,18 @@
 #include "summary.h"
 #include "tstate.h"
 
+enum { MS_SINK_WOKEN = 1, MS_SINK_BLOCKED = 2 };
+
 typedef struct ms_sink {
     /* Write thread t's staged records [p, p + n) (whole records, n > 0);
      * the writer then hands the ring space back. quiet: in a signal handler,
      * where this must be async-signal-safe and print nothing. */
     void (*drain)(ms_thread *t, const uint8_t *p, size_t n, int quiet);
     /* The writer thread, after each wait: woken by a thread (a ring half
-     * full, or stop), or the flush interval is over. */
-    void (*periodic)(int woken);
+     * full, or stop: MS_SINK_WOKEN), a call has blocked (MS_SINK_BLOCKED,
+     * ending.h: an ending block follows), or the flush interval is over
+     * (0). */
+    void (*periodic)(int why);
     /* At stop, recording still on: take the rest of every buffer.
      * finalize_start_ns: 0 when MPI_Finalize was not called. */
     void (*last_flush)(uint64_t finalize_start_ns);
@@ -43,6 +47,10 @@ typedef struct ms_sink {
     /* At stop, after last_flush: write what remains and the end record
      * `end`, which closes the log. */
     void (*end)(const ms_end_record *end, uint64_t finalize_start_ns);
+    /* An ending block (ending.h) was appended to the log: a sink that
+     * rewrites its log writes it again into each later rewrite. NULL: the
+     * block stays where it was appended. */
+    void (*keep_ending)(const ms_ending_record *e);
     /* Free what the sink holds (the log is closed). */
     void (*release)(void);
 } ms_sink;

@@ -85,12 +85,17 @@ static void summary_write(const ms_end_record *end)
                                            : "the log holds its header only (no snapshot was written yet)");
 }
 
-static void summary_periodic(int woken)
+static void summary_periodic(int why)
 {
     /* Woken by a thread (ring half full, or stop), or the snapshot
-     * interval is over. */
+     * interval is over; a call that blocked (its ending block follows) is
+     * worth a snapshot a quarter of the interval after the last one (at
+     * once when there is none yet), so that a rank the launcher then kills
+     * keeps its calls before it, as a trace does, at most 4 times as often
+     * as the interval. */
     uint64_t now = ms_mono_ns();
-    if (!woken && now - last_snapshot < snapshot_ns)
+    uint64_t gap = why != MS_SINK_BLOCKED ? snapshot_ns : summary_log.snapshots ? snapshot_ns / 4 : 0;
+    if (why != MS_SINK_WOKEN && now - last_snapshot < gap)
         return;
     last_snapshot = now;
     if (ms_writer_log_take(-1) == 0) {
@@ -113,6 +118,12 @@ static void summary_end(const ms_end_record *end, uint64_t finalize_start_ns)
     summary_write(end);
 }
 
+static void summary_keep_ending(const ms_ending_record *e)
+{
+    summary_log.ending = *e;
+    summary_log.has_ending = 1;
+}
+
 static void summary_release(void)
 {
     ms_sum_free(summary);
@@ -126,6 +137,7 @@ static const ms_sink summary_sink = {
     .last_flush = summary_last_flush,
     .last_wait = NULL, /* the tool's last flush is recorded in trace mode only */
     .end = summary_end,
+    .keep_ending = summary_keep_ending,
     .release = summary_release,
 };
 

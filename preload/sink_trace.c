@@ -28,9 +28,9 @@ static void trace_drain(ms_thread *t, const uint8_t *p, size_t n, int quiet)
         ms_writer_warn_write(quiet);
 }
 
-static void trace_periodic(int woken)
+static void trace_periodic(int why)
 {
-    (void)woken;
+    (void)why;
     ms_writer_drain_all(1, 0);
 }
 

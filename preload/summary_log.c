@@ -92,6 +92,8 @@ int ms_summary_log_write(ms_summary_log *sl, ms_log *log, const ms_sum *sum, uin
         rc = ms_log_write_block(&w, MS_BLOCK_CLOCK, 0, clock, sizeof *clock);
     if (rc == 0)
         rc = ms_sum_write(sum, emit, &w, buf);
+    if (rc == 0 && sl->has_ending)
+        rc = ms_log_write_block(&w, MS_BLOCK_ENDING, 0, &sl->ending, sizeof sl->ending);
     if (rc == 0 && end)
         rc = ms_log_write_block(&w, MS_BLOCK_END, 0, end, sizeof *end);
     if (rc == 0 && renameat(sl->dirfd, tmp, sl->dirfd, sl->name) != 0)

@@ -2,7 +2,8 @@
  * Summary mode's log file (DESIGN section 3): the file always holds one
  * complete snapshot. Each snapshot is written whole to "<name>.new" in the
  * log directory (the header block as first written, a clock block, every
- * thread's control records and aggregates, and at the end the end block),
+ * thread's control records and aggregates, the latest ending block, and
+ * at the end the end block),
  * then renamed over the log: a process killed at any moment leaves either
  * the previous snapshot or the new one, both complete files. The log's
  * descriptor then refers to the new file, so that a signal handler can
@@ -23,6 +24,9 @@ typedef struct ms_summary_log {
     uint8_t *header;          /* the header block's frame, as written */
     size_t header_len;
     unsigned snapshots;       /* snapshots renamed over the log so far */
+    int has_ending;           /* the latest ending block, written into each
+                                 snapshot before its end block */
+    ms_ending_record ending;
 } ms_summary_log;
 
 /* After the header block was written to log (named `name` in dirfd): keep

@@ -35,6 +35,12 @@ typedef struct ms_in_call {
     int64_t comm;                  /* communicator id, -1: none */
     uint32_t op;                   /* enum ms_op */
     int32_t peer, tag, root;       /* -1: none */
+    /* A completion call's requests (pmpi/requests.h's ms_call_begin_reqs):
+     * how many it was given (0: none), the first ones' handle bits, and
+     * where the caller's handles are. */
+    uint32_t req_count, req_stride;
+    uint64_t req_at;
+    uint64_t reqs[MS_ENDING_REQS];
 } ms_in_call;
 
 struct ms_thread {

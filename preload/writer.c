@@ -254,6 +254,8 @@ static void write_ending(const ms_ending_record *e)
         return;
     if (ms_log_write_block(&log_, MS_BLOCK_ENDING, 0, e, sizeof *e) != 0)
         ms_writer_warn_write(0);
+    if (sink->keep_ending)
+        sink->keep_ending(e);
     ms_writer_log_give();
 }
 
@@ -285,7 +287,7 @@ static void *writer_main(void *arg)
         ms_ending_record e;
         uint32_t ending = ms_ending_watch(now, &e);
         if (rc == 0 || ending || now - last_flush >= (uint64_t)ms_cfg.flush_ms * 1000000u) {
-            sink->periodic(rc == 0);
+            sink->periodic(rc == 0 ? MS_SINK_WOKEN : ending ? MS_SINK_BLOCKED : 0);
             last_flush = now;
         }
         if (ending)
@@ -346,6 +348,8 @@ int ms_writer_stop(uint64_t finalize_start_ns, uint64_t t0)
         const ms_ending_record *ending = ms_ending_pending();
         if (ending && ms_log_write_block(&log_, MS_BLOCK_ENDING, 0, ending, sizeof *ending) != 0)
             ms_writer_warn_write(0);
+        if (ending && sink->keep_ending)
+            sink->keep_ending(ending);
         ms_end_record end;
         fill_end(&end, finalize_start_ns);
         sink->end(&end, finalize_start_ns);

@@ -332,7 +332,8 @@ def gen_row(row, bindings, syms):
     out.extend(next_pointers(fn_type(row), present))
     body = Body()
     conversions(row, body)
-    pre, post = gw.semantic_code(row, where=lambda name: f"f_{name}")
+    e = gw.semantic_emit(row, where=lambda name: f"f_{name}")
+    pre, post = e.pre, e.post
     fargs = [f"f_{p.name}" for p in row.params]
     lens = [f"f_{n}_len" for n in strs]
     given = ", ".join(fargs + ["f_ierror"] + lens)
@@ -354,6 +355,7 @@ def gen_row(row, bindings, syms):
         w.append(f"    {s}\n")
     w.append("    MPI_Fint ms_ierr = MPI_SUCCESS;\n")
     w.append("    uint64_t t0 = ms_now();\n")
+    w.append(f"    {gw.begin_call(row, e, 'ms_ra')}\n")
     w.append(f"    pmpi({passed});\n")
     w.append("    uint64_t t1 = ms_now();\n")
     w.append("    if (f_ierror)\n        *f_ierror = ms_ierr;\n")

@@ -372,6 +372,7 @@ class Emit:
         self.where = where
         self.fortran = where is not None
         self.pre, self.post = [], []  # before and after the PMPI call
+        self.waits_on = None  # a completion call's requests: (n, handles, at, stride)
         self.when = has(row, "when")
         self.guard = "rc == MPI_SUCCESS"
         for name, a in row.semantics:
@@ -408,8 +409,11 @@ class Emit:
 
     def req_at(self, rs):
         """The caller's handles of array rs and their stride."""
+        return ", ".join(self.req_at_pair(rs))
+
+    def req_at_pair(self, rs):
         at = self.where(rs) if self.fortran else rs
-        return f"{at}, sizeof *{at}"
+        return (at, f"sizeof *{at}")
 
 
 # ---- emitters: one per semantic item, called with the row's Emit and the
@@ -512,12 +516,14 @@ def emit_complete(e, a):
     req, st = a
     e.own_status(st)
     e.pre.append(f"MPI_Request ms_r = *{req};")
+    e.waits_on = ("1", "&ms_r", e.where(req) if e.fortran else req, "0")
     e.done(f"ms_req_done_at(t, ms_r, {e.where(req) if e.fortran else req}, {st}, rc);")
 
 
 def emit_completeall(e, a):
     n, reqs, sts = a
     e.pre.append(f"const MPI_Request *ms_h = {e.req_save_n(n, reqs)};")
+    e.waits_on = (n, reqs) + e.req_at_pair(reqs)
     e.own_statuses(n, sts)
     e.done(f"ms_req_done_n(t, &c, {n}, ms_h, {e.req_at(reqs)}, {sts}, rc);")
 
@@ -526,12 +532,14 @@ def emit_completeany(e, a):
     n, reqs, idx, st = a
     e.own_status(st)
     e.pre.append(f"const MPI_Request *ms_h = {e.req_save_n(n, reqs)};")
+    e.waits_on = (n, reqs) + e.req_at_pair(reqs)
     e.done(f"ms_req_done_any(t, &c, {n}, ms_h, {e.req_at(reqs)}, *{idx}, {st}, rc);")
 
 
 def emit_completesome(e, a):
     n, reqs, outc, idx, sts = a
     e.pre.append(f"const MPI_Request *ms_h = {e.req_save_n(n, reqs)};")
+    e.waits_on = (n, reqs) + e.req_at_pair(reqs)
     e.own_statuses(n, sts)
     e.post.append(f"if (rc == MPI_SUCCESS || rc == MPI_ERR_IN_STATUS)\n"
                   f"        ms_req_done_some(t, &c, {n}, ms_h, {e.req_at(reqs)}, *{outc}, {idx}, {sts}, rc);")
@@ -650,13 +658,19 @@ def semantic_code(row, where=None):
 
     The C wrapper and the Fortran entry points (scripts/gen_fortran.py) both
     use them; `where` is the Fortran side's (see Emit)."""
+    e = semantic_emit(row, where)
+    return e.pre, e.post
+
+
+def semantic_emit(row, where=None):
+    """semantic_code's Emit, whose waits_on begin_call reads."""
     e = Emit(row, where)
     for name, a in row.semantics:
         emit = EMITTERS.get(name)
         if emit is None:
             raise SpecError(f"row {row.function}: no code for semantic '{name}'")
         emit(e, a)
-    return e.pre, e.post
+    return e
 
 
 def record_call(row):
@@ -667,15 +681,21 @@ def record_call(row):
     return "ms_call_record(t, &c, t0, t1);"
 
 
-def begin_call(row):
+def begin_call(row, e, ra="ms_caller"):
     """The statement that marks the call as the one the thread is inside
     (preload/ending.h), with the source and tag a receive or probe waits for
-    (its status names them only after it returns)."""
+    (its status names them only after it returns; a Fortran entry point's
+    arguments are pointers to them), or a completion call's requests (e, the
+    row's Emit)."""
+    if e.waits_on:
+        n, reqs, at, stride = e.waits_on
+        return f"ms_call_begin_reqs(t, &c, t0, {ra}, {n}, {reqs}, {at}, {stride});"
     names = {p.name for p in row.params}
     waits_for = "dest" not in names and "source" in names
-    peer = "ms_rank_arg(source)" if waits_for else "c.peer"
-    tag = "ms_tag_arg(tag)" if waits_for and "tag" in names else "c.tag"
-    return f"ms_call_begin(t, &c, t0, ms_caller, {peer}, {tag});"
+    arg = (lambda n: f"(int)*f_{n}") if e.fortran else (lambda n: n)
+    peer = f"ms_rank_arg({arg('source')})" if waits_for else "c.peer"
+    tag = f"ms_tag_arg({arg('tag')})" if waits_for and "tag" in names else "c.tag"
+    return f"ms_call_begin(t, &c, t0, {ra}, {peer}, {tag});"
 
 
 def gen_wrapper(row, name=None, call_ptr=None):
@@ -692,7 +712,8 @@ def gen_wrapper(row, name=None, call_ptr=None):
     the other MPI, pmpi/mpi_match.h, passes handles of other types), else it
     keeps its caller's address (ms_caller) and jumps to the recording body,
     a function of its own."""
-    pre, post = semantic_code(row)
+    e = semantic_emit(row)
+    pre, post = e.pre, e.post
     fn = name or row.function
     rec = "ms_rec_" + fn
     params = ", ".join(f"{p.ctype} {p.name}" for p in row.params) or "void"
@@ -708,7 +729,7 @@ def gen_wrapper(row, name=None, call_ptr=None):
     for s in pre:
         body.append(f"    {s}\n")
     body.append("    uint64_t t0 = ms_now();\n")
-    body.append(f"    {begin_call(row)}\n")
+    body.append(f"    {begin_call(row, e)}\n")
     body.append(f"    int rc = {call};\n")
     body.append("    uint64_t t1 = ms_now();\n")
     for s in post:

@@ -183,3 +183,8 @@ void ms_rd_requests_free(ms_reader *r)
     ms_rq_destroy(r->rq);
     r->rq = NULL;
 }
+
+int ms_reader_request(const ms_reader *r, uint32_t thread, uint64_t handle, uint64_t where, ms_rq_facts *f)
+{
+    return r->rq ? ms_rq_peek(r->rq, thread, handle, where, f) : -1;
+}

@@ -391,12 +391,15 @@ static ms_read_status decode_block(ms_reader *r, const uint8_t *blk, size_t n, i
     }
     case MS_BLOCK_ENDING: {
         ms_ending_record e;
-        if (r->version < 9 || bh.length != sizeof e || bh.thread != 0)
+        size_t want = r->version >= 10 ? sizeof e : MS_ENDING_RECORD_V9_SIZE;
+        if (r->version < 9 || bh.length != want || bh.thread != 0)
             return ms_rd_corrupt_at(r, "malformed ending block");
-        memcpy(&e, p, sizeof e);
+        memset(&e, 0, sizeof e);
+        memcpy(&e, p, want);
         if (e.cause < MS_ENDING_BLOCKED || e.cause > MS_ENDING_ABORT || e.signal < 0 || e.signal > 128 ||
             e.ticks > MS_RD_MAX_TIME || e.call_since > MS_RD_MAX_TIME || e.idle_since > MS_RD_MAX_TIME ||
-            e.call_op > 0xffff || (e.thread != UINT32_MAX && e.thread >= MS_READER_MAX_THREADS))
+            e.call_op > 0xffff || (e.thread != UINT32_MAX && e.thread >= MS_READER_MAX_THREADS) ||
+            e.req_stride > 64 || (e.req_count && !e.call_since))
             return ms_rd_corrupt_at(r, "bad values in an ending block");
         e.ticks = to_ns(r, e.ticks);
         e.call_comm = ms_world_comm(r->world, e.call_comm);

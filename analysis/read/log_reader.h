@@ -244,6 +244,12 @@ const char *ms_reader_region_name(const ms_reader *r, uint32_t region, size_t *l
 /* Call sites and objects of the last file read (or being read). */
 const ms_site_table *ms_reader_sites(const ms_reader *r);
 
+/* What the live request of `handle` is, as the last file read left it
+ * (common/req_match.h's ms_rq_peek: thread, the caller's handle address
+ * `where`); 0, or -1 when none is live. */
+struct ms_rq_facts;
+int ms_reader_request(const ms_reader *r, uint32_t thread, uint64_t handle, uint64_t where, struct ms_rq_facts *f);
+
 /* Header of the last file read; NULL before a header was read. */
 const ms_log_meta *ms_reader_meta(const ms_reader *r);
 

@@ -7,6 +7,7 @@
 #include "../../common/op_class.h"
 #include "../../common/op_names.h"
 #include "../../common/region_parse.h"
+#include "../../common/req_match.h"
 #include "callsites.h"
 
 void ms_rank_ending_free(ms_rank_ending *e)
@@ -15,6 +16,7 @@ void ms_rank_ending_free(ms_rank_ending *e)
     free(e->fault_site);
     free(e->members);
     free(e->last_site);
+    free(e->reqs);
     memset(e, 0, sizeof *e);
 }
 
@@ -56,6 +58,35 @@ static uint32_t region_op(const ms_reader *rd, uint32_t region)
     return ms_op_id(ri.op, strlen(ri.op));
 }
 
+/* The requests a completion call waits on, as the calls that created them
+ * describe them (the reader's live requests at the end of the file). */
+static int requests_of(const ms_ending_record *e, const ms_reader *rd, const ms_comm_map *comms, int32_t rank,
+                       ms_rank_ending *out)
+{
+    uint32_t held = e->req_count < MS_ENDING_REQS ? e->req_count : MS_ENDING_REQS;
+    out->req_count = e->req_count;
+    if (!held)
+        return 0;
+    if (!(out->reqs = calloc(held, sizeof *out->reqs)))
+        return -1;
+    for (uint32_t i = 0; i < held; i++) {
+        if (!e->reqs[i])
+            continue;
+        ms_end_req *q = &out->reqs[out->nreqs++];
+        q->op = 0;
+        q->peer = q->tag = -1;
+        ms_rq_facts f;
+        if (ms_reader_request(rd, e->thread, e->reqs[i], e->req_at + (uint64_t)i * e->req_stride, &f) != 0 ||
+            !f.op || !ms_op_name(f.op))
+            continue;
+        q->op = f.op;
+        q->tag = f.tag >= 0 && f.tag <= INT32_MAX ? (int32_t)f.tag : -1;
+        if (f.peer >= 0 && f.peer <= INT32_MAX)
+            q->peer = ms_comm_map_world(comms, f.comm, (int32_t)f.peer, rank);
+    }
+    return 0;
+}
+
 int ms_ending_resolve(const ms_ending_acc *a, uint64_t last_end, const ms_reader *rd, ms_symbolizer *sym,
                       const ms_comm_map *comms, int32_t rank, int32_t size, ms_rank_ending *out)
 {
@@ -90,6 +121,8 @@ int ms_ending_resolve(const ms_ending_acc *a, uint64_t last_end, const ms_reader
     if (out->peer < 0 && e->call_root >= 0)
         out->peer = ms_comm_map_world(comms, e->call_comm, e->call_root, rank);
     if (e->call_pc && !(out->site = ms_pc_locate(rd, sym, e->call_pc, 0)))
+        return -1;
+    if (requests_of(e, rd, comms, rank, out) != 0)
         return -1;
     if (e->call_comm >= 0 && ms_op_data_collective(ms_op_meaning_of_id(e->call_op)))
         return members_of(comms, e->call_comm, rank, size, out);

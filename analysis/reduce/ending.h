@@ -18,6 +18,15 @@
 #include "../symbolize/symbolize.h"
 #include "p2p.h"
 
+/* A request a completion call waits on (format version 10), as the call
+ * that created it describes it. */
+typedef struct ms_end_req {
+    uint32_t op;                   /* the creating call's op id; 0: not known */
+    int32_t peer;                  /* the world rank it sends to or receives
+                                      from; -1: none, any source, or not known */
+    int32_t tag;                   /* -1: none or any */
+} ms_end_req;
+
 /* One rank's end as its log tells it. Times are the rank's tool clock
  * (CLOCK_MONOTONIC ns from the reader); 0: none. */
 typedef struct ms_rank_ending {
@@ -37,6 +46,10 @@ typedef struct ms_rank_ending {
     uint32_t last_op;              /* the rank's last recorded MPI call; 0: none */
     char *last_site;               /* its site; NULL: none */
     uint64_t last_end_ns;          /* its end */
+    uint32_t req_count;            /* a completion call's requests, as given */
+    uint32_t nreqs;
+    ms_end_req *reqs;              /* the first of them that are not
+                                      MPI_REQUEST_NULL (at most MS_ENDING_REQS) */
 } ms_rank_ending;
 
 void ms_rank_ending_free(ms_rank_ending *e);
@@ -62,9 +75,10 @@ static inline void ms_ending_acc_event(ms_ending_acc *a, uint32_t region, uint32
 
 /* Resolve the file's ending (rd: its reader, still holding its regions,
  * sites and objects; comms: its communicators; last_end: the end of its
- * last event, any thread; rank, size: its world rank and size). A BLOCKED or STUCK block
- * whose call later completed (an event ends after the call began) tells
- * nothing and is dropped. 0, or -1 when out of memory. */
+ * last MPI call, any thread; rank, size: its world rank and size). A
+ * BLOCKED or STUCK block whose call later completed (an MPI call ends
+ * after it began) tells nothing and is dropped; the tool's own events (a
+ * signal handler's flush, cut short by SIGKILL) do not count. 0, or -1 when out of memory. */
 int ms_ending_resolve(const ms_ending_acc *a, uint64_t last_end, const ms_reader *rd, ms_symbolizer *sym,
                       const ms_comm_map *comms, int32_t rank, int32_t size, ms_rank_ending *out);
 

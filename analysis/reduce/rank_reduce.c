@@ -238,6 +238,8 @@ static int on_summary(void *ctx, const ms_summary_rec *r)
     ms_stats_free(&part);
     s->window_ns += r->window_ns;
     s->excl_ns += r->excl_ns;
+    if (s->is_mpi && r->agg.calls)
+        ms_ending_acc_event(&f->ending, r->region, r->site, (uint64_t)r->agg.last_end);
     uint64_t first = (uint64_t)r->agg.first_start, last = (uint64_t)r->agg.last_end;
     if (f->job->info.mode == MS_MODE_TRACE && r->agg.calls &&
         (!f->trace_summary || first < f->summary_first)) {
@@ -564,7 +566,7 @@ int ms_reduce_file(ms_reader *rd, ms_file_job *j, size_t file_index, ms_symboliz
     if (site_rc == 0)
         site_rc = locate_comms(&j->info.comms, rd, sym);
     if (site_rc == 0)
-        site_rc = ms_ending_resolve(&f.ending, f.has_events ? f.last_end : 0, rd, sym, &f.comms, j->info.rank,
+        site_rc = ms_ending_resolve(&f.ending, f.ending.has_last ? f.ending.last_end : 0, rd, sym, &f.comms, j->info.rank,
                                     j->info.size, &j->info.ending);
     if (site_rc != 0) {
         free_slots(&f);

@@ -79,6 +79,20 @@ static int waits_of(const ms_run *run, ms_run_end *out, size_t i)
                 continue;
             er->waits_for[er->nwaits++] = r;
         }
+    } else if (e->nreqs && ms_op_completes(m)) {
+        /* A request's peer: each rank its requests send to or receive
+         * from (a receive from any source names none). */
+        if (!(er->waits_for = malloc(e->nreqs * sizeof *er->waits_for)))
+            return -1;
+        int unnamed = 0;
+        for (uint32_t k = 0; k < e->nreqs; k++) {
+            if (e->reqs[k].peer >= 0 && e->reqs[k].peer != run->ranks[i].rank)
+                er->waits_for[er->nwaits++] = e->reqs[k].peer;
+            else
+                unnamed = 1;
+        }
+        if (m.cls == MS_OPC_COMPLETE_ANY || m.cls == MS_OPC_COMPLETE_SOME)
+            er->any = unnamed ? 2 : 1;
     } else if (e->peer >= 0 && e->peer != run->ranks[i].rank) {
         if (!(er->waits_for = malloc(sizeof *er->waits_for)))
             return -1;
@@ -86,7 +100,29 @@ static int waits_of(const ms_run *run, ms_run_end *out, size_t i)
     }
     if (er->nwaits > 1)
         qsort(er->waits_for, er->nwaits, sizeof *er->waits_for, cmp_i32);
+    uint32_t u = 0;
+    for (uint32_t k = 0; k < er->nwaits; k++)
+        if (u == 0 || er->waits_for[u - 1] != er->waits_for[k])
+            er->waits_for[u++] = er->waits_for[k];
+    er->nwaits = u;
     return 0;
+}
+
+/* A rank that waits for any one of its peers (MPI_Waitany, MPI_Waitsome)
+ * is held only while all of them wait, and one of its requests names none
+ * (any source, itself, not known): its edges count for cycles then. */
+static int held(const ms_run_end *out, const ms_run *run, const ms_end_rank *er)
+{
+    if (!er->any)
+        return 1;
+    if (er->any == 2)
+        return 0;
+    for (uint32_t k = 0; k < er->nwaits; k++) {
+        long w = ms_run_rank_index(run, er->waits_for[k]);
+        if (w < 0 || !out->ranks[w].waiting)
+            return 0;
+    }
+    return 1;
 }
 
 /* ---- cycles: strongly connected parts (Tarjan) ---- */
@@ -130,7 +166,8 @@ static void strongconnect(scc_ctx *c, size_t v)
     c->on_stack[v] = 1;
     const ms_end_rank *er = &c->out->ranks[v];
     int self = 0;
-    for (uint32_t k = 0; k < er->nwaits; k++) {
+    uint32_t nwaits = held(c->out, c->run, er) ? er->nwaits : 0;
+    for (uint32_t k = 0; k < nwaits; k++) {
         long w = ms_run_rank_index(c->run, er->waits_for[k]);
         if (w < 0 || !c->out->ranks[w].waiting)
             continue;

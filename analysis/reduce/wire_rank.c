@@ -8,8 +8,9 @@
  * build until the pair below carries it (sizes of LP64 machines). */
 #if UINTPTR_MAX == UINT64_MAX && defined(__LP64__)
 #define CARRIED(T, n) _Static_assert(sizeof(T) == (n), #T " changed: carry its new fields in " __FILE__)
-CARRIED(ms_rank_info, 552);
-CARRIED(ms_rank_ending, 104);
+CARRIED(ms_rank_info, 568);
+CARRIED(ms_rank_ending, 120);
+CARRIED(ms_end_req, 12);
 CARRIED(ms_clock_obs, 40);
 CARRIED(ms_clock_align, 128);
 CARRIED(ms_gpu_rank, 88);
@@ -208,6 +209,13 @@ static void put_ending(ms_pbuf *b, const ms_rank_ending *e)
     ms_wire_u32(b, e->last_op);
     ms_wire_str(b, e->last_site);
     ms_wire_u64(b, e->last_end_ns);
+    ms_wire_u32(b, e->req_count);
+    ms_wire_u64(b, e->nreqs);
+    for (uint32_t i = 0; i < e->nreqs; i++) {
+        ms_wire_u32(b, e->reqs[i].op);
+        ms_wire_i32(b, e->reqs[i].peer);
+        ms_wire_i32(b, e->reqs[i].tag);
+    }
 }
 
 static void get_ending(ms_wire_in *r, ms_rank_ending *e)
@@ -234,6 +242,17 @@ static void get_ending(ms_wire_in *r, ms_rank_ending *e)
     e->last_op = ms_wire_get_u32(r);
     e->last_site = ms_wire_get_str(r);
     e->last_end_ns = ms_wire_get_u64(r);
+    e->req_count = ms_wire_get_u32(r);
+    size_t nq = ms_wire_get_count(r, 12);
+    if (nq > MS_ENDING_REQS)
+        nq = 0;
+    if ((e->reqs = ms_wire_alloc(r, nq, sizeof *e->reqs)))
+        for (size_t i = 0; i < nq && ms_wire_ok(r); i++) {
+            e->reqs[i].op = ms_wire_get_u32(r);
+            e->reqs[i].peer = ms_wire_get_i32(r);
+            e->reqs[i].tag = ms_wire_get_i32(r);
+            e->nreqs = (uint32_t)(i + 1);
+        }
 }
 
 void ms_wire_put_rank_info(ms_pbuf *b, const ms_rank_info *in)

@@ -78,6 +78,41 @@ static void ms_end_call(char *buf, size_t cap, uint32_t op, int32_t peer, int32_
         snprintf(buf, cap, "%s(%s=%" PRId32 ", tag=%" PRId32 ")", fn, who, peer, tag);
 }
 
+/* A completion call's requests, as the calls that created them:
+ * " on MPI_Irecv(src=1, tag=5), MPI_Isend(dest=1, tag=5)"; "" for none. */
+static void ms_end_reqs(char *buf, size_t cap, const ms_rank_ending *e)
+{
+    size_t len = 0;
+    buf[0] = 0;
+    for (uint32_t k = 0; k < e->nreqs && len + 1 < cap; k++) {
+        char one[96];
+        if (k == 3 && e->nreqs > 4) {
+            snprintf(one, sizeof one, " and %" PRIu32 " more", e->nreqs - k);
+            k = e->nreqs;
+        } else if (e->reqs[k].op) {
+            char call[88];
+            const ms_end_req *q = &e->reqs[k];
+            ms_end_call(call, sizeof call, q->op, q->peer, q->tag);
+            if (q->peer < 0 && q->tag < 0 && ms_op_receives(ms_op_meaning_of_id(q->op)))
+                snprintf(call + strlen(call), sizeof call - strlen(call), "(src=any)");
+            snprintf(one, sizeof one, "%s%s", k ? ", " : " on ", call);
+        } else {
+            snprintf(one, sizeof one, "%sa request not seen created", k ? ", " : " on ");
+        }
+        snprintf(buf + len, cap - len, "%s", one);
+        len += strlen(buf + len);
+    }
+}
+
+/* The world rank the JSON's "peer" names: the call's, else its first
+ * request's; -1: none. */
+static int32_t ms_end_peer(const ms_rank_ending *e)
+{
+    if (e->peer >= 0 || !e->nreqs)
+        return e->peer;
+    return e->reqs[0].peer;
+}
+
 /* How long the rank had been in its call (or in none) when its ending
  * was written, s; -1: unknown. */
 static double ms_end_since_s(const ms_rank_ending *e)
@@ -170,10 +205,11 @@ static void rank_list(FILE *fp, const int32_t *v, size_t n)
 
 static void waiting_call(char *buf, size_t cap, const ms_rank_ending *e)
 {
-    char call[128], site[512];
+    char call[128], site[512], reqs[384];
     ms_end_call(call, sizeof call, e->op, e->peer, e->tag);
     ms_end_site(site, sizeof site, e->site);
-    snprintf(buf, cap, "%s at %s", call, site);
+    ms_end_reqs(reqs, sizeof reqs, e);
+    snprintf(buf, cap, "%s at %s%s", call, site, reqs);
 }
 
 /* What a rank others wait for was doing. */
@@ -330,6 +366,35 @@ static void json_str_or_null(FILE *fp, const char *s)
         fputs("null", fp);
 }
 
+/* ,"requests":[{"op","peer","tag"}, ...]: what a completion call waits on. */
+static void requests_json(FILE *fp, const ms_rank_ending *e)
+{
+    fputs(",\"requests\":[", fp);
+    for (uint32_t k = 0; k < e->nreqs; k++) {
+        const ms_end_req *q = &e->reqs[k];
+        const char *name = q->op ? ms_op_name(q->op) : NULL;
+        fputs(k ? ",{\"op\":" : "{\"op\":", fp);
+        if (name) {
+            char fn[64];
+            ms_mpi_function(fn, sizeof fn, name);
+            json_str_or_null(fp, fn);
+        } else {
+            fputs("null", fp);
+        }
+        fputs(",\"peer\":", fp);
+        if (q->peer >= 0)
+            fprintf(fp, "%" PRId32, q->peer);
+        else
+            fputs("null", fp);
+        fputs(",\"tag\":", fp);
+        if (q->tag >= 0)
+            fprintf(fp, "%" PRId32 "}", q->tag);
+        else
+            fputs("null}", fp);
+    }
+    fputc(']', fp);
+}
+
 int ms_report_ending_json(FILE *fp, const ms_run *run)
 {
     ms_run_end end;
@@ -366,8 +431,8 @@ int ms_report_ending_json(FILE *fp, const ms_run *run)
         fputs(",\"call_site\":", fp);
         json_str_or_null(fp, st == MS_END_FINISHED ? NULL : e->fault_site ? e->fault_site : e->site);
         fputs(",\"peer\":", fp);
-        if (name && e->peer >= 0)
-            fprintf(fp, "%" PRId32, e->peer);
+        if (name && ms_end_peer(e) >= 0)
+            fprintf(fp, "%" PRId32, ms_end_peer(e));
         else
             fputs("null", fp);
         double since = st == MS_END_FINISHED ? -1 : ms_end_since_s(e);
@@ -376,6 +441,8 @@ int ms_report_ending_json(FILE *fp, const ms_run *run)
             ms_json_put_num(fp, "since_s", since);
         else
             fputs("\"since_s\":null", fp);
+        if (name && e->nreqs)
+            requests_json(fp, e);
         fputc('}', fp);
     }
     fputs("],\n\"cycles\":[", fp);

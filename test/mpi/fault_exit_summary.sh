@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # fault_exit.sh with the ranks recording in summary mode
 # (MPISCOPE_MODE=summary): exit() without MPI_Finalize, MPI_Abort (also from
-# Fortran) and SIGSEGV keep every completed call, as in a trace; and every
-# run's logs say they were recorded in summary mode.
+# Fortran) and SIGSEGV keep every completed call, as in a trace, and the
+# Fortran MPI_Abort's Run ended names its code and line; and every run's
+# logs say they were recorded in summary mode.
 #
 #   fault_exit_summary.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh)
 dir=$3

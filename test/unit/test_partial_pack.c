@@ -109,6 +109,10 @@ static void make_file(ms_file_job *j, const char *dir, size_t i)
     in->ending.members = i ? calloc(i, sizeof *in->ending.members) : NULL;
     for (size_t k = 0; k < i; k++)
         in->ending.members[k] = (int32_t)(3 * k);
+    in->ending.nreqs = (uint32_t)(i % (MS_ENDING_REQS + 1));
+    in->ending.reqs = in->ending.nreqs ? calloc(in->ending.nreqs, sizeof *in->ending.reqs) : NULL;
+    for (uint32_t k = 0; k < in->ending.nreqs; k++)
+        in->ending.reqs[k] = (ms_end_req){.op = 5u + k, .peer = (int32_t)k - 1, .tag = (int32_t)(2 * k)};
     j->warnings.n = i;
     j->warnings.cap = i + 3;
     j->warnings.v = calloc(i + 3, sizeof(char *));
@@ -339,6 +343,10 @@ static void same_rank_info(const ms_rank_info *a, const ms_rank_info *b)
     same_str(a->ending.last_site, b->ending.last_site, "last site");
     for (uint32_t k = 0; k < a->ending.nmembers; k++)
         cr_assert_eq(a->ending.members[k], b->ending.members[k]);
+    SAME(*a, *b, ending.req_count);
+    SAME(*a, *b, ending.nreqs);
+    for (uint32_t k = 0; k < a->ending.nreqs; k++)
+        cr_assert(memcmp(&a->ending.reqs[k], &b->ending.reqs[k], sizeof a->ending.reqs[k]) == 0);
 }
 
 static void same_chan(const ms_p2p_chan *a, const ms_p2p_chan *b)

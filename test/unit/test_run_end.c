@@ -131,3 +131,47 @@ Test(run_end, a_fault_is_a_signal_and_sigterm_a_kill)
     cr_assert(!e.ranks[0].waiting && !e.ranks[1].waiting);
     ms_run_end_free(&e);
 }
+
+/* Rank r waits in a completion call on requests to the ranks `peers`. */
+static void waits_on(size_t r, const char *op, const int32_t *peers, uint32_t n)
+{
+    waits_in(r, op, -1, MS_ENDING_STUCK);
+    ms_rank_ending *e = &ranks[r].ending;
+    e->reqs = calloc(n, sizeof *e->reqs);
+    for (uint32_t k = 0; k < n; k++)
+        e->reqs[k] = (ms_end_req){.op = ms_op_id("irecv", 5), .peer = peers[k], .tag = 5};
+    e->nreqs = e->req_count = n;
+}
+
+Test(run_end, a_waitany_is_held_only_while_all_its_peers_wait)
+{
+    /* Rank 0 waits for any of ranks 1 and 2; rank 1 waits for rank 0;
+     * rank 2 computes: rank 2 may free rank 0, no deadlock. */
+    setup(3);
+    int32_t peers[2] = {1, 2}, zero = 0;
+    waits_on(0, "waitany", peers, 2);
+    waits_on(1, "wait", &zero, 1);
+    ms_run_end e;
+    cr_assert_eq(ms_run_end_make(&run, &e), 0);
+    cr_expect_eq(e.ranks[0].nwaits, 2);
+    cr_expect(e.ranks[0].any);
+    cr_expect_eq(e.ncycles, 0);
+    cr_assert_eq(e.nblocking, 1);
+    cr_expect_eq(e.blocking[0], 2);
+    ms_run_end_free(&e);
+    /* Rank 2 waits for rank 0 too: nobody can go on. */
+    waits_on(2, "wait", &zero, 1);
+    cr_assert_eq(ms_run_end_make(&run, &e), 0);
+    cr_assert_eq(e.ncycles, 1);
+    cr_expect_eq(e.cycle_len[0], 3);
+    ms_run_end_free(&e);
+    /* Rank 0's second request a receive from any source: anyone may
+     * free it. */
+    ranks[0].ending.reqs[1].peer = -1;
+    cr_assert_eq(ms_run_end_make(&run, &e), 0);
+    cr_expect_eq(e.ranks[0].any, 2);
+    cr_expect_eq(e.ncycles, 0);
+    ms_run_end_free(&e);
+    for (size_t i = 0; i < 3; i++)
+        free(ranks[i].ending.reqs);
+}

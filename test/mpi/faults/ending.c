@@ -10,6 +10,9 @@
  *   kill       rank 1 raises SIGKILL; the others as in abort
  *   deadlock   ranks 0 and 1 each wait in MPI_Recv for the other (tag 5);
  *              the others wait in MPI_Barrier
+ *   waitall    ranks 0 and 1 each post MPI_Irecv from the other (tag 5)
+ *              and MPI_Issend to it (tag 6), and wait in MPI_Waitall; the
+ *              others wait in MPI_Barrier
  *   spin       the last rank computes for ever; the others wait in
  *              MPI_Barrier
  *
@@ -24,7 +27,7 @@
 int main(int argc, char **argv)
 {
     if (argc != 3) {
-        fprintf(stderr, "usage: ending abort|segv|sigabrt|kill|deadlock|spin ITERS\n");
+        fprintf(stderr, "usage: ending abort|segv|sigabrt|kill|deadlock|waitall|spin ITERS\n");
         return 2;
     }
     const char *mode = argv[1];
@@ -41,6 +44,13 @@ int main(int argc, char **argv)
     if (strcmp(mode, "deadlock") == 0 && rank < 2) {
         int v = 0;
         MPI_Recv(&v, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE); /* line:recv */
+    } else if (strcmp(mode, "waitall") == 0 && rank < 2) {
+        int v = 0, w = rank;
+        MPI_Request r[2];
+        MPI_Status st[2];
+        MPI_Irecv(&v, 1, MPI_INT, 1 - rank, 5, MPI_COMM_WORLD, &r[0]);
+        MPI_Issend(&w, 1, MPI_INT, 1 - rank, 6, MPI_COMM_WORLD, &r[1]);
+        MPI_Waitall(2, r, st); /* line:waitall */
     } else if (strcmp(mode, "spin") == 0 && rank == size - 1) {
         volatile double s = 0;
         for (;;)
