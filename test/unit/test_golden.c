@@ -414,3 +414,37 @@ Test(golden, version_9_ending)
     ms_run_end_free(&e);
     ms_run_free(run);
 }
+
+/* Version 10 (an ending block names the requests a completion call waits
+ * on): test/mpi/faults/ending.c waitall 20 at 2 ranks under MPICH with
+ * MPISCOPE_HANG_S=1, interrupted (SIGINT) after 4 s, its program gone (the
+ * one warning). Each rank posted MPI_Irecv (tag 5) and MPI_Issend (tag 6)
+ * to the other and waits in MPI_Waitall: killed by SIGINT there, and the
+ * requests' peers close one cycle of both ranks, which nobody outside it
+ * blocks. */
+Test(golden, version_10)
+{
+    check_version(golden_dir("v10"), 1);
+}
+
+Test(golden, version_10_ending)
+{
+    ms_run *run;
+    cr_assert_eq(ms_reduce_dir(golden_dir("v10"), 1, &run), MS_REDUCE_OK);
+    cr_assert_eq(run->nranks, 2);
+    ms_run_end e;
+    cr_assert_eq(ms_run_end_make(run, &e), 0);
+    cr_assert_eq(e.n, 2);
+    cr_expect_eq(e.clean, 0);
+    for (int r = 0; r < 2; r++) {
+        cr_expect_eq(e.ranks[r].state, MS_END_KILLED, "rank %d killed", r);
+        cr_expect(e.ranks[r].waiting, "rank %d waited in MPI_Waitall", r);
+        cr_expect(e.ranks[r].nwaits == 1 && e.ranks[r].waits_for[0] == 1 - r, "rank %d waits for rank %d", r, 1 - r);
+    }
+    cr_expect_eq(e.ncycles, 1);
+    cr_expect(e.ncycles == 1 && e.cycle_len[0] == 2 && e.cycles[0][0] == 0 && e.cycles[0][1] == 1,
+              "the cycle is ranks 0 and 1");
+    cr_expect_eq(e.nblocking, 0);
+    ms_run_end_free(&e);
+    ms_run_free(run);
+}
