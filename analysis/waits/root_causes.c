@@ -585,8 +585,15 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
         rc = ms_xsort_finish(&r.starts) == 0 && ms_xsort_flatten(&r.starts) == 0 ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++)
         r.base[i + 1] = r.base[i] + r.count[i];
-    ms_spill_reader sr;
-    ms_spill_reader_init(&sr, &r.starts.file, 0, rc == 0 ? r.base[n] : 0, 256);
+    /* A reader per input: the backward walk takes the inputs in turn,
+     * each backward through its own starts. */
+    size_t sblk = (2u << 20) / sizeof(start) / n;
+    sblk = sblk < 64 ? 64 : sblk > 1024 ? 1024 : sblk;
+    ms_spill_reader *sr = calloc(n, sizeof *sr);
+    if (!sr)
+        rc = -1;
+    for (size_t i = 0; sr && i < n; i++)
+        ms_spill_reader_init(&sr[i], &r.starts.file, r.base[i], rc == 0 ? r.count[i] : 0, sblk);
     /* Backward: the costs. */
     ms_wx_order ord;
     int opened = 0;
@@ -603,7 +610,7 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
     size_t ri;
     int got = 0;
     while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1) {
-        const start *st = r.count[ri] ? ms_spill_get(&sr, r.base[ri] + --r.count[ri]) : NULL;
+        const start *st = r.count[ri] ? ms_spill_get(&sr[ri], --r.count[ri]) : NULL;
         if (!st) {
             rc = -1;
             break;
@@ -624,7 +631,9 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
         rc = -1;
     if (opened)
         ms_wx_order_close(&ord);
-    ms_spill_reader_free(&sr);
+    for (size_t i = 0; sr && i < n; i++)
+        ms_spill_reader_free(&sr[i]);
+    free(sr);
     /* What is still pending was passed to calls of other threads. */
     for (size_t i = 0; rc == 0 && i < r.pend_pool.n; i++)
         r.unexplained += *MS_POOL_AT(&r.pend_pool, double, i);
