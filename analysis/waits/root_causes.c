@@ -65,9 +65,7 @@ typedef struct rc {
     ms_omap accs;            /* (rank, kind, a << 32 | b) -> acc slot */
     ms_pool acc_pool;
     memo *memos;             /* per input */
-    ms_xsort starts;         /* per waiting call: where its stretch starts */
-    uint64_t *count;         /* per input: its first thread's waiting calls */
-    uint64_t *base;          /* per input: where its starts begin */
+    ms_spill_file *plans;    /* per input: its first thread's waiting calls' steps (step) */
     double unexplained;
     double launch;           /* waiting begun before every rank started */
     int nomem;
@@ -213,40 +211,77 @@ static double pend_take(rc_t *r, size_t ri, uint32_t ev)
     return v;
 }
 
-/* Waiting call x of input ri, cause input ci, stretch from t0: its cost
- * (its waiting and what was passed on to it) to C's places and waiting
- * calls. */
-static int charge(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, int64_t t0)
+/* What the backward pass does for a waiting call, as the forward pass
+ * found it from the call's profiles (each stretch is profiled once): a
+ * group of steps, per input in the order of its calls, read back
+ * backward; the group's last step says how many come before it. */
+enum step_what { STEP_PLACE, STEP_WAIT, STEP_END };
+
+typedef struct step {
+    double v;                /* place: its delay; wait: its share; end: the delay of all places */
+    uint32_t a, b;           /* place: ms_wx_place's; wait: a, its event */
+    uint8_t kind;            /* place: ms_wx_place's; end: 1 when the cost is charged, 0 unexplained */
+    uint8_t what;            /* enum step_what */
+    uint8_t pad[2];
+    uint32_t n;              /* end: the group's steps before it */
+} step;
+
+static int step_put(rc_t *r, size_t ri, const step *st)
 {
-    double wait = (double)(x->to - x->from), passed = pend_take(r, ri, x->ev);
-    if (profiles(r, ri, ci, x, t0) != 0)
+    if (ms_spill_file_put(&r->plans[ri], st) != 0) {
+        r->nomem = 1;
         return -1;
-    parts d = parts_of(r);
-    if (d.all <= 0) {
-        r->unexplained += wait + passed;
-        return 0;
     }
-    int32_t crank = r->in[ci].rank;
+    return 0;
+}
+
+/* The places' part of waiting call x's steps (input ri, profiles made,
+ * d their delay): each place's delay outside waiting. */
+static int plan_places(rc_t *r, size_t ri, const parts *d, uint32_t *nsteps)
+{
     for (size_t u = 0; u < r->pc.n; u++) {
         const ms_wx_place_ns *e = &r->pc.v[r->pc.used[u]];
-        double dl = place_delay(r, &d, e);
+        double dl = place_delay(r, d, e);
         /* Of an MPI call's, its part not waiting. */
         if (e->ns && e->wait_ns)
             dl *= 1.0 - (double)e->wait_ns / (double)e->ns;
         if (dl <= 0)
             continue;
-        acc *a = acc_of(r, crank, &e->p);
+        step st = {.v = dl, .a = e->p.a, .b = e->p.b, .kind = e->p.kind, .what = STEP_PLACE};
+        if (step_put(r, ri, &st) != 0)
+            return -1;
+        (*nsteps)++;
+    }
+    return 0;
+}
+
+/* Waiting call x of input ri, cause input ci, from its steps g[0..n) and
+ * their end e: its cost (its waiting and what was passed on to it) to
+ * C's places and waiting calls. */
+static int charge(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, const step *g, size_t n, const step *e)
+{
+    double wait = (double)(x->to - x->from), passed = pend_take(r, ri, x->ev);
+    if (!e->kind) {
+        r->unexplained += wait + passed;
+        return 0;
+    }
+    double all = e->v;
+    int32_t crank = r->in[ci].rank;
+    for (size_t u = 0; u < n; u++) {
+        if (g[u].what != STEP_PLACE)
+            continue;
+        ms_wx_place p = {.a = g[u].a, .b = g[u].b, .kind = g[u].kind};
+        double dl = g[u].v;
+        acc *a = acc_of(r, crank, &p);
         if (!a)
             return -1;
-        a->delay += memo_delay(r, ci, x->cause_at, &e->p, dl);
-        a->direct += wait * dl / d.all;
-        a->indirect += passed * dl / d.all;
+        a->delay += memo_delay(r, ci, x->cause_at, &p, dl);
+        a->direct += wait * dl / all;
+        a->indirect += passed * dl / all;
     }
-    for (size_t i = 0; i < r->pc.nwaits; i++) {
-        double share = wait_share(r, &d, &r->pc.waits[i]);
-        if (share > 0)
-            pend_add(r, ci, r->pc.waits[i].ev, (wait + passed) * share);
-    }
+    for (size_t u = 0; u < n; u++)
+        if (g[u].what == STEP_WAIT)
+            pend_add(r, ci, g[u].a, (wait + passed) * g[u].v);
     return r->nomem ? -1 : 0;
 }
 
@@ -301,20 +336,12 @@ static int causes_done(rc_t *r)
     return 0;
 }
 
-/* Where the stretch of input ri's j-th waiting call starts. */
-typedef struct start {
-    uint32_t ri;
-    uint32_t pad;
-    uint64_t j;
-    int64_t t0;
-} start;
-
-static int start_cmp(const void *a, const void *b)
+/* Steps each input's plan buffers, written and read (4 MiB for all
+ * inputs, two blocks when read; 64 to 1,024 each). */
+static size_t plan_block(size_t n)
 {
-    const start *x = a, *y = b;
-    if (x->ri != y->ri)
-        return x->ri < y->ri ? -1 : 1;
-    return x->j < y->j ? -1 : x->j > y->j;
+    size_t b = (2u << 20) / sizeof(step) / (n ? n : 1);
+    return b < 64 ? 64 : b > 1024 ? 1024 : b;
 }
 
 static int open_all(rc_t *r)
@@ -323,11 +350,11 @@ static int open_all(rc_t *r)
     r->lanes = calloc(r->n ? r->n : 1, sizeof *r->lanes);
     r->hint = calloc(r->n ? r->n : 1, sizeof *r->hint);
     r->memos = calloc(r->n ? r->n : 1, sizeof *r->memos);
-    r->count = calloc(r->n ? r->n : 1, sizeof *r->count);
-    r->base = calloc(r->n + 1, sizeof *r->base);
-    ms_xsort_init(&r->starts, sizeof(start), 4096, start_cmp);
-    if (!r->lanes || !r->hint || !r->memos || !r->count || !r->base)
+    r->plans = calloc(r->n ? r->n : 1, sizeof *r->plans);
+    if (!r->lanes || !r->hint || !r->memos || !r->plans)
         return -1;
+    for (size_t i = 0; i < r->n; i++)
+        ms_spill_file_init(&r->plans[i], sizeof(step), plan_block(r->n));
     for (size_t i = 0; i < r->n; i++) {
         if (ms_wx_lane_open(&r->in[i], &r->lanes[i], r->w->inst_file, i, blk) != 0)
             return -1;
@@ -349,9 +376,9 @@ static void close_all(rc_t *r)
     free(r->lanes);
     free(r->hint);
     free(r->memos);
-    free(r->count);
-    free(r->base);
-    ms_xsort_free(&r->starts);
+    for (size_t i = 0; r->plans && i < r->n; i++)
+        ms_spill_file_free(&r->plans[i]);
+    free(r->plans);
     ms_wx_profile_free(&r->pc);
     ms_wx_profile_free(&r->pr);
     ms_omap_free(&r->pend);
@@ -484,17 +511,21 @@ static int roots(rc_t *r, const ms_wx_opts *o)
         size_t ci = ms_wx_index_of_rank(r->in, r->n, x.cause);
         int32_t root = x.cause;
         int64_t t0 = sync[ri] < x.from ? sync[ri] : x.from;
-        start st = {.ri = (uint32_t)ri, .j = r->count[ri]++, .t0 = t0};
-        if (ms_xsort_add(&r->starts, &st) != 0) {
-            rc = -1;
-            break;
-        }
+        step end = {.what = STEP_END};
         if (ci != SIZE_MAX && ci != ri) {
             if (profiles(r, ri, ci, &x, t0) != 0) {
                 rc = -1;
                 break;
             }
             parts d = parts_of(r);
+            if (d.all > 0) {
+                end.kind = 1;
+                end.v = d.all;
+                if (plan_places(r, ri, &d, &end.n) != 0) {
+                    rc = -1;
+                    break;
+                }
+            }
             /* C's waiting made most of its delay: the root of the waiting
              * call that passed on the most. */
             double on = 0, best_share = 0;
@@ -506,12 +537,26 @@ static int roots(rc_t *r, const ms_wx_opts *o)
                     best_share = sh;
                     best = k;
                 }
+                if (end.kind && sh > 0) {
+                    step w = {.v = sh, .a = r->pc.waits[k].ev, .what = STEP_WAIT};
+                    if (step_put(r, ri, &w) != 0)
+                        break;
+                    end.n++;
+                }
+            }
+            if (r->nomem) {
+                rc = -1;
+                break;
             }
             if (on > 0.5 && best != SIZE_MAX) {
                 int32_t up = ring_find(&rings[ci], cap, r->pc.waits[best].ev);
                 if (up >= 0)
                     root = up;
             }
+        }
+        if (step_put(r, ri, &end) != 0) {
+            rc = -1;
+            break;
         }
         ring *g = &rings[ri];
         g->ev[g->at] = x.ev;
@@ -581,19 +626,21 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
     /* Forward: the roots, and where each stretch starts. */
     if (rc == 0)
         rc = roots(&r, o);
-    if (rc == 0)
-        rc = ms_xsort_finish(&r.starts) == 0 && ms_xsort_flatten(&r.starts) == 0 ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++)
-        r.base[i + 1] = r.base[i] + r.count[i];
+        rc = ms_spill_file_flush(&r.plans[i]);
     /* A reader per input: the backward walk takes the inputs in turn,
-     * each backward through its own starts. */
-    size_t sblk = (2u << 20) / sizeof(start) / n;
-    sblk = sblk < 64 ? 64 : sblk > 1024 ? 1024 : sblk;
+     * each backward through its own steps. */
     ms_spill_reader *sr = calloc(n, sizeof *sr);
-    if (!sr)
+    uint64_t *left = calloc(n, sizeof *left);
+    step *g = NULL;
+    size_t gcap = 0;
+    if (!sr || !left)
         rc = -1;
-    for (size_t i = 0; sr && i < n; i++)
-        ms_spill_reader_init(&sr[i], &r.starts.file, r.base[i], rc == 0 ? r.count[i] : 0, sblk);
+    for (size_t i = 0; sr && left && i < n; i++) {
+        left[i] = rc == 0 ? r.plans[i].n : 0;
+        ms_spill_reader_init(&sr[i], &r.plans[i], 0, left[i], plan_block(n));
+        ms_spill_reader_keep_two(&sr[i]);
+    }
     /* Backward: the costs. */
     ms_wx_order ord;
     int opened = 0;
@@ -610,12 +657,14 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
     size_t ri;
     int got = 0;
     while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1) {
-        const start *st = r.count[ri] ? ms_spill_get(&sr[ri], --r.count[ri]) : NULL;
-        if (!st) {
+        const step *pe = left[ri] ? ms_spill_get(&sr[ri], --left[ri]) : NULL;
+        if (!pe || pe->what != STEP_END || pe->n > left[ri]) {
             rc = -1;
             break;
         }
-        int64_t t0 = st->t0;
+        step e = *pe;
+        size_t ng = e.n;
+        left[ri] -= ng;
         size_t ci = ms_wx_index_of_rank(in, n, x.cause);
         if (x.from < started) {
             r.launch += (double)(x.to - x.from) + pend_take(&r, ri, x.ev);
@@ -625,7 +674,20 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
             r.unexplained += (double)(x.to - x.from) + pend_take(&r, ri, x.ev);
             continue;
         }
-        rc = charge(&r, ri, ci, &x, t0);
+        if (ms_grow((void **)&g, &gcap, ng ? ng : 1, sizeof *g) != 0) {
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < ng; k++) {
+            const step *q = ms_spill_get(&sr[ri], left[ri] + k);
+            if (!q) {
+                rc = -1;
+                break;
+            }
+            g[k] = *q;
+        }
+        if (rc == 0)
+            rc = charge(&r, ri, ci, &x, g, ng, &e);
     }
     if (rc == 0 && got < 0)
         rc = -1;
@@ -634,6 +696,8 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
     for (size_t i = 0; sr && i < n; i++)
         ms_spill_reader_free(&sr[i]);
     free(sr);
+    free(left);
+    free(g);
     /* What is still pending was passed to calls of other threads. */
     for (size_t i = 0; rc == 0 && i < r.pend_pool.n; i++)
         r.unexplained += *MS_POOL_AT(&r.pend_pool, double, i);
