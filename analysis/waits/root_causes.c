@@ -25,7 +25,10 @@
  *
  * A forward pass names each waiting call's root rank: C's, unless C's
  * waiting is the larger part of its delay; then the root of C's waiting
- * call that passed on the most. */
+ * call that passed on the most. It profiles each stretch once: what the
+ * backward pass needs of the profiles (each place's delay, each waiting
+ * call's share) is kept per waiting call, on disk past the memory share,
+ * and read back backward. */
 #include "waits_internal.h"
 
 #include <stdlib.h>
@@ -66,6 +69,9 @@ typedef struct rc {
     ms_pool acc_pool;
     memo *memos;             /* per input */
     ms_spill_file *plans;    /* per input: its first thread's waiting calls' steps (step) */
+    ms_omap place_ids;       /* (kind, a, b) -> index in places */
+    ms_wx_place *places;     /* the places of the steps */
+    size_t nplaces, places_cap;
     double unexplained;
     double launch;           /* waiting begun before every rank started */
     int nomem;
@@ -219,12 +225,28 @@ enum step_what { STEP_PLACE, STEP_WAIT, STEP_END };
 
 typedef struct step {
     double v;                /* place: its delay; wait: its share; end: the delay of all places */
-    uint32_t a, b;           /* place: ms_wx_place's; wait: a, its event */
-    uint8_t kind;            /* place: ms_wx_place's; end: 1 when the cost is charged, 0 unexplained */
-    uint8_t what;            /* enum step_what */
-    uint8_t pad[2];
-    uint32_t n;              /* end: the group's steps before it */
+    uint32_t x;              /* place: its index in places; wait: its event; end: the group's steps before it */
+    uint16_t what;           /* enum step_what */
+    uint16_t charged;        /* end: 1 when the cost is charged, 0 unexplained */
 } step;
+
+/* The index of place p among the places of the steps (a new one added).
+ * UINT32_MAX when out of memory. */
+static uint32_t place_id(rc_t *r, const ms_wx_place *p)
+{
+    ms_okey k = {.a = p->kind, .b = p->a, .c = p->b};
+    uint32_t s = ms_omap_get(&r->place_ids, &k);
+    if (s != UINT32_MAX)
+        return s;
+    if (r->nplaces >= UINT32_MAX - 1 ||
+        ms_grow((void **)&r->places, &r->places_cap, r->nplaces + 1, sizeof *r->places) != 0 ||
+        ms_omap_put(&r->place_ids, &k, (uint32_t)r->nplaces) != 0) {
+        r->nomem = 1;
+        return UINT32_MAX;
+    }
+    r->places[r->nplaces] = *p;
+    return (uint32_t)r->nplaces++;
+}
 
 static int step_put(rc_t *r, size_t ri, const step *st)
 {
@@ -247,8 +269,8 @@ static int plan_places(rc_t *r, size_t ri, const parts *d, uint32_t *nsteps)
             dl *= 1.0 - (double)e->wait_ns / (double)e->ns;
         if (dl <= 0)
             continue;
-        step st = {.v = dl, .a = e->p.a, .b = e->p.b, .kind = e->p.kind, .what = STEP_PLACE};
-        if (step_put(r, ri, &st) != 0)
+        step st = {.v = dl, .x = place_id(r, &e->p), .what = STEP_PLACE};
+        if (st.x == UINT32_MAX || step_put(r, ri, &st) != 0)
             return -1;
         (*nsteps)++;
     }
@@ -261,7 +283,7 @@ static int plan_places(rc_t *r, size_t ri, const parts *d, uint32_t *nsteps)
 static int charge(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, const step *g, size_t n, const step *e)
 {
     double wait = (double)(x->to - x->from), passed = pend_take(r, ri, x->ev);
-    if (!e->kind) {
+    if (!e->charged) {
         r->unexplained += wait + passed;
         return 0;
     }
@@ -270,7 +292,9 @@ static int charge(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, const 
     for (size_t u = 0; u < n; u++) {
         if (g[u].what != STEP_PLACE)
             continue;
-        ms_wx_place p = {.a = g[u].a, .b = g[u].b, .kind = g[u].kind};
+        if (g[u].x >= r->nplaces)
+            return -1;
+        ms_wx_place p = r->places[g[u].x];
         double dl = g[u].v;
         acc *a = acc_of(r, crank, &p);
         if (!a)
@@ -281,7 +305,7 @@ static int charge(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, const 
     }
     for (size_t u = 0; u < n; u++)
         if (g[u].what == STEP_WAIT)
-            pend_add(r, ci, g[u].a, (wait + passed) * g[u].v);
+            pend_add(r, ci, g[u].x, (wait + passed) * g[u].v);
     return r->nomem ? -1 : 0;
 }
 
@@ -336,8 +360,8 @@ static int causes_done(rc_t *r)
     return 0;
 }
 
-/* Steps each input's plan buffers, written and read (4 MiB for all
- * inputs, two blocks when read; 64 to 1,024 each). */
+/* Steps each input's plan buffers, 64 to 1,024: 2 MiB for all inputs'
+ * write buffers, 4 MiB for their readers' two blocks. */
 static size_t plan_block(size_t n)
 {
     size_t b = (2u << 20) / sizeof(step) / (n ? n : 1);
@@ -379,6 +403,8 @@ static void close_all(rc_t *r)
     for (size_t i = 0; r->plans && i < r->n; i++)
         ms_spill_file_free(&r->plans[i]);
     free(r->plans);
+    ms_omap_free(&r->place_ids);
+    free(r->places);
     ms_wx_profile_free(&r->pc);
     ms_wx_profile_free(&r->pr);
     ms_omap_free(&r->pend);
@@ -519,9 +545,9 @@ static int roots(rc_t *r, const ms_wx_opts *o)
             }
             parts d = parts_of(r);
             if (d.all > 0) {
-                end.kind = 1;
+                end.charged = 1;
                 end.v = d.all;
-                if (plan_places(r, ri, &d, &end.n) != 0) {
+                if (plan_places(r, ri, &d, &end.x) != 0) {
                     rc = -1;
                     break;
                 }
@@ -537,11 +563,11 @@ static int roots(rc_t *r, const ms_wx_opts *o)
                     best_share = sh;
                     best = k;
                 }
-                if (end.kind && sh > 0) {
-                    step w = {.v = sh, .a = r->pc.waits[k].ev, .what = STEP_WAIT};
+                if (end.charged && sh > 0) {
+                    step w = {.v = sh, .x = r->pc.waits[k].ev, .what = STEP_WAIT};
                     if (step_put(r, ri, &w) != 0)
                         break;
-                    end.n++;
+                    end.x++;
                 }
             }
             if (r->nomem) {
@@ -658,12 +684,12 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
     int got = 0;
     while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1) {
         const step *pe = left[ri] ? ms_spill_get(&sr[ri], --left[ri]) : NULL;
-        if (!pe || pe->what != STEP_END || pe->n > left[ri]) {
+        if (!pe || pe->what != STEP_END || pe->x > left[ri]) {
             rc = -1;
             break;
         }
         step e = *pe;
-        size_t ng = e.n;
+        size_t ng = e.x;
         left[ri] -= ng;
         size_t ci = ms_wx_index_of_rank(in, n, x.cause);
         if (x.from < started) {
