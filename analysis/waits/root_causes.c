@@ -71,6 +71,8 @@ typedef struct rc {
     ms_spill_file *plans;    /* per input: its first thread's waiting calls' steps (step) */
     ms_omap place_ids;       /* (kind, a, b) -> index in places */
     ms_wx_place *places;     /* the places of the steps */
+    double *ex;              /* per slot of pc: C's time there beyond R's */
+    size_t ex_cap;
     size_t nplaces, places_cap;
     double unexplained;
     double launch;           /* waiting begun before every rank started */
@@ -99,23 +101,37 @@ typedef struct parts {
     double ex_out;           /* the places outside MPI: their excess summed */
 } parts;
 
+/* C's time at place e (of pc) beyond R's, as parts_of found it. */
 static double excess(const rc_t *r, const ms_wx_place_ns *e)
 {
-    double c = (double)e->ns, w = (double)ms_wx_profile_get(&r->pr, &e->p);
-    return c > w ? c - w : 0;
+    return r->ex[e - r->pc.v];
 }
 
-static parts parts_of(const rc_t *r)
+/* The parts of the profiles just made, each place's excess kept in r->ex
+ * (by its slot in pc). r->nomem when out of memory. */
+static parts parts_of(rc_t *r)
 {
     parts d = {0};
     double c = (double)r->pc.out_ns, w = (double)r->pr.out_ns;
     d.out = c > w ? c - w : 0;
+    if (r->ex_cap < r->pc.cap) {
+        double *v = realloc(r->ex, r->pc.cap * sizeof *v);
+        if (!v) {
+            r->nomem = 1;
+            return d;
+        }
+        r->ex = v;
+        r->ex_cap = r->pc.cap;
+    }
     for (size_t u = 0; u < r->pc.n; u++) {
         const ms_wx_place_ns *e = &r->pc.v[r->pc.used[u]];
+        double ec = (double)e->ns, ew = (double)ms_wx_profile_get(&r->pr, &e->p);
+        double x = ec > ew ? ec - ew : 0;
+        r->ex[r->pc.used[u]] = x;
         if (e->p.kind == MS_WX_CAUSE_MPI)
-            d.mpi += excess(r, e);
+            d.mpi += x;
         else
-            d.ex_out += excess(r, e);
+            d.ex_out += x;
     }
     d.all = d.out + d.mpi;
     return d;
@@ -404,6 +420,7 @@ static void close_all(rc_t *r)
         ms_spill_file_free(&r->plans[i]);
     free(r->plans);
     ms_omap_free(&r->place_ids);
+    free(r->ex);
     free(r->places);
     ms_wx_profile_free(&r->pc);
     ms_wx_profile_free(&r->pr);
@@ -544,6 +561,10 @@ static int roots(rc_t *r, const ms_wx_opts *o)
                 break;
             }
             parts d = parts_of(r);
+            if (r->nomem) {
+                rc = -1;
+                break;
+            }
             if (d.all > 0) {
                 end.charged = 1;
                 end.v = d.all;
