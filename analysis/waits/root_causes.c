@@ -40,6 +40,9 @@
 #include "profile.h"
 #include "xsort.h"
 
+/* Places of the steps found without their table, by a hash. */
+#define PLACE_CACHE 256
+
 /* A (rank, place)'s sums. */
 typedef struct acc {
     ms_wx_place p;
@@ -71,6 +74,7 @@ typedef struct rc {
     ms_spill_file *plans;    /* per input: its first thread's waiting calls' steps (step) */
     ms_omap place_ids;       /* (kind, a, b) -> index in places */
     ms_wx_place *places;     /* the places of the steps */
+    uint32_t place_cache[PLACE_CACHE];  /* indices in places (any value: checked) */
     double *ex;              /* per slot of pc: C's time there beyond R's */
     size_t ex_cap;
     size_t nplaces, places_cap;
@@ -250,10 +254,18 @@ typedef struct step {
  * UINT32_MAX when out of memory. */
 static uint32_t place_id(rc_t *r, const ms_wx_place *p)
 {
+    /* The places seen last, by a hash, before the table. */
+    size_t h = (size_t)(((uint64_t)p->a * 0x9e3779b97f4a7c15ull ^ (uint64_t)p->b * 0xc2b2ae3d27d4eb4full ^ p->kind) >>
+                        56) % PLACE_CACHE;
+    uint32_t c = r->place_cache[h];
+    if (c < r->nplaces && r->places[c].a == p->a && r->places[c].b == p->b && r->places[c].kind == p->kind)
+        return c;
     ms_okey k = {.a = p->kind, .b = p->a, .c = p->b};
     uint32_t s = ms_omap_get(&r->place_ids, &k);
-    if (s != UINT32_MAX)
+    if (s != UINT32_MAX) {
+        r->place_cache[h] = s;
         return s;
+    }
     if (r->nplaces >= UINT32_MAX - 1 ||
         ms_grow((void **)&r->places, &r->places_cap, r->nplaces + 1, sizeof *r->places) != 0 ||
         ms_omap_put(&r->place_ids, &k, (uint32_t)r->nplaces) != 0) {
@@ -261,6 +273,7 @@ static uint32_t place_id(rc_t *r, const ms_wx_place *p)
         return UINT32_MAX;
     }
     r->places[r->nplaces] = *p;
+    r->place_cache[h] = (uint32_t)r->nplaces;
     return (uint32_t)r->nplaces++;
 }
 
