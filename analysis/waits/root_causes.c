@@ -38,7 +38,6 @@
 #include "omap.h"
 #include "order.h"
 #include "profile.h"
-#include "xsort.h"
 
 /* Places of the steps found without their table, by a hash. */
 #define PLACE_CACHE 256
@@ -683,7 +682,7 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
         return 0;
     rc_t r = {.in = in, .n = n, .w = w};
     int rc = open_all(&r);
-    /* Forward: the roots, and where each stretch starts. */
+    /* Forward: the roots, and each waiting call's steps. */
     if (rc == 0)
         rc = roots(&r, o);
     for (size_t i = 0; rc == 0 && i < n; i++)
