@@ -92,11 +92,11 @@ static int flatten(ms_wx_lane *l)
     return rc;
 }
 
-/* Records each of the walk's readers holds: 16 MiB for the three readers
- * of every rank together, 64 to 1,024 each. */
+/* Records each block of the walk's readers holds: 16 MiB for the two
+ * blocks of the three readers of every rank together, 64 to 1,024 each. */
 size_t ms_wx_lane_block(size_t nranks)
 {
-    size_t per = (16u << 20) / (sizeof(ms_wx_span) + sizeof(ms_wx_piece) + sizeof(ms_wx_instance)) / (nranks ? nranks : 1);
+    size_t per = (8u << 20) / (sizeof(ms_wx_span) + sizeof(ms_wx_piece) + sizeof(ms_wx_instance)) / (nranks ? nranks : 1);
     return per < 64 ? 64 : per > 1024 ? 1024 : per;
 }
 
@@ -115,6 +115,10 @@ int ms_wx_lane_open_thread(const ms_wx_input *in, ms_wx_lane *l, const ms_wx_ins
     l->npieces = (size_t)l->pieces_file.n;
     ms_spill_reader_init(&l->pieces, &l->pieces_file, 0, l->npieces, blk);
     ms_spill_reader_init(&l->inst, &f->f, f->off[ri], f->off[ri + 1] - f->off[ri], blk);
+    /* The walks go back and forth over the edges of blocks. */
+    ms_spill_reader_keep_two(&l->mpi);
+    ms_spill_reader_keep_two(&l->pieces);
+    ms_spill_reader_keep_two(&l->inst);
     l->piece_hint = l->npieces;
     return 0;
 }

@@ -97,8 +97,9 @@ static inline ms_wx_piece ms_wx_piece_at(ms_wx_lane *l, size_t i)
     return *p;
 }
 
-/* Records each reader holds when nranks lanes are open at once (16 MiB
- * for all of them together, 64 to 1,024 each). */
+/* Records each block of a reader holds when nranks lanes are open at once
+ * (16 MiB for all of them together, two blocks a reader, 64 to 1,024
+ * records a block). */
 size_t ms_wx_lane_block(size_t nranks);
 
 /* Open the lane of the first thread of input in (index ri of f's waiting

@@ -4,30 +4,35 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Does input i come before input j? */
-static int before(const ms_wx_order *o, size_t i, size_t j)
+typedef struct ms_wx_order_key key;
+
+/* Does key x come before key y? */
+static inline int before(int backward, const key *x, const key *y)
 {
-    int64_t a = o->head[i].to, b = o->head[j].to;
-    if (a != b)
-        return o->backward ? a > b : a < b;
-    return o->backward ? i > j : i < j;
+    if (x->to != y->to)
+        return backward ? x->to > y->to : x->to < y->to;
+    return backward ? x->i > y->i : x->i < y->i;
 }
 
+/* The key at k moved down to its place (the keys held in the heap: no
+ * look into the heads). */
 static void sift(ms_wx_order *o, size_t k)
 {
+    key *h = o->heap, t = h[k];
+    size_t n = o->nheap;
+    int bw = o->backward;
     for (;;) {
-        size_t l = 2 * k + 1, r = l + 1, m = k;
-        if (l < o->nheap && before(o, o->heap[l], o->heap[m]))
-            m = l;
-        if (r < o->nheap && before(o, o->heap[r], o->heap[m]))
-            m = r;
-        if (m == k)
-            return;
-        size_t t = o->heap[k];
-        o->heap[k] = o->heap[m];
-        o->heap[m] = t;
+        size_t l = 2 * k + 1, m = l;
+        if (l >= n)
+            break;
+        if (l + 1 < n && before(bw, &h[l + 1], &h[l]))
+            m = l + 1;
+        if (!before(bw, &h[m], &t))
+            break;
+        h[k] = h[m];
         k = m;
     }
+    h[k] = t;
 }
 
 /* Input i's next call of the first thread into head[i]: 1, 0 when none
@@ -69,7 +74,7 @@ int ms_wx_order_open(ms_wx_order *o, const ms_wx_inst_file *f, size_t n, int bac
         if (rc < 0)
             return -1;
         if (rc)
-            o->heap[o->nheap++] = i;
+            o->heap[o->nheap++] = (key){.to = o->head[i].to, .i = i};
     }
     for (size_t k = o->nheap / 2; k-- > 0;)
         sift(o, k);
@@ -82,7 +87,7 @@ int ms_wx_order_next(ms_wx_order *o, ms_wx_instance *x, size_t *ri)
         return -1;
     if (!o->nheap)
         return 0;
-    size_t i = o->heap[0];
+    size_t i = o->heap[0].i;
     *x = o->head[i];
     *ri = i;
     int rc = advance(o, i);
@@ -92,7 +97,10 @@ int ms_wx_order_next(ms_wx_order *o, ms_wx_instance *x, size_t *ri)
     }
     if (!rc)
         o->heap[0] = o->heap[--o->nheap];
-    sift(o, 0);
+    else
+        o->heap[0].to = o->head[i].to;
+    if (o->nheap)
+        sift(o, 0);
     return 1;
 }
 

@@ -17,7 +17,11 @@ typedef struct ms_wx_order {
     uint64_t *left;           /* per input: calls not yet taken */
     ms_wx_instance *head;     /* per input: its next */
     uint8_t *live;            /* per input: head holds a call */
-    size_t *heap, nheap;
+    struct ms_wx_order_key {
+        int64_t to;           /* head[i].to */
+        size_t i;
+    } *heap;                  /* the inputs with a head, their keys in the heap */
+    size_t nheap;
     int backward;
     int failed;
 } ms_wx_order;

@@ -97,7 +97,7 @@ static int profile_add(ms_wx_profile *p, const ms_wx_place *x, uint64_t ns, uint
     return 0;
 }
 
-static int profile_piece(void *ctx, const ms_wx_place *x, int is_wait, uint32_t ev, int64_t lo, int64_t hi)
+int ms_wx_profile_piece(void *ctx, const ms_wx_place *x, int is_wait, uint32_t ev, int64_t lo, int64_t hi)
 {
     ms_wx_profile *p = ctx;
     uint64_t ns = (uint64_t)(hi - lo);
@@ -124,7 +124,7 @@ static int profile_piece(void *ctx, const ms_wx_place *x, int is_wait, uint32_t 
 int ms_wx_profile_stretch(ms_wx_lane *l, size_t *hint, int64_t a, int64_t b, ms_wx_profile *p)
 {
     ms_wx_profile_clear(p);
-    return ms_wx_walk_stretch(l, hint, a, b, profile_piece, p);
+    return ms_wx_walk_stretch(l, hint, a, b, ms_wx_profile_piece, p);
 }
 
 /* [lo, hi) outside MPI between the calls of regions before and after:

@@ -70,6 +70,10 @@ typedef int (*ms_wx_piece_fn)(void *ctx, const ms_wx_place *x, int is_wait, uint
  * -1 (fn's error, a read error). */
 int ms_wx_walk_stretch(ms_wx_lane *l, size_t *hint, int64_t a, int64_t b, ms_wx_piece_fn fn, void *ctx);
 
+/* The piece function that sums into profile ctx (ms_wx_profile *): for
+ * walks that do more than profile. */
+int ms_wx_profile_piece(void *ctx, const ms_wx_place *x, int is_wait, uint32_t ev, int64_t lo, int64_t hi);
+
 /* Lane l over [a, b) into p (cleared first). 0, or -1. */
 int ms_wx_profile_stretch(ms_wx_lane *l, size_t *hint, int64_t a, int64_t b, ms_wx_profile *p);
 

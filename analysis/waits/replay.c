@@ -73,7 +73,11 @@ typedef struct replay {
     ms_wx_sums *sums;
     ms_xsort_iter *it;     /* per input */
     hend *head;            /* per input: its next end */
-    size_t *heap, nheap;
+    struct hkey {
+        int64_t entry;     /* head[i].e.entry */
+        size_t i;
+    } *heap;               /* the inputs with a head, their keys in the heap */
+    size_t nheap;
     ms_omap chans, groups, seqs;
     ms_pool chan_pool, group_pool;
     ms_xsort cands;        /* the candidate waits */
@@ -412,31 +416,33 @@ static int coll(replay *r, const hend *h)
 
 /* ---- the merge of the inputs' ends ---- */
 
-static int head_less(const replay *r, size_t a, size_t b)
+/* Whether input x's head comes before input y's: by entry, then input
+ * (an input has one head). */
+static inline int head_less(const struct hkey *x, const struct hkey *y)
 {
-    const hend *x = &r->head[a], *y = &r->head[b];
-    if (x->e.entry != y->e.entry)
-        return x->e.entry < y->e.entry;
-    if (a != b)
-        return a < b;
-    return x->e.seq < y->e.seq;
+    if (x->entry != y->entry)
+        return x->entry < y->entry;
+    return x->i < y->i;
 }
 
+/* The key at i moved down to its place (the keys held in the heap: no
+ * look into the heads). */
 static void heap_sift(replay *r, size_t i)
 {
+    struct hkey *h = r->heap, t = h[i];
+    size_t n = r->nheap;
     for (;;) {
-        size_t l = 2 * i + 1, rt = l + 1, m = i;
-        if (l < r->nheap && head_less(r, r->heap[l], r->heap[m]))
-            m = l;
-        if (rt < r->nheap && head_less(r, r->heap[rt], r->heap[m]))
-            m = rt;
-        if (m == i)
-            return;
-        size_t t = r->heap[i];
-        r->heap[i] = r->heap[m];
-        r->heap[m] = t;
+        size_t l = 2 * i + 1, m = l;
+        if (l >= n)
+            break;
+        if (l + 1 < n && head_less(&h[l + 1], &h[l]))
+            m = l + 1;
+        if (!head_less(&h[m], &t))
+            break;
+        h[i] = h[m];
         i = m;
     }
+    h[i] = t;
 }
 
 /* Input ri's next end into head[ri], moved; 1, 0 at its end, -1 on error. */
@@ -566,12 +572,12 @@ int ms_wx_replay(const ms_wx_input *in, size_t n, ms_waits *w, ms_wx_sums *sums)
         if (got < 0)
             rc = -1;
         else if (got)
-            r.heap[r.nheap++] = i;
+            r.heap[r.nheap++] = (struct hkey){.entry = r.head[i].e.entry, .i = i};
     }
     for (size_t i = r.nheap / 2; rc == 0 && i-- > 0;)
         heap_sift(&r, i);
     while (rc == 0 && r.nheap) {
-        size_t ri = r.heap[0];
+        size_t ri = r.heap[0].i;
         hend h = r.head[ri];
         rc = h.e.kind == MS_WX_END_COLL ? coll(&r, &h) : p2p(&r, &h);
         int got = rc == 0 ? advance(&r, ri) : -1;
@@ -579,7 +585,10 @@ int ms_wx_replay(const ms_wx_input *in, size_t n, ms_waits *w, ms_wx_sums *sums)
             rc = -1;
         else if (!got)
             r.heap[0] = r.heap[--r.nheap];
-        heap_sift(&r, 0);
+        else
+            r.heap[0].entry = r.head[ri].e.entry;
+        if (r.nheap)
+            heap_sift(&r, 0);
     }
     if (rc == 0) {
         leftovers(&r);

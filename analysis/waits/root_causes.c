@@ -25,7 +25,10 @@
  *
  * A forward pass names each waiting call's root rank: C's, unless C's
  * waiting is the larger part of its delay; then the root of C's waiting
- * call that passed on the most. */
+ * call that passed on the most. It profiles each stretch once: what the
+ * backward pass needs of the profiles (each place's delay, each waiting
+ * call's share) is kept per waiting call, on disk past the memory share,
+ * and read back backward. */
 #include "waits_internal.h"
 
 #include <stdlib.h>
@@ -35,7 +38,9 @@
 #include "omap.h"
 #include "order.h"
 #include "profile.h"
-#include "xsort.h"
+
+/* Places of the steps found without their table, by a hash. */
+#define PLACE_CACHE 256
 
 /* A (rank, place)'s sums. */
 typedef struct acc {
@@ -65,9 +70,13 @@ typedef struct rc {
     ms_omap accs;            /* (rank, kind, a << 32 | b) -> acc slot */
     ms_pool acc_pool;
     memo *memos;             /* per input */
-    ms_xsort starts;         /* per waiting call: where its stretch starts */
-    uint64_t *count;         /* per input: its first thread's waiting calls */
-    uint64_t *base;          /* per input: where its starts begin */
+    ms_spill_file *plans;    /* per input: its first thread's waiting calls' steps (step) */
+    ms_omap place_ids;       /* (kind, a, b) -> index in places */
+    ms_wx_place *places;     /* the places of the steps */
+    uint32_t place_cache[PLACE_CACHE];  /* indices in places (any value: checked) */
+    double *ex;              /* per slot of pc: C's time there beyond R's */
+    size_t ex_cap;
+    size_t nplaces, places_cap;
     double unexplained;
     double launch;           /* waiting begun before every rank started */
     int nomem;
@@ -95,23 +104,37 @@ typedef struct parts {
     double ex_out;           /* the places outside MPI: their excess summed */
 } parts;
 
+/* C's time at place e (of pc) beyond R's, as parts_of found it. */
 static double excess(const rc_t *r, const ms_wx_place_ns *e)
 {
-    double c = (double)e->ns, w = (double)ms_wx_profile_get(&r->pr, &e->p);
-    return c > w ? c - w : 0;
+    return r->ex[e - r->pc.v];
 }
 
-static parts parts_of(const rc_t *r)
+/* The parts of the profiles just made, each place's excess kept in r->ex
+ * (by its slot in pc). r->nomem when out of memory. */
+static parts parts_of(rc_t *r)
 {
     parts d = {0};
     double c = (double)r->pc.out_ns, w = (double)r->pr.out_ns;
     d.out = c > w ? c - w : 0;
+    if (r->ex_cap < r->pc.cap) {
+        double *v = realloc(r->ex, r->pc.cap * sizeof *v);
+        if (!v) {
+            r->nomem = 1;
+            return d;
+        }
+        r->ex = v;
+        r->ex_cap = r->pc.cap;
+    }
     for (size_t u = 0; u < r->pc.n; u++) {
         const ms_wx_place_ns *e = &r->pc.v[r->pc.used[u]];
+        double ec = (double)e->ns, ew = (double)ms_wx_profile_get(&r->pr, &e->p);
+        double x = ec > ew ? ec - ew : 0;
+        r->ex[r->pc.used[u]] = x;
         if (e->p.kind == MS_WX_CAUSE_MPI)
-            d.mpi += excess(r, e);
+            d.mpi += x;
         else
-            d.ex_out += excess(r, e);
+            d.ex_out += x;
     }
     d.all = d.out + d.mpi;
     return d;
@@ -213,40 +236,104 @@ static double pend_take(rc_t *r, size_t ri, uint32_t ev)
     return v;
 }
 
-/* Waiting call x of input ri, cause input ci, stretch from t0: its cost
- * (its waiting and what was passed on to it) to C's places and waiting
- * calls. */
-static int charge(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, int64_t t0)
+/* What the backward pass does for a waiting call, as the forward pass
+ * found it from the call's profiles (each stretch is profiled once): a
+ * group of steps, per input in the order of its calls, read back
+ * backward; the group's last step says how many come before it. */
+enum step_what { STEP_PLACE, STEP_WAIT, STEP_END };
+
+typedef struct step {
+    double v;                /* place: its delay; wait: its share; end: the delay of all places */
+    uint32_t x;              /* place: its index in places; wait: its event; end: the group's steps before it */
+    uint16_t what;           /* enum step_what */
+    uint16_t charged;        /* end: 1 when the cost is charged, 0 unexplained */
+} step;
+
+/* The index of place p among the places of the steps (a new one added).
+ * UINT32_MAX when out of memory. */
+static uint32_t place_id(rc_t *r, const ms_wx_place *p)
 {
-    double wait = (double)(x->to - x->from), passed = pend_take(r, ri, x->ev);
-    if (profiles(r, ri, ci, x, t0) != 0)
-        return -1;
-    parts d = parts_of(r);
-    if (d.all <= 0) {
-        r->unexplained += wait + passed;
-        return 0;
+    /* The places seen last, by a hash, before the table. */
+    size_t h = (size_t)(((uint64_t)p->a * 0x9e3779b97f4a7c15ull ^ (uint64_t)p->b * 0xc2b2ae3d27d4eb4full ^ p->kind) >>
+                        56) % PLACE_CACHE;
+    uint32_t c = r->place_cache[h];
+    if (c < r->nplaces && r->places[c].a == p->a && r->places[c].b == p->b && r->places[c].kind == p->kind)
+        return c;
+    ms_okey k = {.a = p->kind, .b = p->a, .c = p->b};
+    uint32_t s = ms_omap_get(&r->place_ids, &k);
+    if (s != UINT32_MAX) {
+        r->place_cache[h] = s;
+        return s;
     }
-    int32_t crank = r->in[ci].rank;
+    if (r->nplaces >= UINT32_MAX - 1 ||
+        ms_grow((void **)&r->places, &r->places_cap, r->nplaces + 1, sizeof *r->places) != 0 ||
+        ms_omap_put(&r->place_ids, &k, (uint32_t)r->nplaces) != 0) {
+        r->nomem = 1;
+        return UINT32_MAX;
+    }
+    r->places[r->nplaces] = *p;
+    r->place_cache[h] = (uint32_t)r->nplaces;
+    return (uint32_t)r->nplaces++;
+}
+
+static int step_put(rc_t *r, size_t ri, const step *st)
+{
+    if (ms_spill_file_put(&r->plans[ri], st) != 0) {
+        r->nomem = 1;
+        return -1;
+    }
+    return 0;
+}
+
+/* The places' part of waiting call x's steps (input ri, profiles made,
+ * d their delay): each place's delay outside waiting. */
+static int plan_places(rc_t *r, size_t ri, const parts *d, uint32_t *nsteps)
+{
     for (size_t u = 0; u < r->pc.n; u++) {
         const ms_wx_place_ns *e = &r->pc.v[r->pc.used[u]];
-        double dl = place_delay(r, &d, e);
+        double dl = place_delay(r, d, e);
         /* Of an MPI call's, its part not waiting. */
         if (e->ns && e->wait_ns)
             dl *= 1.0 - (double)e->wait_ns / (double)e->ns;
         if (dl <= 0)
             continue;
-        acc *a = acc_of(r, crank, &e->p);
+        step st = {.v = dl, .x = place_id(r, &e->p), .what = STEP_PLACE};
+        if (st.x == UINT32_MAX || step_put(r, ri, &st) != 0)
+            return -1;
+        (*nsteps)++;
+    }
+    return 0;
+}
+
+/* Waiting call x of input ri, cause input ci, from its steps g[0..n) and
+ * their end e: its cost (its waiting and what was passed on to it) to
+ * C's places and waiting calls. */
+static int charge(rc_t *r, size_t ri, size_t ci, const ms_wx_instance *x, const step *g, size_t n, const step *e)
+{
+    double wait = (double)(x->to - x->from), passed = pend_take(r, ri, x->ev);
+    if (!e->charged) {
+        r->unexplained += wait + passed;
+        return 0;
+    }
+    double all = e->v;
+    int32_t crank = r->in[ci].rank;
+    for (size_t u = 0; u < n; u++) {
+        if (g[u].what != STEP_PLACE)
+            continue;
+        if (g[u].x >= r->nplaces)
+            return -1;
+        ms_wx_place p = r->places[g[u].x];
+        double dl = g[u].v;
+        acc *a = acc_of(r, crank, &p);
         if (!a)
             return -1;
-        a->delay += memo_delay(r, ci, x->cause_at, &e->p, dl);
-        a->direct += wait * dl / d.all;
-        a->indirect += passed * dl / d.all;
+        a->delay += memo_delay(r, ci, x->cause_at, &p, dl);
+        a->direct += wait * dl / all;
+        a->indirect += passed * dl / all;
     }
-    for (size_t i = 0; i < r->pc.nwaits; i++) {
-        double share = wait_share(r, &d, &r->pc.waits[i]);
-        if (share > 0)
-            pend_add(r, ci, r->pc.waits[i].ev, (wait + passed) * share);
-    }
+    for (size_t u = 0; u < n; u++)
+        if (g[u].what == STEP_WAIT)
+            pend_add(r, ci, g[u].x, (wait + passed) * g[u].v);
     return r->nomem ? -1 : 0;
 }
 
@@ -301,20 +388,12 @@ static int causes_done(rc_t *r)
     return 0;
 }
 
-/* Where the stretch of input ri's j-th waiting call starts. */
-typedef struct start {
-    uint32_t ri;
-    uint32_t pad;
-    uint64_t j;
-    int64_t t0;
-} start;
-
-static int start_cmp(const void *a, const void *b)
+/* Steps each input's plan buffers, 64 to 1,024: 2 MiB for all inputs'
+ * write buffers, 4 MiB for their readers' two blocks. */
+static size_t plan_block(size_t n)
 {
-    const start *x = a, *y = b;
-    if (x->ri != y->ri)
-        return x->ri < y->ri ? -1 : 1;
-    return x->j < y->j ? -1 : x->j > y->j;
+    size_t b = (2u << 20) / sizeof(step) / (n ? n : 1);
+    return b < 64 ? 64 : b > 1024 ? 1024 : b;
 }
 
 static int open_all(rc_t *r)
@@ -323,11 +402,11 @@ static int open_all(rc_t *r)
     r->lanes = calloc(r->n ? r->n : 1, sizeof *r->lanes);
     r->hint = calloc(r->n ? r->n : 1, sizeof *r->hint);
     r->memos = calloc(r->n ? r->n : 1, sizeof *r->memos);
-    r->count = calloc(r->n ? r->n : 1, sizeof *r->count);
-    r->base = calloc(r->n + 1, sizeof *r->base);
-    ms_xsort_init(&r->starts, sizeof(start), 4096, start_cmp);
-    if (!r->lanes || !r->hint || !r->memos || !r->count || !r->base)
+    r->plans = calloc(r->n ? r->n : 1, sizeof *r->plans);
+    if (!r->lanes || !r->hint || !r->memos || !r->plans)
         return -1;
+    for (size_t i = 0; i < r->n; i++)
+        ms_spill_file_init(&r->plans[i], sizeof(step), plan_block(r->n));
     for (size_t i = 0; i < r->n; i++) {
         if (ms_wx_lane_open(&r->in[i], &r->lanes[i], r->w->inst_file, i, blk) != 0)
             return -1;
@@ -349,9 +428,12 @@ static void close_all(rc_t *r)
     free(r->lanes);
     free(r->hint);
     free(r->memos);
-    free(r->count);
-    free(r->base);
-    ms_xsort_free(&r->starts);
+    for (size_t i = 0; r->plans && i < r->n; i++)
+        ms_spill_file_free(&r->plans[i]);
+    free(r->plans);
+    ms_omap_free(&r->place_ids);
+    free(r->ex);
+    free(r->places);
     ms_wx_profile_free(&r->pc);
     ms_wx_profile_free(&r->pr);
     ms_omap_free(&r->pend);
@@ -484,17 +566,25 @@ static int roots(rc_t *r, const ms_wx_opts *o)
         size_t ci = ms_wx_index_of_rank(r->in, r->n, x.cause);
         int32_t root = x.cause;
         int64_t t0 = sync[ri] < x.from ? sync[ri] : x.from;
-        start st = {.ri = (uint32_t)ri, .j = r->count[ri]++, .t0 = t0};
-        if (ms_xsort_add(&r->starts, &st) != 0) {
-            rc = -1;
-            break;
-        }
+        step end = {.what = STEP_END};
         if (ci != SIZE_MAX && ci != ri) {
             if (profiles(r, ri, ci, &x, t0) != 0) {
                 rc = -1;
                 break;
             }
             parts d = parts_of(r);
+            if (r->nomem) {
+                rc = -1;
+                break;
+            }
+            if (d.all > 0) {
+                end.charged = 1;
+                end.v = d.all;
+                if (plan_places(r, ri, &d, &end.x) != 0) {
+                    rc = -1;
+                    break;
+                }
+            }
             /* C's waiting made most of its delay: the root of the waiting
              * call that passed on the most. */
             double on = 0, best_share = 0;
@@ -506,12 +596,26 @@ static int roots(rc_t *r, const ms_wx_opts *o)
                     best_share = sh;
                     best = k;
                 }
+                if (end.charged && sh > 0) {
+                    step w = {.v = sh, .x = r->pc.waits[k].ev, .what = STEP_WAIT};
+                    if (step_put(r, ri, &w) != 0)
+                        break;
+                    end.x++;
+                }
+            }
+            if (r->nomem) {
+                rc = -1;
+                break;
             }
             if (on > 0.5 && best != SIZE_MAX) {
                 int32_t up = ring_find(&rings[ci], cap, r->pc.waits[best].ev);
                 if (up >= 0)
                     root = up;
             }
+        }
+        if (step_put(r, ri, &end) != 0) {
+            rc = -1;
+            break;
         }
         ring *g = &rings[ri];
         g->ev[g->at] = x.ev;
@@ -578,15 +682,24 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
         return 0;
     rc_t r = {.in = in, .n = n, .w = w};
     int rc = open_all(&r);
-    /* Forward: the roots, and where each stretch starts. */
+    /* Forward: the roots, and each waiting call's steps. */
     if (rc == 0)
         rc = roots(&r, o);
-    if (rc == 0)
-        rc = ms_xsort_finish(&r.starts) == 0 && ms_xsort_flatten(&r.starts) == 0 ? 0 : -1;
     for (size_t i = 0; rc == 0 && i < n; i++)
-        r.base[i + 1] = r.base[i] + r.count[i];
-    ms_spill_reader sr;
-    ms_spill_reader_init(&sr, &r.starts.file, 0, rc == 0 ? r.base[n] : 0, 256);
+        rc = ms_spill_file_flush(&r.plans[i]);
+    /* A reader per input: the backward walk takes the inputs in turn,
+     * each backward through its own steps. */
+    ms_spill_reader *sr = calloc(n, sizeof *sr);
+    uint64_t *left = calloc(n, sizeof *left);
+    step *g = NULL;
+    size_t gcap = 0;
+    if (!sr || !left)
+        rc = -1;
+    for (size_t i = 0; sr && left && i < n; i++) {
+        left[i] = rc == 0 ? r.plans[i].n : 0;
+        ms_spill_reader_init(&sr[i], &r.plans[i], 0, left[i], plan_block(n));
+        ms_spill_reader_keep_two(&sr[i]);
+    }
     /* Backward: the costs. */
     ms_wx_order ord;
     int opened = 0;
@@ -603,12 +716,14 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
     size_t ri;
     int got = 0;
     while (rc == 0 && (got = ms_wx_order_next(&ord, &x, &ri)) == 1) {
-        const start *st = r.count[ri] ? ms_spill_get(&sr, r.base[ri] + --r.count[ri]) : NULL;
-        if (!st) {
+        const step *pe = left[ri] ? ms_spill_get(&sr[ri], --left[ri]) : NULL;
+        if (!pe || pe->what != STEP_END || pe->x > left[ri]) {
             rc = -1;
             break;
         }
-        int64_t t0 = st->t0;
+        step e = *pe;
+        size_t ng = e.x;
+        left[ri] -= ng;
         size_t ci = ms_wx_index_of_rank(in, n, x.cause);
         if (x.from < started) {
             r.launch += (double)(x.to - x.from) + pend_take(&r, ri, x.ev);
@@ -618,13 +733,30 @@ int ms_wx_root_causes(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_w
             r.unexplained += (double)(x.to - x.from) + pend_take(&r, ri, x.ev);
             continue;
         }
-        rc = charge(&r, ri, ci, &x, t0);
+        if (ms_grow((void **)&g, &gcap, ng ? ng : 1, sizeof *g) != 0) {
+            rc = -1;
+            break;
+        }
+        for (size_t k = 0; k < ng; k++) {
+            const step *q = ms_spill_get(&sr[ri], left[ri] + k);
+            if (!q) {
+                rc = -1;
+                break;
+            }
+            g[k] = *q;
+        }
+        if (rc == 0)
+            rc = charge(&r, ri, ci, &x, g, ng, &e);
     }
     if (rc == 0 && got < 0)
         rc = -1;
     if (opened)
         ms_wx_order_close(&ord);
-    ms_spill_reader_free(&sr);
+    for (size_t i = 0; sr && i < n; i++)
+        ms_spill_reader_free(&sr[i]);
+    free(sr);
+    free(left);
+    free(g);
     /* What is still pending was passed to calls of other threads. */
     for (size_t i = 0; rc == 0 && i < r.pend_pool.n; i++)
         r.unexplained += *MS_POOL_AT(&r.pend_pool, double, i);

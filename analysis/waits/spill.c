@@ -357,13 +357,19 @@ void ms_spill_reader_init(ms_spill_reader *r, const ms_spill_file *f, uint64_t l
     }
 }
 
+void ms_spill_reader_keep_two(ms_spill_reader *r)
+{
+    r->keep_two = 1;
+}
+
 void ms_spill_reader_free(ms_spill_reader *r)
 {
     if (r->f && r->f->fd < 0)
         r->blk = NULL;
     free(r->blk);
-    r->blk = NULL;
-    r->blk_n = 0;
+    free(r->old);
+    r->blk = r->old = NULL;
+    r->blk_n = r->old_n = 0;
 }
 
 const void *ms_spill_load(ms_spill_reader *r, uint64_t i)
@@ -373,6 +379,19 @@ const void *ms_spill_load(ms_spill_reader *r, uint64_t i)
     if (r->f->fd < 0) {
         r->failed = 1;    /* past what the file held when the reader began */
         return NULL;
+    }
+    if (r->keep_two) {
+        /* The block used before becomes the current one, or is replaced. */
+        unsigned char *b = r->old;
+        uint64_t b_at = r->old_at, b_n = r->old_n;
+        r->old = r->blk;
+        r->old_at = r->blk_at;
+        r->old_n = r->blk_n;
+        r->blk = b;
+        r->blk_at = b_at;
+        r->blk_n = b_n;
+        if (i - r->blk_at < r->blk_n)
+            return r->blk + (size_t)(i - r->blk_at) * r->rec;
     }
     if (!r->blk && !(r->blk = malloc(r->blk_cap * r->rec))) {
         r->failed = 1;

@@ -14,7 +14,11 @@
  *
  * A writer buffers and appends; a reader keeps one block of records and
  * serves them by index, so that scans forward or backward and bisections
- * cost one read per block.
+ * cost one read per block. A reader made to keep two (the block used last
+ * and the one before) costs one read per block also for walks that go
+ * back and forth over a block's edge: a backward walk of each stretch
+ * while the stretches go forward, a search that probes the record before
+ * the block it ends in.
  */
 #ifndef MPISCOPE_SPILL_H
 #define MPISCOPE_SPILL_H
@@ -58,11 +62,16 @@ typedef struct ms_spill_reader {
     uint64_t lo, n;
     unsigned char *blk;
     uint64_t blk_at, blk_n;   /* the records held: [blk_at, blk_at + blk_n) of the range */
-    size_t blk_cap;           /* in records */
+    unsigned char *old;       /* the block used before (keep_two, on disk only) */
+    uint64_t old_at, old_n;
+    size_t blk_cap;           /* in records, each block */
+    int keep_two;
     int failed;
 } ms_spill_reader;
 
 void ms_spill_reader_init(ms_spill_reader *r, const ms_spill_file *f, uint64_t lo, uint64_t n, size_t blk_cap);
+/* The reader keeps two blocks from now on (twice its memory). */
+void ms_spill_reader_keep_two(ms_spill_reader *r);
 void ms_spill_reader_free(ms_spill_reader *r);
 
 const void *ms_spill_load(ms_spill_reader *r, uint64_t i);

@@ -57,6 +57,25 @@ static int collect_piece(void *ctx, const ms_wx_place *x, int is_wait, uint32_t 
     return ms_spill_file_put(c->f, &o);
 }
 
+/* A rank's whole walk: its profile, and the stretches of the candidates
+ * on it. */
+typedef struct rank_walk {
+    ms_wx_profile *p;
+    collect *k;
+    size_t nk;
+} rank_walk;
+
+static int walk_piece(void *ctx, const ms_wx_place *x, int is_wait, uint32_t ev, int64_t lo, int64_t hi)
+{
+    rank_walk *g = ctx;
+    if (ms_wx_profile_piece(g->p, x, is_wait, ev, lo, hi) != 0)
+        return -1;
+    for (size_t i = 0; i < g->nk; i++)
+        if (collect_piece(&g->k[i], x, is_wait, ev, lo, hi) != 0)
+            return -1;
+    return 0;
+}
+
 typedef struct shrink {
     ms_spill_file asc;     /* occ, ascending */
     ms_spill_reader r;
@@ -65,19 +84,16 @@ typedef struct shrink {
     size_t hint;
 } shrink;
 
-/* The place's stretches on lane l, ascending with their sums before. 0, or -1. */
-static int shrink_open(ms_wx_lane *l, const ms_wx_input *in, const cand *c, shrink *s)
+/* The place's stretches (desc: latest first, as the walk of its rank
+ * collected them; freed), ascending with their sums before. 0, or -1. */
+static int shrink_open(ms_spill_file *desc_in, const cand *c, shrink *s)
 {
-    ms_spill_file desc;
-    ms_spill_file_init(&desc, sizeof(occ), 1024);
+    ms_spill_file desc = *desc_in;
+    ms_spill_file_init(desc_in, sizeof(occ), 1024);
     ms_spill_file_init(&s->asc, sizeof(occ), 1024);
     s->share = c->share;
     s->hint = 0;
-    size_t hint = (size_t)l->inst.n;
-    collect k = {.p = &c->p, .f = &desc};
-    int rc = ms_wx_walk_stretch(l, &hint, in->app_start, in->app_end, collect_piece, &k);
-    if (rc == 0)
-        rc = ms_spill_file_flush(&desc);
+    int rc = ms_spill_file_flush(&desc);
     ms_spill_reader rd;
     ms_spill_reader_init(&rd, &desc, 0, desc.n, 1024);
     double sum = 0;
@@ -316,14 +332,24 @@ int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits
     size_t blk = ms_wx_lane_block(n);
     for (size_t i = 0; rc == 0 && i < n; i++)
         rc = ms_wx_lane_open(&in[i], &lanes[i], w->inst_file, i, blk);
-    /* Every rank's time at each candidate's place. */
+    /* Every rank's time at each candidate's place, and in the same walk
+     * of a rank the stretches of the candidates' places on it. */
     ms_wx_profile p;
     ms_wx_profile_init(&p, 0);
-    for (size_t c = 0; c < nc; c++)
+    ms_spill_file desc[MS_WX_FIXES];
+    collect cols[MS_WX_FIXES];
+    for (size_t c = 0; c < nc; c++) {
         v[c].t = &tv[c * n];
+        ms_spill_file_init(&desc[c], sizeof(occ), 1024);
+    }
     for (size_t i = 0; rc == 0 && nc && i < n; i++) {
         size_t hint = (size_t)lanes[i].inst.n;
-        rc = ms_wx_profile_stretch(&lanes[i], &hint, in[i].app_start, in[i].app_end, &p);
+        rank_walk g = {.p = &p, .k = cols};
+        for (size_t c = 0; c < nc; c++)
+            if (v[c].ri == i)
+                cols[g.nk++] = (collect){.p = &v[c].p, .f = &desc[c]};
+        ms_wx_profile_clear(&p);
+        rc = ms_wx_walk_stretch(&lanes[i], &hint, in[i].app_start, in[i].app_end, walk_piece, &g);
         for (size_t c = 0; rc == 0 && c < nc; c++)
             v[c].t[i] = (double)ms_wx_profile_get(&p, &v[c].p);
     }
@@ -347,9 +373,11 @@ int ms_wx_what_if(const ms_wx_input *in, size_t n, const ms_wx_opts *o, ms_waits
         if (k->remove <= 0 || mine <= 0)
             continue;
         k->share = k->remove / mine;
-        rc = shrink_open(&lanes[k->ri], &in[k->ri], k, &sh[m]);
+        rc = shrink_open(&desc[c], k, &sh[m]);
         take[m++] = k;
     }
+    for (size_t c = 0; c < nc; c++)
+        ms_spill_file_free(&desc[c]);
     double run[MS_WX_FIXES];
     if (rc == 0 && m)
         rc = rewalk(in, n, w, take, sh, m, first, run);

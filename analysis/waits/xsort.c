@@ -27,17 +27,40 @@ void ms_xsort_free(ms_xsort *s)
     s->file.fd = -1;
 }
 
+/* Sort v (n records of rec bytes, at most 64) by insertion while that
+ * moves records by at most 8 places each on average (streams nearly in
+ * order: a user region written at its end, after the regions it
+ * encloses); past that, qsort finishes. */
+static void sort_buf(unsigned char *v, size_t n, size_t rec, ms_xsort_cmp cmp)
+{
+    unsigned char tmp[64];
+    size_t i = 1, moves = 0, budget = 8 * n;
+    if (rec > sizeof tmp)
+        i = n;
+    for (; i < n; i++) {
+        if (cmp(v + (i - 1) * rec, v + i * rec) < 0)
+            continue;
+        size_t j = i - 1;
+        while (j > 0 && cmp(v + (j - 1) * rec, v + i * rec) > 0)
+            j--;
+        moves += i - j;
+        if (moves > budget)
+            break;
+        memcpy(tmp, v + i * rec, rec);
+        memmove(v + (j + 1) * rec, v + j * rec, (i - j) * rec);
+        memcpy(v + j * rec, tmp, rec);
+    }
+    if (i < n)
+        qsort(v, n, rec, cmp);
+}
+
 /* The buffer sorted, as a run of its own or the continuation of the last. */
 static int write_run(ms_xsort *s)
 {
     size_t rec = s->file.rec;
     if (!s->n)
         return 0;
-    int sorted = 1;
-    for (size_t i = 1; sorted && i < s->n; i++)
-        sorted = s->cmp(s->buf + (i - 1) * rec, s->buf + i * rec) < 0;
-    if (!sorted)
-        qsort(s->buf, s->n, rec, s->cmp);
+    sort_buf(s->buf, s->n, rec, s->cmp);
     if (!s->last && !(s->last = malloc(rec)))
         return -1;
     if (s->nruns == 0 || s->cmp(s->last, s->buf) > 0) {
