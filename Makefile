@@ -61,10 +61,16 @@ ANALYSIS_SRCS := $(filter-out $(MERGE_SRCS) $(OTF2_SRCS),$(wildcard analysis/rea
 config_stamp = $(shell mkdir -p $(BUILD)/config && f=$(BUILD)/config/$(1) && \
   printf '%s\n' '$(subst ','\'',$(strip $(2)))' >$$f.new && \
   { cmp -s $$f.new $$f && rm -f $$f.new || mv -f $$f.new $$f; } && echo $$f)
-STAMP_CORE    := $(call config_stamp,core,$(CC) $(BASE_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
+# The flags name the build directory's own generated headers as (build)/gen:
+# the same sources give the same headers in any build directory, so objects
+# copied from one to another stay valid (test/config.sh does).
+stamp_flags   = $(subst -I$(BUILD)/gen,-I(build)/gen,$(1))
+STAMP_CORE    := $(call config_stamp,core,$(CC) $(call stamp_flags,$(BASE_CFLAGS)) | $(LDSAN) | $(ZSTD_LIBS))
 STAMP_MERGE   := $(call config_stamp,merge,HAVE_DW=$(HAVE_DW) $(DW_CFLAGS) $(DW_LINK) | HAVE_OTF2=$(HAVE_OTF2) $(OTF2_BUILD_CFLAGS) $(OTF2_LINK))
-STAMP_MPICH   := $(call config_stamp,lib-mpich,$(MPICC_MPICH) $(LIB_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
-STAMP_OPENMPI := $(call config_stamp,lib-openmpi,$(MPICC_OPENMPI) $(LIB_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
+STAMP_MPICH   := $(call config_stamp,lib-mpich,$(MPICC_MPICH) $(call stamp_flags,$(LIB_CFLAGS)) | $(LDSAN) | $(ZSTD_LIBS))
+# A flavour left out builds nothing: its stamp keeps what its objects were
+# built with, so that they stay valid for the next build that has it.
+STAMP_OPENMPI := $(if $(filter 1,$(HAVE_OPENMPI)),$(call config_stamp,lib-openmpi,$(MPICC_OPENMPI) $(call stamp_flags,$(LIB_CFLAGS)) | $(LDSAN) | $(ZSTD_LIBS)))
 
 # The op names of pmpi/calls.tbl (common/op_names.h) and what each op means
 # (its class column, common/op_class.h), generated.
@@ -290,7 +296,7 @@ fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/test/fuzz/replay_%)
 
 # The probes with every optional part unreachable, and rebuilds on a change
 # of configuration (test/config.sh; exit 77: no mount namespace, a skip).
-config-tests:
+config-tests: all
 	BUILD=$(BUILD) bash test/config.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
 # `make install` into a temporary prefix, used through `module load` and
