@@ -349,21 +349,27 @@ peers:
 	  done; \
 	else echo "note: $(PEERS) not found: tests and benchmarks run without mpiP"; fi
 
-# MPI_TESTS (names, default all) and TEST_RANKS (rank counts) narrow it.
+# The programs with their expectations recorded in both modes, trace and
+# MPISCOPE_MODE=summary, in one pass: each program compiled once, and run
+# once without the preload library per rank count for both modes' profiled
+# runs (test/mpi/run.sh); the script tests once. Summary mode folds each
+# rank's calls on its own, so the programs that name no rank counts of their
+# own run at 2 ranks in it (trace mode runs them at 1, 2 and 4), the others
+# at theirs. MPI_TESTS (names, default all), TEST_RANKS (rank counts: both
+# modes) and MPI_TEST_MODES (trace, summary or both) narrow it.
+MPI_TEST_MODES := trace summary
 mpi-tests: all $(MSG_DUMP) peers $(if $(filter 1,$(HAVE_MPICH)),$(NULL_LIB))
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
 	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) $(if $(TEST_RANKS),TEST_RANKS="$(TEST_RANKS)") \
+	  TEST_MODE="$(MPI_TEST_MODES)" TEST_RANKS_DEFAULT_SUMMARY=2 \
 	  bash test/mpi/run.sh $(MPI_TESTS)
 
-# The same programs and expectations recorded with MPISCOPE_MODE=summary.
-# Summary mode folds each rank's calls on its own, so the programs that name
-# no rank counts of their own run at 2 ranks here (trace mode runs them at
-# 1, 2 and 4), the others at theirs; TEST_RANKS overrides both.
+# Summary mode's part of mpi-tests alone: the programs with expectations.
 mpi-tests-summary: all
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
-	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) TEST_MODE=summary TEST_RANKS_DEFAULT=2 \
+	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) TEST_MODE=summary TEST_RANKS_DEFAULT_SUMMARY=2 \
 	  $(if $(TEST_RANKS),TEST_RANKS="$(TEST_RANKS)") \
 	  bash test/mpi/run.sh $(patsubst test/mpi/%.expect.py,%,$(wildcard test/mpi/*.expect.py))
 
@@ -468,7 +474,6 @@ check: deps
 	$(CHECK_STEP) scale-tests $(MAKE) scale-tests
 	$(CHECK_STEP) html-tests $(MAKE) html-tests
 	$(CHECK_STEP) mpi-tests $(MAKE) mpi-tests
-	$(CHECK_STEP) mpi-tests-summary $(MAKE) mpi-tests-summary
 	$(CHECK_STEP) app-tests $(MAKE) app-tests
 ifeq ($(SANITIZE),1)
 	@echo "mpiscope: bench-sanity left out under SANITIZE=1 (sanitizers change every timing)"
@@ -496,7 +501,7 @@ check-quick: deps
 	$(MAKE) smoke-tests
 	$(MAKE) install-tests
 	$(MAKE) html-tests
-	$(MAKE) mpi-tests MPI_TESTS="$(QUICK_MPI_TESTS)" TEST_RANKS=2
+	$(MAKE) mpi-tests MPI_TESTS="$(QUICK_MPI_TESTS)" TEST_RANKS=2 MPI_TEST_MODES=trace
 
 demo: deps
 	$(MAKE) all
