@@ -61,10 +61,16 @@ ANALYSIS_SRCS := $(filter-out $(MERGE_SRCS) $(OTF2_SRCS),$(wildcard analysis/rea
 config_stamp = $(shell mkdir -p $(BUILD)/config && f=$(BUILD)/config/$(1) && \
   printf '%s\n' '$(subst ','\'',$(strip $(2)))' >$$f.new && \
   { cmp -s $$f.new $$f && rm -f $$f.new || mv -f $$f.new $$f; } && echo $$f)
-STAMP_CORE    := $(call config_stamp,core,$(CC) $(BASE_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
+# The flags name the build directory's own generated headers as (build)/gen:
+# the same sources give the same headers in any build directory, so objects
+# copied from one to another stay valid (test/config.sh does).
+stamp_flags   = $(subst -I$(BUILD)/gen,-I(build)/gen,$(1))
+STAMP_CORE    := $(call config_stamp,core,$(CC) $(call stamp_flags,$(BASE_CFLAGS)) | $(LDSAN) | $(ZSTD_LIBS))
 STAMP_MERGE   := $(call config_stamp,merge,HAVE_DW=$(HAVE_DW) $(DW_CFLAGS) $(DW_LINK) | HAVE_OTF2=$(HAVE_OTF2) $(OTF2_BUILD_CFLAGS) $(OTF2_LINK))
-STAMP_MPICH   := $(call config_stamp,lib-mpich,$(MPICC_MPICH) $(LIB_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
-STAMP_OPENMPI := $(call config_stamp,lib-openmpi,$(MPICC_OPENMPI) $(LIB_CFLAGS) | $(LDSAN) | $(ZSTD_LIBS))
+STAMP_MPICH   := $(call config_stamp,lib-mpich,$(MPICC_MPICH) $(call stamp_flags,$(LIB_CFLAGS)) | $(LDSAN) | $(ZSTD_LIBS))
+# A flavour left out builds nothing: its stamp keeps what its objects were
+# built with, so that they stay valid for the next build that has it.
+STAMP_OPENMPI := $(if $(filter 1,$(HAVE_OPENMPI)),$(call config_stamp,lib-openmpi,$(MPICC_OPENMPI) $(call stamp_flags,$(LIB_CFLAGS)) | $(LDSAN) | $(ZSTD_LIBS)))
 
 # The op names of pmpi/calls.tbl (common/op_names.h) and what each op means
 # (its class column, common/op_class.h), generated.
@@ -290,7 +296,7 @@ fuzz-replay: $(FUZZ_TARGETS:%=$(BUILD)/test/fuzz/replay_%)
 
 # The probes with every optional part unreachable, and rebuilds on a change
 # of configuration (test/config.sh; exit 77: no mount namespace, a skip).
-config-tests:
+config-tests: all
 	BUILD=$(BUILD) bash test/config.sh; rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 77 ]
 
 # `make install` into a temporary prefix, used through `module load` and
@@ -343,21 +349,27 @@ peers:
 	  done; \
 	else echo "note: $(PEERS) not found: tests and benchmarks run without mpiP"; fi
 
-# MPI_TESTS (names, default all) and TEST_RANKS (rank counts) narrow it.
+# The programs with their expectations recorded in both modes, trace and
+# MPISCOPE_MODE=summary, in one pass: each program compiled once, and run
+# once without the preload library per rank count for both modes' profiled
+# runs (test/mpi/run.sh); the script tests once. Summary mode folds each
+# rank's calls on its own, so the programs that name no rank counts of their
+# own run at 2 ranks in it (trace mode runs them at 1, 2 and 4), the others
+# at theirs. MPI_TESTS (names, default all), TEST_RANKS (rank counts: both
+# modes) and MPI_TEST_MODES (trace, summary or both) narrow it.
+MPI_TEST_MODES := trace summary
 mpi-tests: all $(MSG_DUMP) peers $(if $(filter 1,$(HAVE_MPICH)),$(NULL_LIB))
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
 	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) $(if $(TEST_RANKS),TEST_RANKS="$(TEST_RANKS)") \
+	  TEST_MODE="$(MPI_TEST_MODES)" TEST_RANKS_DEFAULT_SUMMARY=2 \
 	  bash test/mpi/run.sh $(MPI_TESTS)
 
-# The same programs and expectations recorded with MPISCOPE_MODE=summary.
-# Summary mode folds each rank's calls on its own, so the programs that name
-# no rank counts of their own run at 2 ranks here (trace mode runs them at
-# 1, 2 and 4), the others at theirs; TEST_RANKS overrides both.
+# Summary mode's part of mpi-tests alone: the programs with expectations.
 mpi-tests-summary: all
 	BUILD=$(BUILD) SANITIZE=$(SANITIZE) MPICC_MPICH=$(MPICC_MPICH) MPIEXEC_MPICH=$(MPIEXEC_MPICH) \
 	  MPICC_OPENMPI=$(MPICC_OPENMPI) MPIRUN_OPENMPI=$(MPIRUN_OPENMPI) \
-	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) TEST_MODE=summary TEST_RANKS_DEFAULT=2 \
+	  MPIF90_MPICH=$(MPIF90_MPICH) MPIF90_OPENMPI=$(MPIF90_OPENMPI) TEST_MODE=summary TEST_RANKS_DEFAULT_SUMMARY=2 \
 	  $(if $(TEST_RANKS),TEST_RANKS="$(TEST_RANKS)") \
 	  bash test/mpi/run.sh $(patsubst test/mpi/%.expect.py,%,$(wildcard test/mpi/*.expect.py))
 
@@ -462,7 +474,6 @@ check: deps
 	$(CHECK_STEP) scale-tests $(MAKE) scale-tests
 	$(CHECK_STEP) html-tests $(MAKE) html-tests
 	$(CHECK_STEP) mpi-tests $(MAKE) mpi-tests
-	$(CHECK_STEP) mpi-tests-summary $(MAKE) mpi-tests-summary
 	$(CHECK_STEP) app-tests $(MAKE) app-tests
 ifeq ($(SANITIZE),1)
 	@echo "mpiscope: bench-sanity left out under SANITIZE=1 (sanitizers change every timing)"
@@ -490,7 +501,7 @@ check-quick: deps
 	$(MAKE) smoke-tests
 	$(MAKE) install-tests
 	$(MAKE) html-tests
-	$(MAKE) mpi-tests MPI_TESTS="$(QUICK_MPI_TESTS)" TEST_RANKS=2
+	$(MAKE) mpi-tests MPI_TESTS="$(QUICK_MPI_TESTS)" TEST_RANKS=2 MPI_TEST_MODES=trace
 
 demo: deps
 	$(MAKE) all

@@ -2,6 +2,12 @@
 # The build configuration (config.mk, docs/DESIGN.md section 2) on this
 # machine, in a build directory of its own:
 #
+#  0. The objects no optional part affects come from $BUILD (`make
+#     config-tests` builds it first): the MPI-free core (common/, the log
+#     writer, analysis/; one stamp, `core`), the generated sources, and the
+#     Open MPI library's objects (built with every part reachable, as in 2;
+#     a flavour left out keeps its stamp). Their stamps come along, so that
+#     what differs from $BUILD's configuration is still built again.
 #  1. Every optional part made unreachable, in a private mount namespace:
 #     CUDA_HOME=/nonexistent and the CUDA toolkit hidden (its headers may
 #     also be reachable through /usr/local/include), <likwid.h> and
@@ -55,6 +61,22 @@ $MAKE -s BUILD="$BUILD/test/config/b" config >"$log/config-full.txt" 2>&1
 has() {
     grep -q "^HAVE_$1=1" "$log/config-full.txt"
 }
+b=$t/b
+# 0. What $BUILD has built that the optional parts do not affect, with its
+# time stamps (make compares them) and its stamps; the dependency files name
+# their objects under $BUILD.
+if [ -d "$BUILD/obj/core" ] && [ -e "$BUILD/config/core" ]; then
+    mkdir -p "$b/obj" "$b/config"
+    cp -a "$BUILD/obj/core" "$b/obj/" && cp -a "$BUILD/gen" "$b/" && cp -a "$BUILD/config/core" "$b/config/" ||
+        fail "cannot copy the objects of $BUILD"
+    if [ -d "$BUILD/obj/openmpi" ] && [ -e "$BUILD/config/lib-openmpi" ]; then
+        cp -a "$BUILD/obj/openmpi" "$b/obj/" && cp -a "$BUILD/config/lib-openmpi" "$b/config/" ||
+            fail "cannot copy the Open MPI objects of $BUILD"
+        rm -f "$b/obj/openmpi/all.o" "$b/obj/openmpi/weak.txt"
+    fi
+    find "$b/obj" -name '*.d' -exec sed -i -E "s#(^| )$BUILD/#\1$BUILD/test/config/b/#g" {} +
+    echo "== 0. $(find "$b/obj" -name '*.o' | wc -l) objects of $BUILD that the optional parts do not affect"
+fi
 
 hide=()
 cuda=$(readlink -f "${CUDA_HOME:-/usr/local/cuda}" 2>/dev/null)
@@ -74,7 +96,6 @@ EOF
 echo "== 1. every optional part unreachable (hidden: ${hide[*]:-nothing})"
 MAKE=$MAKE BUILD=$BUILD unshare -m --propagation private bash "$t/hidden.sh" "${hide[@]}" \
     >"$log/build-hidden.txt" 2>&1 || { fail "the build without the optional parts failed"; tail -20 "$log/build-hidden.txt"; }
-b=$t/b
 for part in "Open MPI" libotf2 elfutils LIKWID CUPTI; do
     n=$(grep -c "^mpiscope: left out $part" "$log/build-hidden.txt")
     [ "$n" = 1 ] && ok "make says once that it left out $part" || fail "make said $n times that it left out $part"

@@ -18,9 +18,11 @@
 #            measured call rate, plus 100 ms for the writer), at most one
 #            more; the logs decode (mpiscope-merge exits 0).
 #
-# With FAULT_KILL_MODE=summary (fault_kill_summary.sh) the ranks record in
-# summary mode, and a SIGTERM must lose no completed call: a log with its
-# end record holds every completed call (at most one more).
+# Each case runs in both modes, trace and summary (MPISCOPE_MODE=summary),
+# after one run without the preload library that both compare with. In
+# summary mode a SIGTERM must lose no completed call: a log with its end
+# record holds every completed call (at most one more), and the logs say
+# they are in summary mode.
 #
 #   fault_kill.sh FLAVOUR LIBRARY OUTDIR     (run by run.sh)
 set -uo pipefail
@@ -28,7 +30,6 @@ flavour=$1 lib=$2 dir=$3
 source "$(dirname "$0")/faults/common.sh"
 build_progress
 flush_ms=100
-mode=${FAULT_KILL_MODE:-trace}
 # Open MPI's launcher, once a rank died, sends the others SIGTERM and 1 s
 # later SIGKILL (odls_base_sigkill_timeout): a rank still writing its log in
 # its SIGTERM handler, 4 ranks on 2 slow cores, can be cut off, with or
@@ -52,12 +53,13 @@ wait_calls() {
     return 1
 }
 
-# run_killed SIG N CASE_DIR PROFILED: runs, kills, leaves the launcher's
+# run_killed SIG N CASE_DIR MODE: runs (profiled in MODE, trace or summary;
+# without the library when MODE is empty), kills, leaves the launcher's
 # status in $case_rc and the call rate (calls/s of rank 0) in $case_rate.
 run_killed() {
-    local sig=$1 n=$2 d=$3 profiled=$4 logdir= r
+    local sig=$1 n=$2 d=$3 mode=$4 logdir= r
     mkdir -p "$d/progress"
-    [ "$profiled" = 1 ] && logdir=$d/logs
+    [ -n "$mode" ] && logdir=$d/logs
     extra_env="MPISCOPE_FLUSH_MS=$flush_ms MPISCOPE_MODE=$mode" launch "$n" "$logdir" "$dir/progress" finalize "$d/progress" 0 \
         >"$d/out" 2>"$d/err" &
     local launcher=$!
@@ -87,49 +89,51 @@ run_killed() {
 for sig in TERM KILL; do
     for n in 1 2 4; do
         [ $sig = KILL ] && [ $n = 1 ] && continue
-        d=$dir/$sig-$n
         plain_rc=
         if [ $sig = TERM ]; then
-            run_killed $sig $n "$d/plain" 0
+            run_killed $sig $n "$dir/$sig-$n/plain" ""
             plain_rc=$case_rc
         fi
-        run_killed $sig $n "$d/profiled" 1
-        [ "$case_rc" = -1 ] && continue
-        if [ -n "$plain_rc" ] && [ "$case_rc" != "$plain_rc" ] && { [ "$flavour" = openmpi ] || [ $n = 1 ]; }; then
-            problem "$sig -n $n: the launcher exits $case_rc with the preload library, $plain_rc without"
-        fi
-        if grep 'mpiscope:' "$d/profiled/err"; then
-            problem "$sig -n $n: the preload library printed diagnostics"
-        fi
-        if ! "$MERGE" "$d/profiled/logs" >"$d/report.txt" 2>"$d/merge.err"; then
-            problem "$sig -n $n: mpiscope-merge fails on the logs"
-            sed 's/^/    /' "$d/merge.err" | head -5
-            continue
-        fi
-        if [ "$mode" = summary ] && ! grep -q '^  mode         summary' "$d/report.txt"; then
-            problem "$sig -n $n: the logs are not in summary mode"
-        fi
-        trunc=$(grep -c truncated "$d/merge.err")
-        if [ $sig = TERM ] && [ "$trunc" -ne 0 ] && { [ "$flavour" = openmpi ] || [ $n = 1 ]; }; then
-            problem "$sig -n $n: $trunc logs lack their end record"
-        fi
-        allowance=$((case_rate * (flush_ms + 100) / 1000))
-        for ((r = 0; r < n; r++)); do
-            done_calls=$(progress_of "$d/profiled/progress" "$r" 1)
-            got=$(recorded "$d/profiled/logs" "$r" iprobe)
-            log=$(printf 'rank-%06d.zst' "$r")
-            if [ $sig = TERM ] && [ "$mode" = summary ] && ! grep -q "$log.*truncated" "$d/merge.err"; then
-                floor=$done_calls
-            elif [ $sig = TERM ] && ! grep -q "$log.*truncated" "$d/merge.err"; then
-                floor=$((done_calls * 9 / 10))
-            else
-                floor=$((done_calls - allowance))
+        for mode in trace summary; do
+            d=$dir/$sig-$n/$mode c="$sig -n $n ($mode)"
+            run_killed $sig $n "$d/profiled" $mode
+            [ "$case_rc" = -1 ] && continue
+            if [ -n "$plain_rc" ] && [ "$case_rc" != "$plain_rc" ] && { [ "$flavour" = openmpi ] || [ $n = 1 ]; }; then
+                problem "$c: the launcher exits $case_rc with the preload library, $plain_rc without"
             fi
-            echo "$sig -n $n rank $r: $got of $done_calls completed calls recorded (at least $floor required;" \
-                "rate $case_rate/s)"
-            if [ "$got" -lt "$floor" ] || [ "$got" -gt $((done_calls + 1)) ]; then
-                problem "$sig -n $n rank $r: $got calls recorded, $done_calls completed (files in $d)"
+            if grep 'mpiscope:' "$d/profiled/err"; then
+                problem "$c: the preload library printed diagnostics"
             fi
+            if ! "$MERGE" "$d/profiled/logs" >"$d/report.txt" 2>"$d/merge.err"; then
+                problem "$c: mpiscope-merge fails on the logs"
+                sed 's/^/    /' "$d/merge.err" | head -5
+                continue
+            fi
+            if [ "$mode" = summary ] && ! grep -q '^  mode         summary' "$d/report.txt"; then
+                problem "$c: the logs are not in summary mode"
+            fi
+            trunc=$(grep -c truncated "$d/merge.err")
+            if [ $sig = TERM ] && [ "$trunc" -ne 0 ] && { [ "$flavour" = openmpi ] || [ $n = 1 ]; }; then
+                problem "$c: $trunc logs lack their end record"
+            fi
+            allowance=$((case_rate * (flush_ms + 100) / 1000))
+            for ((r = 0; r < n; r++)); do
+                done_calls=$(progress_of "$d/profiled/progress" "$r" 1)
+                got=$(recorded "$d/profiled/logs" "$r" iprobe)
+                log=$(printf 'rank-%06d.zst' "$r")
+                if [ $sig = TERM ] && [ "$mode" = summary ] && ! grep -q "$log.*truncated" "$d/merge.err"; then
+                    floor=$done_calls
+                elif [ $sig = TERM ] && ! grep -q "$log.*truncated" "$d/merge.err"; then
+                    floor=$((done_calls * 9 / 10))
+                else
+                    floor=$((done_calls - allowance))
+                fi
+                echo "$c rank $r: $got of $done_calls completed calls recorded (at least $floor required;" \
+                    "rate $case_rate/s)"
+                if [ "$got" -lt "$floor" ] || [ "$got" -gt $((done_calls + 1)) ]; then
+                    problem "$c rank $r: $got calls recorded, $done_calls completed (files in $d)"
+                fi
+            done
         done
     done
 done

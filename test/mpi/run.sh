@@ -32,10 +32,15 @@
 # MPIF90_MPICH, MPICC_OPENMPI, MPIRUN_OPENMPI, MPIF90_OPENMPI; TEST_RANKS and
 # TEST_TIMEOUT (seconds per run, default 120) for debugging;
 # TEST_RANKS_DEFAULT: the rank counts of the tests that name none of their
-# own (TEST_RANKS when unset), leaving the others at theirs. TEST_MODE=summary
-# records the programs with MPISCOPE_MODE=summary (cases under
-# $BUILD/test/mpi-summary/): the same expectations must hold, and the text
-# report must say the mode.
+# own (TEST_RANKS when unset), leaving the others at theirs. TEST_MODE: the
+# modes the programs are recorded in, "trace" (the default), "summary"
+# (MPISCOPE_MODE=summary, cases under $BUILD/test/mpi-summary/: the same
+# expectations must hold, and the text report must say the mode) or both,
+# "trace summary": each program is then compiled once and run once without
+# the preload library per rank count, and that run is compared with the
+# profiled run of each mode. TEST_RANKS_DEFAULT_SUMMARY: the rank counts
+# of summary mode's tests that name none of their own (TEST_RANKS_DEFAULT
+# when unset; TEST_RANKS overrides it).
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 . test/sanitizer_env.sh
@@ -60,12 +65,25 @@ esac
 merge=$build_abs/bin/mpiscope-merge
 src=test/mpi
 TEST_MODE=${TEST_MODE:-trace}
-case "$TEST_MODE" in
-    trace) out=$build_abs/test/mpi ;;
-    summary) out=$build_abs/test/mpi-summary ;;
-    *) echo "run.sh: TEST_MODE must be trace or summary" >&2; exit 2 ;;
-esac
-mkdir -p "$out"
+modes=()
+for m in $TEST_MODE; do
+    case "$m" in
+        trace | summary) modes+=("$m") ;;
+        *) echo "run.sh: TEST_MODE must be trace, summary or both" >&2; exit 2 ;;
+    esac
+done
+[ ${#modes[@]} -gt 0 ] || { echo "run.sh: TEST_MODE must be trace, summary or both" >&2; exit 2; }
+# out_of MODE: where the cases of MODE keep their files.
+out_of() {
+    case "$1" in
+        trace) echo "$build_abs/test/mpi" ;;
+        summary) echo "$build_abs/test/mpi-summary" ;;
+    esac
+}
+# The programs, the expectations' configuration and the script tests' files
+# go under the first mode's directory.
+out=$(out_of "${modes[0]}")
+for m in "${modes[@]}"; do mkdir -p "$(out_of "$m")"; done
 
 # Test programs may pass MPI_STATUSES_IGNORE, which GCC 12 flags wrongly
 # against MPICH's prototypes (-Wstringop-overflow).
@@ -122,17 +140,18 @@ for p in ${PYTHON_MPI4PY:-} /usr/bin/python3 python3; do
     fi
 done
 
-# launch FLAVOUR N PRELOAD DIR PROGRAM [ARG...]: runs PROGRAM at N ranks,
-# with the preload library and MPISCOPE_DIR when PRELOAD is not empty.
+# launch FLAVOUR N PRELOAD DIR MODE PROGRAM [ARG...]: runs PROGRAM at N
+# ranks, with the preload library, MPISCOPE_DIR and MPISCOPE_MODE when
+# PRELOAD is not empty.
 launch() {
-    local flavour=$1 n=$2 preload=$3 dir=$4
-    shift 4
+    local flavour=$1 n=$2 preload=$3 dir=$4 mode=$5
+    shift 5
     local args=()
     if [ "$flavour" = mpich ]; then
-        [ -z "$preload" ] || args=(-genv LD_PRELOAD "$preload" -genv MPISCOPE_DIR "$dir" -genv MPISCOPE_MODE "$TEST_MODE")
+        [ -z "$preload" ] || args=(-genv LD_PRELOAD "$preload" -genv MPISCOPE_DIR "$dir" -genv MPISCOPE_MODE "$mode")
         timeout -k 10 "$TEST_TIMEOUT" "$MPIEXEC_MPICH" -n "$n" ${args[@]+"${args[@]}"} "$@"
     else
-        [ -z "$preload" ] || args=(-x "LD_PRELOAD=$preload" -x "MPISCOPE_DIR=$dir" -x "MPISCOPE_MODE=$TEST_MODE")
+        [ -z "$preload" ] || args=(-x "LD_PRELOAD=$preload" -x "MPISCOPE_DIR=$dir" -x "MPISCOPE_MODE=$mode")
         timeout -k 10 "$TEST_TIMEOUT" "$MPIRUN_OPENMPI" --allow-run-as-root --oversubscribe -np "$n" \
             ${args[@]+"${args[@]}"} "$@"
     fi
@@ -170,22 +189,27 @@ compile() {
     fi
 }
 
-# run_case FLAVOUR LIB TEST N
-run_case() {
-    local flavour=$1 lib=$2 t=$3 n=$4
-    local label="$flavour $t -n $n" dir=$out/$flavour/$t-$n cmd
+# run_plain FLAVOUR TEST N DIR: the run without the preload library, its
+# output in DIR/plain.out and DIR/plain.err.
+run_plain() {
+    local flavour=$1 t=$2 n=$3 dir=$4 cmd
     command_of "$t" "$flavour"
-    rm -rf "$dir"
     mkdir -p "$dir"
+    launch "$flavour" "$n" "" "" "" "${cmd[@]}" >"$dir/plain.out" 2>"$dir/plain.err"
+}
 
-    launch "$flavour" "$n" "" "" "${cmd[@]}" >"$dir/plain.out" 2>"$dir/plain.err"
+# run_case FLAVOUR LIB TEST N MODE PLAIN: the profiled run in MODE, against
+# the run without the library in the directory PLAIN (run_plain).
+run_case() {
+    local flavour=$1 lib=$2 t=$3 n=$4 mode=$5 plain=$6 cmd
+    local label="$flavour $t -n $n" dir
+    dir=$(out_of "$mode")/$flavour/$t-$n
+    [ ${#modes[@]} = 1 ] || label="$label ($mode)"
+    command_of "$t" "$flavour"
+    [ "$plain" = "$dir" ] || { rm -rf "$dir"; mkdir -p "$dir"; cp "$plain/plain.out" "$plain/plain.err" "$dir/"; }
+
+    launch "$flavour" "$n" "$lib" "$dir/logs" "$mode" "${cmd[@]}" >"$dir/profiled.out" 2>"$dir/profiled.err"
     local rc=$?
-    if [ $rc -ne 0 ]; then
-        fail "$label" "exits $rc without the preload library" "$dir/plain.err"
-        return
-    fi
-    launch "$flavour" "$n" "$lib" "$dir/logs" "${cmd[@]}" >"$dir/profiled.out" 2>"$dir/profiled.err"
-    rc=$?
     if [ $rc -ne 0 ]; then
         fail "$label" "exits $rc with the preload library (0 without)" "$dir/profiled.err"
         return
@@ -221,7 +245,7 @@ run_case() {
         fail "$label" "mpiscope-merge DIR printed no report"
         return
     fi
-    if [ "$TEST_MODE" = summary ] && ! grep -q '^  mode         summary (per-region aggregates' "$dir/report.txt"; then
+    if [ "$mode" = summary ] && ! grep -q '^  mode         summary (per-region aggregates' "$dir/report.txt"; then
         fail "$label" "the text report does not say the run was recorded in summary mode" "$dir/report.txt"
         return
     fi
@@ -290,7 +314,7 @@ timed_end() {
 }
 timed_start() {
     timed_end
-    timed_name="mpi $TEST_MODE $1 $2"
+    timed_name="mpi ${TEST_MODE// /+} $1 $2"
     timed_t0=$(date +%s.%N)
 }
 
@@ -324,27 +348,53 @@ for flavour in ${flavours[@]+"${flavours[@]}"}; do
             skip "$flavour $t" "no python3 with mpi4py (set PYTHON_MPI4PY)"
             continue
         fi
-        ranks=$TEST_RANKS
-        if [ -n "$t_ranks" ]; then
-            ranks=$t_ranks
-            if [ -n "$test_ranks_set" ]; then
-                ranks=
-                for n in $t_ranks; do
-                    case " $TEST_RANKS " in *" $n "*) ranks="$ranks $n" ;; esac
-                done
+        # The rank counts of each mode, and all of them in order.
+        declare -A mode_ranks=()
+        ranks=
+        for m in "${modes[@]}"; do
+            r=$TEST_RANKS
+            [ "$m" = summary ] && [ -z "$test_ranks_set" ] && r=${TEST_RANKS_DEFAULT_SUMMARY:-$r}
+            if [ -n "$t_ranks" ]; then
+                r=$t_ranks
+                if [ -n "$test_ranks_set" ]; then
+                    r=
+                    for n in $t_ranks; do
+                        case " $TEST_RANKS " in *" $n "*) r="$r $n" ;; esac
+                    done
+                fi
             fi
-        fi
+            mode_ranks[$m]=" $r "
+            ranks="$ranks $r"
+        done
+        ranks=$(printf '%s\n' $ranks | sort -n -u | tr '\n' ' ')
         if [ -z "${ranks// /}" ]; then
             skip "$flavour $t" "runs at $t_ranks ranks only"
+            unset mode_ranks
             continue
         fi
         if ! compile "$flavour" "$t"; then
             fail "$flavour $t" "does not compile" "$out/$flavour/bin/$t.log"
+            unset mode_ranks
             continue
         fi
         for n in $ranks; do
-            run_case "$flavour" "$lib" "$t" "$n"
+            # One run without the library, in the first mode's case directory.
+            plain=
+            for m in "${modes[@]}"; do
+                case "${mode_ranks[$m]}" in *" $n "*) plain=$(out_of "$m")/$flavour/$t-$n && break ;; esac
+            done
+            rm -rf "$plain"
+            run_plain "$flavour" "$t" "$n" "$plain"
+            rc=$?
+            if [ $rc -ne 0 ]; then
+                fail "$flavour $t -n $n" "exits $rc without the preload library" "$plain/plain.err"
+                continue
+            fi
+            for m in "${modes[@]}"; do
+                case "${mode_ranks[$m]}" in *" $n "*) run_case "$flavour" "$lib" "$t" "$n" "$m" "$plain" ;; esac
+            done
         done
+        unset mode_ranks
     done
 done
 
