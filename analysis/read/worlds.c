@@ -1,6 +1,7 @@
 /* The worlds of one analysis: see worlds.h. */
 #include "worlds.h"
 
+#include <dirent.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,41 @@ unsigned ms_spawn_dir_k(const char *name)
         v = v * 10 + (unsigned long)(*c - '0');
     }
     return (unsigned)v;
+}
+
+static int by_k(const void *a, const void *b)
+{
+    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+    return (x > y) - (x < y);
+}
+
+size_t ms_spawn_dirs(const char *dir, unsigned **out)
+{
+    *out = NULL;
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    unsigned *v = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *de;
+    while ((de = readdir(d)) != NULL) {
+        unsigned k = ms_spawn_dir_k(de->d_name);
+        if (!k)
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 8;
+            unsigned *p = realloc(v, cap * sizeof *p);
+            if (!p)
+                break;
+            v = p;
+        }
+        v[n++] = k;
+    }
+    closedir(d);
+    if (n > 1)
+        qsort(v, n, sizeof *v, by_k);
+    *out = v;
+    return n;
 }
 
 static uint64_t mix64(uint64_t x)

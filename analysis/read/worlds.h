@@ -64,6 +64,10 @@ const ms_world *ms_world_of_rank(int32_t rank);
 /* K of a directory name spawn-K (K > 0, no leading zero), else 0. */
 unsigned ms_spawn_dir_k(const char *name);
 
+/* The K of dir's spawn-K folders, ascending, into *out (malloc'd; NULL
+ * when none); their count. */
+size_t ms_spawn_dirs(const char *dir, unsigned **out);
+
 /* A communicator id of world w's logs in the one run. */
 int64_t ms_world_comm(const ms_world *w, int64_t id);
 /* The members of communicator `id` (raw, as w's log has it) of n world

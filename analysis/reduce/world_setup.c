@@ -138,45 +138,10 @@ static int parse_link(const char *s, ms_world *w, char *run, size_t cap)
     return 0;
 }
 
-/* The spawn-K subdirectories of dir, by K (malloc'd). */
-static int by_k(const void *a, const void *b)
-{
-    unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
-    return (x > y) - (x < y);
-}
-
-static size_t spawn_ks(const char *dir, unsigned **out)
-{
-    *out = NULL;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    unsigned *v = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        unsigned k = ms_spawn_dir_k(de->d_name);
-        if (!k)
-            continue;
-        if (n == cap) {
-            cap = cap ? cap * 2 : 8;
-            unsigned *p = realloc(v, cap * sizeof *p);
-            if (!p)
-                break;
-            v = p;
-        }
-        v[n++] = k;
-    }
-    closedir(d);
-    qsort(v, n, sizeof *v, by_k);
-    *out = v;
-    return n;
-}
-
 int ms_worlds_read(const char *dir)
 {
     unsigned *ks = NULL;
-    size_t nk = spawn_ks(dir, &ks);
+    size_t nk = ms_spawn_dirs(dir, &ks);
     ms_world *v = calloc(nk + 1, sizeof *v);
     char (*links)[17] = calloc(nk + 1, sizeof *links);
     ms_reader *rd = ms_reader_create();

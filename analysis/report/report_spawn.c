@@ -22,50 +22,29 @@ static size_t count_logs(const char *path)
     return n;
 }
 
-static int by_k(const void *a, const void *b)
-{
-    unsigned x = ((const ms_spawned_world *)a)->k, y = ((const ms_spawned_world *)b)->k;
-    return (x > y) - (x < y);
-}
-
 size_t ms_spawned_worlds(const char *dir, ms_spawned_world **out)
 {
     *out = NULL;
-    DIR *d = opendir(dir);
-    if (!d)
-        return 0;
-    ms_spawned_world *v = NULL;
-    size_t n = 0, cap = 0;
-    struct dirent *de;
-    while ((de = readdir(d)) != NULL) {
-        unsigned k = ms_spawn_dir_k(de->d_name);
-        if (!k)
-            continue;
-        size_t len = strlen(dir) + strlen(de->d_name) + 2;
+    unsigned *ks = NULL;
+    size_t nk = ms_spawn_dirs(dir, &ks);
+    ms_spawned_world *v = nk ? malloc(nk * sizeof *v) : NULL;
+    size_t n = 0;
+    for (size_t i = 0; v && i < nk; i++) {
+        size_t len = strlen(dir) + 20;
         char *path = malloc(len);
         if (!path)
             break;
-        snprintf(path, len, "%s/%s", dir, de->d_name);
+        snprintf(path, len, "%s/spawn-%u", dir, ks[i]);
         size_t logs = count_logs(path);
         free(path);
-        if (!logs)
-            continue;
-        if (n == cap) {
-            size_t c = cap ? cap * 2 : 8;
-            ms_spawned_world *p = realloc(v, c * sizeof *p);
-            if (!p)
-                break;
-            v = p;
-            cap = c;
-        }
-        v[n++] = (ms_spawned_world){.k = k, .logs = logs};
+        if (logs)
+            v[n++] = (ms_spawned_world){.k = ks[i], .logs = logs};
     }
-    closedir(d);
+    free(ks);
     if (!n) {
         free(v);
         return 0;
     }
-    qsort(v, n, sizeof *v, by_k);
     *out = v;
     return n;
 }
