@@ -19,7 +19,8 @@
 #     ranks with exact expectations, and the tests of the parts left out
 #     skipping with their reasons.
 #  2. The same build directory with everything reachable again: what the
-#     parts affect is rebuilt (the preload libraries, the symbolizer, the
+#     parts affect is rebuilt (the preload libraries where their flags
+#     change: CUPTI's CUDA headers; LIKWID's sources; the symbolizer, the
 #     OTF2 writer, the merge), nothing else.
 #  3. make again: nothing is rebuilt. Other flags (OPT): make would rebuild
 #     every object (make -n: its plan, not a third whole build).
@@ -121,6 +122,7 @@ tail -n1 "$log/run-hidden.txt" | grep -E -q '^1 passed, 0 failed, 4 skipped$' &&
     { fail "the tests of a build without the optional parts:"; grep -E 'FAIL|SKIP|passed' "$log/run-hidden.txt" | tail -12; }
 
 echo "== 2. the same build directory, every part reachable again"
+cp -p "$b/config/lib-mpich" "$log/lib-mpich.hidden" 2>/dev/null
 $MAKE -j2 BUILD="$BUILD/test/config/b" all >"$log/build-full.txt" 2>&1 ||
     { fail "the build with every part failed"; tail -20 "$log/build-full.txt"; }
 compiled() { # the sources a build log compiled, one per line
@@ -139,8 +141,22 @@ if has OPENMPI; then
 fi
 has OTF2 && { grep -q 'otf2 yes' <("$b/bin/mpiscope-merge" --version) && ok "the merge writes OTF2 again" || fail "the merge has no OTF2"; }
 has DW && { grep -q 'libdw yes' <("$b/bin/mpiscope-merge" --version) && ok "the merge symbolizes again" || fail "the merge has no libdw"; }
-grep -q '^preload/runtime.c$' "$log/compiled-full.txt" && ok "the preload library's objects were rebuilt" ||
-    fail "preload/runtime.c was not rebuilt for the new configuration"
+# The MPICH library's objects are rebuilt when their flags changed (its
+# stamp: the CUDA headers of CUPTI), and kept when they did not (a machine
+# without CUDA: LIKWID adds its own sources, not flags); LIKWID's own
+# sources are built in either case.
+if cmp -s "$log/lib-mpich.hidden" "$b/config/lib-mpich"; then
+    grep -q '^preload/runtime.c$' "$log/compiled-full.txt" &&
+        fail "preload/runtime.c was rebuilt although the library's flags did not change" ||
+        ok "the preload library's objects were kept: its flags are the same with every part reachable"
+else
+    grep -q '^preload/runtime.c$' "$log/compiled-full.txt" && ok "the preload library's objects were rebuilt" ||
+        fail "preload/runtime.c was not rebuilt for the new configuration"
+fi
+if has LIKWID; then
+    grep -q '^likwid/lk_markers.c$' "$log/compiled-full.txt" && ok "LIKWID's sources were built" ||
+        fail "likwid/lk_markers.c was not built with LIKWID reachable"
+fi
 # The merge's own objects do not depend on the optional parts.
 stale=$(grep -E '^analysis/(reduce/reduce|report/report_text|read/log_dispatch)\.c$' "$log/compiled-full.txt" | tr '\n' ' ')
 [ -z "$stale" ] && ok "objects the parts do not affect were kept" || fail "rebuilt needlessly: $stale"
