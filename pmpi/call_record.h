@@ -37,8 +37,12 @@ MS_HOT ms_call ms_call_init(uint16_t op)
 
 /* The call c, begun at t0 and returning to ra, is what thread t is inside
  * until ms_leave (for the ending blocks, preload/ending.h); peer and tag are
- * those it waits for (a receive's source and tag before its status). */
-MS_HOT void ms_call_begin(ms_thread *t, const ms_call *c, uint64_t t0, void *ra, int32_t peer, int32_t tag)
+ * those it waits for (a receive's source and tag before its status), and
+ * req_count the requests a completion call was given (ms_call_begin_reqs,
+ * pmpi/requests.h, stores them first). The time, stored last, publishes
+ * the rest. */
+MS_HOT void ms_call_publish(ms_thread *t, const ms_call *c, uint64_t t0, void *ra, int32_t peer, int32_t tag,
+                            uint32_t req_count)
 {
     t->in_call.pc = (uint64_t)(uintptr_t)ra;
     t->in_call.comm = c->comm;
@@ -46,8 +50,13 @@ MS_HOT void ms_call_begin(ms_thread *t, const ms_call *c, uint64_t t0, void *ra,
     t->in_call.peer = peer;
     t->in_call.tag = tag;
     t->in_call.root = c->root;
-    t->in_call.req_count = 0;
+    t->in_call.req_count = req_count;
     atomic_store_explicit(&t->in_since, t0 ? t0 : 1, memory_order_release);
+}
+
+MS_HOT void ms_call_begin(ms_thread *t, const ms_call *c, uint64_t t0, void *ra, int32_t peer, int32_t tag)
+{
+    ms_call_publish(t, c, t0, ra, peer, tag, 0);
 }
 
 /* Per-thread cache from calls to region ids (open addressing). */

@@ -182,16 +182,9 @@ MS_HOT void ms_call_begin_reqs(ms_thread *t, const ms_call *c, uint64_t t0, void
     uint32_t held = k < MS_ENDING_REQS ? k : MS_ENDING_REQS;
     for (uint32_t i = 0; i < held; i++)
         t->in_call.reqs[i] = ms_req_key(reqs[i]);
-    t->in_call.pc = (uint64_t)(uintptr_t)ra;
-    t->in_call.comm = c->comm;
-    t->in_call.op = c->op;
-    t->in_call.peer = c->peer;
-    t->in_call.tag = c->tag;
-    t->in_call.root = c->root;
-    t->in_call.req_count = k;
     t->in_call.req_stride = (uint32_t)stride;
     t->in_call.req_at = (uint64_t)(uintptr_t)at;
-    atomic_store_explicit(&t->in_since, t0 ? t0 : 1, memory_order_release);
+    ms_call_publish(t, c, t0, ra, c->peer, c->tag, k);
 }
 
 /* Statuses of the wrapper's own for n requests, or `fallback` (the caller's
