@@ -84,11 +84,16 @@ static void ms_end_reqs(char *buf, size_t cap, const ms_rank_ending *e)
 {
     size_t len = 0;
     buf[0] = 0;
-    for (uint32_t k = 0; k < e->nreqs && len + 1 < cap; k++) {
+    /* Requests beyond the first MS_ENDING_REQS, whose handles the log does
+     * not hold, count among the "more". */
+    uint32_t beyond = e->req_count > MS_ENDING_REQS ? e->req_count - MS_ENDING_REQS : 0;
+    uint32_t k = 0;
+    for (; k < e->nreqs && len + 1 < cap; k++) {
         char one[96];
-        if (k == 3 && e->nreqs > 4) {
-            snprintf(one, sizeof one, " and %" PRIu32 " more", e->nreqs - k);
+        if (k == 3 && e->nreqs + beyond > 4) {
+            snprintf(one, sizeof one, " and %" PRIu32 " more", e->nreqs - k + beyond);
             k = e->nreqs;
+            beyond = 0;
         } else if (e->reqs[k].op) {
             char call[88];
             const ms_end_req *q = &e->reqs[k];
@@ -102,6 +107,8 @@ static void ms_end_reqs(char *buf, size_t cap, const ms_rank_ending *e)
         snprintf(buf + len, cap - len, "%s", one);
         len += strlen(buf + len);
     }
+    if (beyond && len + 1 < cap)
+        snprintf(buf + len, cap - len, k ? " and %" PRIu32 " more" : " on %" PRIu32 " requests", beyond);
 }
 
 /* The world rank the JSON's "peer" names: the call's, else its first

@@ -3,11 +3,13 @@
  * made by hand. */
 #include <criterion/criterion.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../analysis/reduce/run_end.h"
 #include "../../analysis/reduce/run.h"
+#include "../../analysis/report/report.h"
 #include "../../common/op_class.h"
 #include "../../common/op_names.h"
 
@@ -173,5 +175,25 @@ Test(run_end, a_waitany_is_held_only_while_all_its_peers_wait)
     cr_expect_eq(e.ncycles, 0);
     ms_run_end_free(&e);
     for (size_t i = 0; i < 3; i++)
+        free(ranks[i].ending.reqs);
+}
+
+/* A Waitall of 20 requests, the log holding the first 8 handles: the text
+ * counts the 12 it could not name among the "more". */
+Test(run_end, requests_beyond_the_held_ones_are_counted)
+{
+    setup(2);
+    int32_t ones[8] = {1, 1, 1, 1, 1, 1, 1, 1}, zero = 0;
+    waits_on(0, "waitall", ones, 8);
+    ranks[0].ending.req_count = 20;
+    waits_on(1, "wait", &zero, 1);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    cr_assert_eq(ms_report_ending_text(fp, &run), 0);
+    fclose(fp);
+    cr_expect(strstr(text, "(src=1, tag=5) and 17 more for rank 1"), "%s", text);
+    free(text);
+    for (size_t i = 0; i < 2; i++)
         free(ranks[i].ending.reqs);
 }
